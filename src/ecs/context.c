@@ -1,0 +1,190 @@
+/* context.c - building and destroying a context from its definition. */
+#include "ecs_internal.h"
+
+#include "alloc.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *ecs_status_name(ecs_status status)
+{
+    switch (status) {
+    case ECS_OK: return "ECS_OK";
+    case ECS_ERR_INVALID: return "ECS_ERR_INVALID";
+    case ECS_ERR_UNKNOWN_COMPONENT: return "ECS_ERR_UNKNOWN_COMPONENT";
+    case ECS_ERR_UNKNOWN_SYSTEM: return "ECS_ERR_UNKNOWN_SYSTEM";
+    case ECS_ERR_READ_WRITE: return "ECS_ERR_READ_WRITE";
+    case ECS_ERR_CYCLE: return "ECS_ERR_CYCLE";
+    case ECS_ERR_CONFLICT: return "ECS_ERR_CONFLICT";
+    case ECS_ERR_FULL: return "ECS_ERR_FULL";
+    case ECS_ERR_DEAD: return "ECS_ERR_DEAD";
+    case ECS_ERR_NOMEM: return "ECS_ERR_NOMEM";
+    case ECS_ERR_THREAD: return "ECS_ERR_THREAD";
+    }
+    return "ECS_ERR_UNKNOWN_STATUS";
+}
+
+ecs_status ecs__fail(ecs_error *err, ecs_status status, const char *fmt, ...)
+{
+    if (err) {
+        err->status = status;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        va_end(ap);
+    }
+    return status;
+}
+
+ecs_config ecs_default_config(void)
+{
+    return (ecs_config){.storage = ECS_STORAGE_DYNAMIC, .capacity = ECS_DEFAULT_CAPACITY};
+}
+
+static uint32_t online_cpus(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (uint32_t)n : 1u;
+}
+
+/* Copies a system's id lists into one owned block and derives its masks. */
+static bool copy_system(ecs_sys *sys, const ecs_system_def *def)
+{
+    sys->def = *def;
+    uint32_t n = def->reads.count + def->writes.count + def->after.count;
+    sys->ids = ecs_alloc((n + 1) * sizeof(uint32_t), 0);
+    if (!sys->ids) return false;
+    uint32_t *at = sys->ids;
+    ecs_ids *lists[3] = {&sys->def.reads, &sys->def.writes, &sys->def.after};
+    for (int l = 0; l < 3; l++) {
+        if (lists[l]->count) memcpy(at, lists[l]->ids, lists[l]->count * sizeof(uint32_t));
+        lists[l]->ids = at;
+        at += lists[l]->count;
+    }
+    for (uint32_t i = 0; i < sys->def.reads.count; i++)
+        sys->read_mask |= UINT64_C(1) << sys->def.reads.ids[i];
+    for (uint32_t i = 0; i < sys->def.writes.count; i++)
+        sys->write_mask |= UINT64_C(1) << sys->def.writes.ids[i];
+    sys->required = sys->read_mask | sys->write_mask;
+    return true;
+}
+
+static ecs_status build_graph(ecs_context *ctx, ecs_error *err)
+{
+    uint32_t n = ctx->system_count;
+    ctx->roots = ecs_alloc((n + 1) * sizeof(uint32_t), 0);
+    if (!ctx->roots) return ecs__fail(err, ECS_ERR_NOMEM, "out of memory building the DAG");
+    for (uint32_t s = 0; s < n; s++) {
+        ecs_sys *sys = &ctx->systems[s];
+        if (sys->def.after.count == 0) ctx->roots[ctx->root_count++] = s;
+        for (uint32_t d = 0; d < n; d++)
+            for (uint32_t i = 0; i < ctx->systems[d].def.after.count; i++)
+                if (ctx->systems[d].def.after.ids[i] == s) sys->dependent_count++;
+        sys->dependents = ecs_alloc((sys->dependent_count + 1) * sizeof(uint32_t), 0);
+        if (!sys->dependents) return ecs__fail(err, ECS_ERR_NOMEM, "out of memory building the DAG");
+        uint32_t k = 0;
+        for (uint32_t d = 0; d < n; d++)
+            for (uint32_t i = 0; i < ctx->systems[d].def.after.count; i++)
+                if (ctx->systems[d].def.after.ids[i] == s) sys->dependents[k++] = d;
+    }
+    return ECS_OK;
+}
+
+static ecs_status build(ecs_context *ctx, const ecs_config *cfg, ecs_error *err)
+{
+    const uint32_t n = cfg->system_count;
+    ctx->reach = ecs_alloc((size_t)n * n + 1, 0);
+    if (!ctx->reach) return ecs__fail(err, ECS_ERR_NOMEM, "out of memory");
+    ecs_status st = ecs__validate(cfg, ctx->reach, err);
+    if (st != ECS_OK) return st;
+
+    ctx->component_count = cfg->component_count;
+    ctx->system_count = n;
+    ctx->components = ecs_alloc((cfg->component_count + 1) * sizeof *ctx->components, 0);
+    ctx->columns = ecs_alloc((cfg->component_count + 1) * sizeof *ctx->columns, 0);
+    ctx->systems = ecs_alloc((n + 1) * sizeof *ctx->systems, 0);
+    if (!ctx->components || !ctx->columns || !ctx->systems)
+        return ecs__fail(err, ECS_ERR_NOMEM, "out of memory");
+    if (cfg->component_count)
+        memcpy(ctx->components, cfg->components, cfg->component_count * sizeof *ctx->components);
+    for (uint32_t c = 0; c < ctx->component_count; c++)
+        if (ctx->components[c].align == 0) ctx->components[c].align = _Alignof(max_align_t);
+    for (uint32_t s = 0; s < n; s++) {
+        ctx->systems[s].ctx = ctx;
+        ctx->systems[s].id = s;
+        if (!copy_system(&ctx->systems[s], &cfg->systems[s]))
+            return ecs__fail(err, ECS_ERR_NOMEM, "out of memory");
+    }
+    st = build_graph(ctx, err);
+    if (st != ECS_OK) return st;
+
+    ctx->storage = cfg->storage;
+    ctx->limit = cfg->storage == ECS_STORAGE_FIXED ? cfg->capacity : ECS_MAX_ENTITIES;
+    ctx->workers = cfg->workers ? cfg->workers : online_cpus();
+    ctx->inner_off = cfg->inner_parallelism_off;
+    ctx->on_reclaim = cfg->on_reclaim;
+    ctx->user = cfg->user;
+    uint32_t capacity = cfg->capacity ? cfg->capacity : ECS_DEFAULT_CAPACITY;
+    /* Fixed storage allocates its whole limit now: no growth, ever. */
+    if (!ecs__grow(ctx, capacity))
+        return ecs__fail(err, ECS_ERR_NOMEM, "out of memory allocating %u entities", capacity);
+    ctx->pool = ecs_pool_create(ctx->workers);
+    if (!ctx->pool)
+        return ecs__fail(err, ECS_ERR_THREAD, "could not start %u worker threads", ctx->workers);
+    return ECS_OK;
+}
+
+ecs_status ecs_context_create(const ecs_config *cfg, ecs_context **out, ecs_error *err)
+{
+    if (err) {
+        err->status = ECS_OK;
+        err->message[0] = '\0';
+    }
+    if (!out) return ecs__fail(err, ECS_ERR_INVALID, "out must not be NULL");
+    *out = NULL;
+    if (!cfg) return ecs__fail(err, ECS_ERR_INVALID, "config must not be NULL");
+    ecs_context *ctx = ecs_alloc(sizeof *ctx, 0);
+    if (!ctx) return ecs__fail(err, ECS_ERR_NOMEM, "out of memory");
+    ecs_status st = build(ctx, cfg, err);
+    if (st != ECS_OK) {
+        ecs_context_destroy(ctx);
+        return st;
+    }
+    *out = ctx;
+    return ECS_OK;
+}
+
+void ecs_context_destroy(ecs_context *ctx)
+{
+    if (!ctx) return;
+    ecs_pool_destroy(ctx->pool);
+    for (uint32_t s = 0; ctx->systems && s < ctx->system_count; s++) {
+        ecs_sys *sys = &ctx->systems[s];
+        for (uint32_t i = 0; i < sys->subtask_cap; i++) ecs__subtask_fini(&sys->subtasks[i]);
+        ecs_free(sys->subtasks);
+        ecs_sset_fini(&sys->subs);
+        ecs_free(sys->ids);
+        ecs_free(sys->dependents);
+        ecs_free(sys->removed);
+        ecs_free(sys->added);
+    }
+    for (uint32_t c = 0; ctx->columns && c < ctx->component_count; c++) ecs_free(ctx->columns[c]);
+    ecs_sset_fini(&ctx->free_ids);
+    ecs_sset_fini(&ctx->to_kill);
+    ecs_sset_fini(&ctx->to_match);
+    ecs_free(ctx->masks);
+    ecs_free(ctx->generations);
+    ecs_free(ctx->states);
+    ecs_free(ctx->columns);
+    ecs_free(ctx->components);
+    ecs_free(ctx->systems);
+    ecs_free(ctx->roots);
+    ecs_free(ctx->reach);
+    ecs_free(ctx);
+}
+
+uint32_t ecs_worker_count(const ecs_context *ctx) { return ctx->workers; }
+uint32_t ecs_system_count(const ecs_context *ctx) { return ctx->system_count; }
+uint32_t ecs_component_count(const ecs_context *ctx) { return ctx->component_count; }

@@ -1,0 +1,145 @@
+/* ecs_internal.h - the context's layout, shared by the module's .c files
+ * and nothing else. */
+#ifndef ECS_INTERNAL_H
+#define ECS_INTERNAL_H
+
+#include "ecs.h"
+#include "pool.h"
+#include "sparse_set.h"
+
+#include <stdatomic.h>
+#include <stddef.h>
+
+/* Entity slot states. A killed entity stays DYING, still subscribed and
+ * with its data, until the refresh reclaims it. */
+enum { ECS_SLOT_FREE = 0, ECS_SLOT_ALIVE = 1, ECS_SLOT_DYING = 2 };
+
+/* Deferred command kinds, recorded per subtask. */
+enum { ECS_CMD_CREATE = 1, ECS_CMD_ADD, ECS_CMD_REMOVE, ECS_CMD_CALL };
+
+/* One recorded command; a payload of `size` bytes follows, padded so the
+ * next header stays aligned for any type. */
+typedef struct ecs_cmd {
+    uint32_t kind;
+    uint32_t component;
+    ecs_entity entity;
+    size_t size;
+    union {
+        ecs_entity_fn init;
+        ecs_deferred_fn call;
+    } fn;
+} ecs_cmd;
+
+#define ECS_CMD_ALIGN _Alignof(max_align_t)
+
+static inline size_t ecs__cmd_padded(size_t n)
+{
+    return (n + ECS_CMD_ALIGN - 1) / ECS_CMD_ALIGN * ECS_CMD_ALIGN;
+}
+
+/* Bytes a command with a payload of size bytes takes in the buffer. */
+static inline size_t ecs__cmd_bytes(size_t size)
+{
+    return ecs__cmd_padded(sizeof(ecs_cmd)) + ecs__cmd_padded(size);
+}
+
+static inline void *ecs__cmd_payload(ecs_cmd *cmd)
+{
+    return (unsigned char *)cmd + ecs__cmd_padded(sizeof(ecs_cmd));
+}
+
+typedef struct ecs_subtask_ {
+    ecs_job job; /* runs this subtask */
+    struct ecs_sys *sys;
+    uint32_t index;
+    uint32_t begin, end; /* range of the system's subscribed entities */
+    /* Scratch kept across steps so a warm step allocates nothing. */
+    unsigned char *out;
+    size_t out_count, out_cap; /* elements */
+    unsigned char *cmds;
+    size_t cmd_len, cmd_cap; /* bytes */
+    ecs_entity *kills;
+    size_t kill_count, kill_cap;
+    uint32_t failed; /* records lost to allocation failure */
+} ecs_subtask_;
+
+typedef struct ecs_sys {
+    ecs_job start_job; /* launches this system when queued as a ready dependent */
+    ecs_context *ctx;
+    uint32_t id;
+    ecs_system_def def; /* reads/writes/after point into ids below */
+    uint32_t *ids;      /* owned copy of reads, writes and after */
+    uint64_t read_mask, write_mask, required;
+    uint32_t *dependents;
+    uint32_t dependent_count;
+    atomic_uint pending_deps;
+    atomic_uint pending_subtasks;
+    ecs_sset subs; /* subscribed entity indices, dense kept ascending */
+    ecs_subtask_ *subtasks;
+    uint32_t subtask_count, subtask_cap;
+    /* Refresh scratch: who leaves and who joins, ascending. */
+    uint32_t *removed, *added;
+    uint32_t removed_count, added_count;
+    size_t removed_cap, added_cap;
+    ecs_job match_job;
+    /* Stats of the last step. */
+    uint64_t start_ns, end_ns;
+} ecs_sys;
+
+struct ecs_context {
+    ecs_component_def *components;
+    uint32_t component_count;
+    unsigned char **columns;
+    ecs_sys *systems;
+    uint32_t system_count;
+    uint32_t *roots; /* systems with no dependency, in id order */
+    uint32_t root_count;
+    bool *reach; /* reach[a * n + b]: a finishes before b starts */
+
+    ecs_storage storage;
+    uint32_t limit;    /* largest entity count allowed */
+    uint32_t capacity; /* slots allocated */
+    uint32_t high;     /* slots ever handed out: [0, high) */
+    uint32_t alive;
+    uint64_t *masks;
+    uint32_t *generations;
+    uint8_t *states;
+    ecs_sset free_ids; /* reclaimed indices, popped from the back */
+    ecs_sset to_kill;  /* killed since the last refresh */
+    ecs_sset to_match; /* created, changed or killed since the last refresh */
+
+    ecs_pool *pool;
+    uint32_t workers;
+    bool inner_off;
+    bool running; /* systems are executing: structural calls are forbidden */
+    atomic_uint pending_systems;
+    atomic_uint pending_matches;
+    ecs_status step_status;
+    ecs_entity_fn on_reclaim;
+    void *user;
+};
+
+/* Storage (entity.c). */
+bool ecs__grow(ecs_context *ctx, uint32_t capacity);
+/* Scheduler (schedule.c). */
+ecs_status ecs__prepare_subtasks(ecs_context *ctx);
+void ecs__run_systems(ecs_context *ctx);
+void ecs__subtask_fini(ecs_subtask_ *st);
+/* Refresh (refresh.c): with_deferred also runs what the systems recorded. */
+void ecs__refresh(ecs_context *ctx, bool with_deferred);
+/* Validation (validate.c): fills reach (n * n) on success. */
+ecs_status ecs__validate(const ecs_config *cfg, bool *reach, ecs_error *err);
+/* Messages (context.c): sets err->status and formats err->message. */
+ecs_status ecs__fail(ecs_error *err, ecs_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static inline bool ecs__alive(const ecs_context *ctx, ecs_entity e)
+{
+    return e.index < ctx->high && ctx->states[e.index] == ECS_SLOT_ALIVE &&
+           ctx->generations[e.index] == e.generation && e.generation != 0;
+}
+
+#endif

@@ -1,0 +1,158 @@
+/* entity.c - entity slots, handles and component storage (one contiguous
+ * buffer per component, indexed by entity index). */
+#include "ecs_internal.h"
+
+#include "alloc.h"
+
+#include <assert.h>
+#include <string.h>
+
+static bool grow_array(void *pp, size_t elem, uint32_t old_n, uint32_t new_n, size_t align)
+{
+    void **p = pp;
+    void *q = ecs_realloc(*p, (size_t)old_n * elem, (size_t)new_n * elem, align);
+    if (!q) return false;
+    *p = q;
+    return true;
+}
+
+/* Grows every per-entity array to capacity slots. On failure the arrays
+ * that did grow keep their old contents: the context stays consistent at
+ * its old capacity. */
+bool ecs__grow(ecs_context *ctx, uint32_t capacity)
+{
+    uint32_t old = ctx->capacity;
+    if (capacity <= old) return true;
+    for (uint32_t c = 0; c < ctx->component_count; c++) {
+        const ecs_component_def *d = &ctx->components[c];
+        if (d->size == 0) continue;
+        size_t align = d->align > 64 ? d->align : 64;
+        if (!grow_array(&ctx->columns[c], d->size, old, capacity, align)) return false;
+    }
+    if (!grow_array(&ctx->masks, sizeof *ctx->masks, old, capacity, 0) ||
+        !grow_array(&ctx->generations, sizeof *ctx->generations, old, capacity, 0) ||
+        !grow_array(&ctx->states, sizeof *ctx->states, old, capacity, 0) ||
+        !ecs_sset_grow(&ctx->free_ids, capacity) || !ecs_sset_grow(&ctx->to_kill, capacity) ||
+        !ecs_sset_grow(&ctx->to_match, capacity))
+        return false;
+    for (uint32_t s = 0; s < ctx->system_count; s++)
+        if (!ecs_sset_grow(&ctx->systems[s].subs, capacity)) return false;
+    ctx->capacity = capacity;
+    return true;
+}
+
+ecs_status ecs_create(ecs_context *ctx, ecs_entity *out)
+{
+    assert(!ctx->running && "structural changes are deferred while systems run");
+    *out = ECS_NULL_ENTITY;
+    uint32_t index;
+    if (ctx->free_ids.count) {
+        index = ecs_sset_pop(&ctx->free_ids);
+    } else {
+        if (ctx->high == ctx->limit) return ECS_ERR_FULL;
+        if (ctx->high == ctx->capacity) {
+            uint64_t want = (uint64_t)ctx->capacity * 2;
+            if (want > ctx->limit) want = ctx->limit;
+            if (!ecs__grow(ctx, (uint32_t)want)) return ECS_ERR_NOMEM;
+        }
+        index = ctx->high++;
+        ctx->generations[index] = 0;
+    }
+    /* Generations count kills; 0 stays reserved for the null handle. */
+    if (++ctx->generations[index] == 0) ctx->generations[index] = 1;
+    ctx->states[index] = ECS_SLOT_ALIVE;
+    ctx->masks[index] = 0;
+    ctx->alive++;
+    ecs_sset_add(&ctx->to_match, index);
+    *out = (ecs_entity){index, ctx->generations[index]};
+    return ECS_OK;
+}
+
+ecs_status ecs_kill(ecs_context *ctx, ecs_entity e)
+{
+    assert(!ctx->running && "use ecs_iter_kill inside systems");
+    if (!ecs__alive(ctx, e)) return ECS_ERR_DEAD;
+    ctx->states[e.index] = ECS_SLOT_DYING;
+    ctx->alive--;
+    ecs_sset_add(&ctx->to_kill, e.index);
+    ecs_sset_add(&ctx->to_match, e.index);
+    return ECS_OK;
+}
+
+bool ecs_alive(const ecs_context *ctx, ecs_entity e) { return ecs__alive(ctx, e); }
+
+ecs_entity ecs_handle(const ecs_context *ctx, uint32_t index)
+{
+    if (index >= ctx->high || ctx->states[index] != ECS_SLOT_ALIVE) return ECS_NULL_ENTITY;
+    return (ecs_entity){index, ctx->generations[index]};
+}
+
+uint32_t ecs_alive_count(const ecs_context *ctx) { return ctx->alive; }
+uint32_t ecs_capacity(const ecs_context *ctx) { return ctx->capacity; }
+
+static void *slot(ecs_context *ctx, uint32_t index, uint32_t c)
+{
+    return ctx->columns[c] + (size_t)index * ctx->components[c].size;
+}
+
+ecs_status ecs_add(ecs_context *ctx, ecs_entity e, uint32_t component, const void *value)
+{
+    assert(!ctx->running && "use ecs_iter_defer_add inside systems");
+    if (component >= ctx->component_count) return ECS_ERR_UNKNOWN_COMPONENT;
+    if (!ecs__alive(ctx, e)) return ECS_ERR_DEAD;
+    size_t size = ctx->components[component].size;
+    if (size) {
+        if (value) memcpy(slot(ctx, e.index, component), value, size);
+        else memset(slot(ctx, e.index, component), 0, size);
+    }
+    uint64_t bit = UINT64_C(1) << component;
+    if (!(ctx->masks[e.index] & bit)) {
+        ctx->masks[e.index] |= bit;
+        ecs_sset_add(&ctx->to_match, e.index);
+    }
+    return ECS_OK;
+}
+
+ecs_status ecs_remove(ecs_context *ctx, ecs_entity e, uint32_t component)
+{
+    assert(!ctx->running && "use ecs_iter_defer_remove inside systems");
+    if (component >= ctx->component_count) return ECS_ERR_UNKNOWN_COMPONENT;
+    if (!ecs__alive(ctx, e)) return ECS_ERR_DEAD;
+    uint64_t bit = UINT64_C(1) << component;
+    if (ctx->masks[e.index] & bit) {
+        ctx->masks[e.index] &= ~bit;
+        ecs_sset_add(&ctx->to_match, e.index);
+    }
+    return ECS_OK;
+}
+
+bool ecs_has(const ecs_context *ctx, ecs_entity e, uint32_t component)
+{
+    return component < ctx->component_count && ecs__alive(ctx, e) &&
+           (ctx->masks[e.index] >> component & 1);
+}
+
+void *ecs_get(ecs_context *ctx, ecs_entity e, uint32_t component)
+{
+    if (!ecs_has(ctx, e, component) || ctx->components[component].size == 0) return NULL;
+    return slot(ctx, e.index, component);
+}
+
+void *ecs_column(ecs_context *ctx, uint32_t component)
+{
+    assert(component < ctx->component_count);
+    return ctx->columns[component];
+}
+
+const uint32_t *ecs_subscribed(const ecs_context *ctx, uint32_t system, uint32_t *count)
+{
+    assert(system < ctx->system_count);
+    *count = ctx->systems[system].subs.count;
+    return ctx->systems[system].subs.dense;
+}
+
+bool ecs_is_subscribed(const ecs_context *ctx, uint32_t system, ecs_entity e)
+{
+    assert(system < ctx->system_count);
+    return ecs__alive(ctx, e) && ecs_sset_contains(&ctx->systems[system].subs, e.index);
+}

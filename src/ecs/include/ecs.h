@@ -1,0 +1,283 @@
+/* ecs.h - the entity-component-system module: the one public header.
+ *
+ * Components live in one contiguous buffer each (SoA), indexed by entity
+ * index. Systems declare what they read and write and which systems must
+ * run before them; the context builds the implicit DAG, validates it, and
+ * runs it every step on a thread pool: independent chains concurrently
+ * (outer parallelism), each system split into subtasks over contiguous
+ * ranges of its subscribed entities (inner parallelism).
+ *
+ * Structural changes made by systems (kills, creates, component add and
+ * remove, user callbacks) are recorded per subtask and applied by the
+ * refresh stage after each step in (system, subtask, recording) order, so
+ * the result never depends on the number of workers.
+ *
+ * Threading: every function not prefixed ecs_iter_ must be called from the
+ * thread that owns the context, outside ecs_step's system phase (the step
+ * callback is fine). ecs_iter_ functions are for process callbacks.
+ */
+#ifndef ECS_H
+#define ECS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Components per context: the per-entity component set is a 64-bit mask. */
+#define ECS_MAX_COMPONENTS 64u
+/* Largest entity count a dynamic context may grow to. */
+#define ECS_MAX_ENTITIES (UINT32_C(1) << 30)
+#define ECS_DEFAULT_CAPACITY 1024u
+
+typedef enum ecs_status {
+    ECS_OK = 0,
+    ECS_ERR_INVALID,           /* malformed definition or argument */
+    ECS_ERR_UNKNOWN_COMPONENT, /* a system names a component that does not exist */
+    ECS_ERR_UNKNOWN_SYSTEM,    /* a dependency names a system that does not exist */
+    ECS_ERR_READ_WRITE,        /* a system both reads and writes one component */
+    ECS_ERR_CYCLE,             /* the dependencies form a cycle */
+    ECS_ERR_CONFLICT,          /* two unordered systems touch a component, one writes */
+    ECS_ERR_FULL,              /* the fixed entity limit is reached */
+    ECS_ERR_DEAD,              /* the handle names an entity that is not alive */
+    ECS_ERR_NOMEM,             /* an allocation failed */
+    ECS_ERR_THREAD             /* a worker thread could not be started */
+} ecs_status;
+
+/* A short constant name for a status, e.g. "ECS_ERR_FULL". */
+const char *ecs_status_name(ecs_status status);
+
+/* Filled by ecs_context_create on failure: the status and one line of text
+ * naming what is wrong (systems, components, the cycle). */
+typedef struct ecs_error {
+    ecs_status status;
+    char message[256];
+} ecs_error;
+
+/* Entity handle: a value. The generation changes each time the index is
+ * killed, so a handle kept past its entity's death never aliases the next
+ * entity that reuses the index. Generation 0 is never alive: the zero
+ * handle is the null handle. */
+typedef struct ecs_entity {
+    uint32_t index;
+    uint32_t generation;
+} ecs_entity;
+
+#define ECS_NULL_ENTITY ((ecs_entity){0u, 0u})
+
+static inline bool ecs_entity_is_null(ecs_entity e) { return e.generation == 0u; }
+
+/* A list of component or system ids, e.g. ECS_IDS(C_POSITION, C_VELOCITY). */
+typedef struct ecs_ids {
+    const uint32_t *ids;
+    uint32_t count;
+} ecs_ids;
+
+#define ECS_IDS(...)                                                           \
+    ((ecs_ids){(const uint32_t[]){__VA_ARGS__},                                \
+               (uint32_t)(sizeof((uint32_t[]){__VA_ARGS__}) / sizeof(uint32_t))})
+
+/* A component type. Its id is its index in ecs_config.components. A size of
+ * 0 makes a tag: it has no storage but still takes part in matching. An
+ * align of 0 means the natural alignment of max_align_t. */
+typedef struct ecs_component_def {
+    const char *name;
+    size_t size;
+    size_t align;
+} ecs_component_def;
+
+/* Inner parallelism: how one system's subscribed entities are split into
+ * subtasks for one step. */
+typedef enum ecs_split {
+    ECS_SPLIT_NONE = 0,   /* one subtask */
+    ECS_SPLIT_PER_WORKER, /* one subtask per worker thread, evenly sized */
+    ECS_SPLIT_CHUNKS      /* subtasks of chunk_size entities (the last may be shorter) */
+} ecs_split;
+
+typedef struct ecs_parallelism {
+    ecs_split split;
+    uint32_t chunk_size;   /* ECS_SPLIT_CHUNKS only; must be > 0 */
+    uint32_t min_entities; /* below this many entities: one subtask, whatever split says */
+} ecs_parallelism;
+
+typedef struct ecs_context ecs_context;
+typedef struct ecs_iter ecs_iter;
+
+typedef void (*ecs_process_fn)(ecs_iter *it);
+/* Called once per step after the last subtask of a system finished, on one
+ * thread, before any dependent system starts. */
+typedef void (*ecs_finish_fn)(ecs_context *ctx, uint32_t system, void *user);
+typedef void (*ecs_entity_fn)(ecs_context *ctx, ecs_entity e, void *user);
+typedef void (*ecs_deferred_fn)(ecs_context *ctx, void *payload);
+
+/* A system. Its id is its index in ecs_config.systems. An entity is
+ * subscribed when it holds every component in reads and writes. */
+typedef struct ecs_system_def {
+    const char *name;
+    ecs_ids reads;
+    ecs_ids writes;
+    ecs_ids after; /* systems that must finish before this one starts */
+    ecs_parallelism parallelism;
+    size_t output_size; /* bytes per per-subtask output element; 0: no output */
+    ecs_process_fn process;
+    ecs_finish_fn finish;          /* optional */
+    ecs_entity_fn on_subscribe;    /* optional, called at refresh, ascending index */
+    ecs_entity_fn on_unsubscribe;  /* optional, likewise */
+    void *user;                    /* handed to every callback of this system */
+} ecs_system_def;
+
+typedef enum ecs_storage {
+    ECS_STORAGE_DYNAMIC = 0, /* capacity is the initial size; grows by doubling */
+    ECS_STORAGE_FIXED        /* capacity is the limit; creating past it fails */
+} ecs_storage;
+
+/* Start from ecs_default_config(); zero fields mean their default. */
+typedef struct ecs_config {
+    const ecs_component_def *components;
+    uint32_t component_count;
+    const ecs_system_def *systems;
+    uint32_t system_count;
+    ecs_storage storage;
+    uint32_t capacity;  /* default ECS_DEFAULT_CAPACITY; fixed storage needs > 0 */
+    uint32_t workers;   /* threads running systems, the caller included; 0: online CPUs */
+    bool inner_parallelism_off; /* every system runs as a single subtask */
+    ecs_entity_fn on_reclaim;   /* optional: an index was reclaimed at refresh */
+    void *user;                 /* handed to on_reclaim */
+} ecs_config;
+
+ecs_config ecs_default_config(void);
+
+/* Validates the definition and builds the context. On failure *out is NULL
+ * and err (if not NULL) says why. Validation rejects: unknown components or
+ * systems, a component both read and written by one system, a dependency
+ * cycle, and two systems that touch the same component, at least one
+ * writing it, with no dependency path between them. */
+ecs_status ecs_context_create(const ecs_config *cfg, ecs_context **out, ecs_error *err);
+void ecs_context_destroy(ecs_context *ctx);
+
+uint32_t ecs_worker_count(const ecs_context *ctx);
+uint32_t ecs_system_count(const ecs_context *ctx);
+uint32_t ecs_component_count(const ecs_context *ctx);
+
+/* ---- Entities (owner thread, never while systems run) ------------------ */
+
+/* Creates an entity with no components. ECS_ERR_FULL when a fixed context
+ * is full (or a dynamic one reached ECS_MAX_ENTITIES), ECS_ERR_NOMEM when
+ * growth failed: *out is then the null handle and the context is intact. */
+ecs_status ecs_create(ecs_context *ctx, ecs_entity *out);
+/* Kills at once: the handle stops being alive; the index is reclaimed and
+ * unsubscribed at the next refresh. ECS_ERR_DEAD for a stale handle. */
+ecs_status ecs_kill(ecs_context *ctx, ecs_entity e);
+bool ecs_alive(const ecs_context *ctx, ecs_entity e);
+/* The live handle of an index, or the null handle. */
+ecs_entity ecs_handle(const ecs_context *ctx, uint32_t index);
+uint32_t ecs_alive_count(const ecs_context *ctx);
+/* Indices currently allocated (upper bound of live indices). */
+uint32_t ecs_capacity(const ecs_context *ctx);
+
+/* Adds (or overwrites) a component; value may be NULL for zeroed data.
+ * Subscriptions follow at the next refresh. */
+ecs_status ecs_add(ecs_context *ctx, ecs_entity e, uint32_t component, const void *value);
+ecs_status ecs_remove(ecs_context *ctx, ecs_entity e, uint32_t component);
+bool ecs_has(const ecs_context *ctx, ecs_entity e, uint32_t component);
+/* Pointer to the entity's component, or NULL if dead or absent. Valid until
+ * the next create (storage may grow) or destroy. */
+void *ecs_get(ecs_context *ctx, ecs_entity e, uint32_t component);
+/* Base of a component's buffer: element i belongs to entity index i. */
+void *ecs_column(ecs_context *ctx, uint32_t component);
+
+/* ---- Systems and steps ------------------------------------------------- */
+
+/* Subscribed entity indices of a system, in ascending order. */
+const uint32_t *ecs_subscribed(const ecs_context *ctx, uint32_t system, uint32_t *count);
+bool ecs_is_subscribed(const ecs_context *ctx, uint32_t system, ecs_entity e);
+
+typedef void (*ecs_step_fn)(ecs_context *ctx, void *user);
+
+/* One step: runs fn (may be NULL; it may create, kill and change entities,
+ * which systems see in this step), runs every system along the DAG, then
+ * refreshes. Returns ECS_ERR_FULL if a deferred create hit the fixed limit
+ * (that create was dropped, everything else was applied). */
+ecs_status ecs_step(ecs_context *ctx, ecs_step_fn fn, void *user);
+
+/* Applies pending changes (subscriptions, reclaims) now, without running
+ * systems. ecs_step does this itself. */
+void ecs_refresh(ecs_context *ctx);
+
+/* Outputs a system produced in the last step: one array per subtask, to be
+ * read in subtask order. Valid until that system runs again. */
+uint32_t ecs_output_subtasks(const ecs_context *ctx, uint32_t system);
+const void *ecs_output(const ecs_context *ctx, uint32_t system, uint32_t subtask,
+                       uint32_t *count);
+
+/* ---- Inside a process callback ------------------------------------------ */
+
+/* The view a process callback gets: a contiguous range of the system's
+ * subscribed entity indices (ascending). Only the public fields are yours. */
+struct ecs_iter {
+    const uint32_t *entities; /* count entity indices, ascending */
+    uint32_t count;
+    uint32_t subtask;       /* 0 .. subtask_count-1 */
+    uint32_t subtask_count;
+    uint32_t system;
+    void *user;             /* the system's user pointer */
+    ecs_context *ctx;
+    /* private */
+    uint32_t run_cursor_;
+    struct ecs_subtask_ *sub_;
+};
+
+/* Component buffers, checked against the system's declaration (assert). */
+const void *ecs_iter_read(const ecs_iter *it, uint32_t component);
+void *ecs_iter_write(const ecs_iter *it, uint32_t component);
+
+/* Walks the range as maximal runs of consecutive indices, so a loop over
+ * [*first, *first + *count) touches memory sequentially and vectorises:
+ *     uint32_t b, n;
+ *     while (ecs_iter_next_run(it, &b, &n)) for (i = b; i < b + n; i++) ...
+ */
+bool ecs_iter_next_run(ecs_iter *it, uint32_t *first, uint32_t *count);
+
+/* The current handle of an entity index in this step. */
+ecs_entity ecs_iter_handle(const ecs_iter *it, uint32_t index);
+
+/* Appends n output elements (output_size bytes each) to this subtask's
+ * output and returns the first; valid until the next push. NULL if out of
+ * memory (the push is dropped and counted in the step's status). */
+void *ecs_iter_output_push(ecs_iter *it, uint32_t n);
+/* Outputs of a system this one depends on (directly or not). */
+uint32_t ecs_iter_dep_subtasks(const ecs_iter *it, uint32_t system);
+const void *ecs_iter_dep_output(const ecs_iter *it, uint32_t system, uint32_t subtask,
+                                uint32_t *count);
+
+/* Deferred structural changes, applied at refresh. */
+void ecs_iter_kill(ecs_iter *it, ecs_entity e);
+/* Creates an entity at refresh, then calls init(ctx, entity, copy of payload). */
+void ecs_iter_defer_create(ecs_iter *it, ecs_entity_fn init, const void *payload,
+                           size_t size);
+void ecs_iter_defer_add(ecs_iter *it, ecs_entity e, uint32_t component, const void *value);
+void ecs_iter_defer_remove(ecs_iter *it, ecs_entity e, uint32_t component);
+void ecs_iter_defer_call(ecs_iter *it, ecs_deferred_fn fn, const void *payload, size_t size);
+
+/* ---- Introspection ------------------------------------------------------ */
+
+/* The system DAG as Graphviz dot. snprintf-like: returns the length of the
+ * whole text; writes at most size bytes, NUL-terminated. */
+size_t ecs_dot(const ecs_context *ctx, char *buf, size_t size);
+
+typedef struct ecs_system_stats {
+    const char *name;
+    double wall_ms;      /* last step: first subtask start to finish callback end */
+    uint32_t entities;   /* subscribed in the last step */
+    uint32_t subtasks;   /* subtasks in the last step */
+} ecs_system_stats;
+
+ecs_system_stats ecs_system_stats_get(const ecs_context *ctx, uint32_t system);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ECS_H */

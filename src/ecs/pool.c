@@ -1,0 +1,186 @@
+/* pool.c - worker threads fed by a ck_ring MPMC queue (see pool.h).
+ *
+ * Sleeping without lost wake-ups: a thread about to sleep takes the mutex,
+ * announces itself in `sleepers`, then tries the queue once more; a pusher
+ * enqueues, then reads `sleepers`. Both sides put a sequentially
+ * consistent operation between their write and their read, so at least one
+ * of them sees the other: either the sleeper finds the job, or the pusher
+ * sees the sleeper and signals under the mutex, which the sleeper holds
+ * until it waits. */
+#include "pool.h"
+
+#include "alloc.h"
+
+#include <assert.h>
+#include <ck_ring.h>
+#include <pthread.h>
+#include <time.h>
+
+#define POOL_RING_SIZE 4096u /* a power of two */
+/* How long an idle thread keeps looking for work before it sleeps: long
+ * enough to bridge the gaps between systems and between steps (a futex
+ * wake-up costs tens of microseconds on a VM), short enough that an idle
+ * pool costs no CPU. */
+#define POOL_SPIN_NS 50000u
+
+struct ecs_pool {
+    ck_ring_t ring;
+    ck_ring_buffer_t *slots;
+    pthread_mutex_t mutex;
+    pthread_cond_t wake;
+    atomic_uint sleepers;
+    atomic_bool stopping;
+    uint32_t threads; /* including the caller */
+    uint32_t started; /* worker threads actually running */
+    pthread_t *workers;
+};
+
+static bool pool_take(ecs_pool *pool, ecs_job **out)
+{
+    void *item;
+    if (!ck_ring_dequeue_mpmc(&pool->ring, pool->slots, &item)) return false;
+    ecs_job *job = item;
+    /* Pairs with the release store in ecs_pool_push. */
+    unsigned published = atomic_load_explicit(&job->published, memory_order_acquire);
+    assert(published == 1);
+    (void)published;
+    *out = job;
+    return true;
+}
+
+static void pool_run(ecs_job *job)
+{
+    atomic_store_explicit(&job->published, 0, memory_order_relaxed);
+    job->run(job);
+}
+
+/* Sleeps until woken, unless a job or the wake condition turns up first.
+ * Returns a job if one was taken. */
+static ecs_job *pool_sleep(ecs_pool *pool, atomic_uint *counter)
+{
+    ecs_job *job = NULL;
+    pthread_mutex_lock(&pool->mutex);
+    atomic_fetch_add_explicit(&pool->sleepers, 1, memory_order_seq_cst);
+    if (!pool_take(pool, &job)) {
+        bool done = counter ? atomic_load_explicit(counter, memory_order_seq_cst) == 0
+                            : atomic_load_explicit(&pool->stopping, memory_order_seq_cst);
+        if (!done) pthread_cond_wait(&pool->wake, &pool->mutex);
+    }
+    atomic_fetch_sub_explicit(&pool->sleepers, 1, memory_order_relaxed);
+    pthread_mutex_unlock(&pool->mutex);
+    return job;
+}
+
+static uint64_t pool_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Bounded spin: returns a job, or NULL once POOL_SPIN_NS passed without
+ * one (or the waited-on counter reached zero). */
+static ecs_job *pool_find(ecs_pool *pool, atomic_uint *counter)
+{
+    ecs_job *job;
+    uint64_t start = 0;
+    for (unsigned i = 0;; i++) {
+        if (pool_take(pool, &job)) return job;
+        if (counter && atomic_load_explicit(counter, memory_order_acquire) == 0) return NULL;
+        if (!counter && atomic_load_explicit(&pool->stopping, memory_order_relaxed)) return NULL;
+        if ((i & 63) == 63) {
+            uint64_t t = pool_now_ns();
+            if (start == 0) start = t;
+            else if (t - start > POOL_SPIN_NS) return NULL;
+        }
+        ck_pr_stall();
+    }
+}
+
+static void *pool_worker(void *arg)
+{
+    ecs_pool *pool = arg;
+    while (!atomic_load_explicit(&pool->stopping, memory_order_acquire)) {
+        ecs_job *job = pool_find(pool, NULL);
+        if (!job) job = pool_sleep(pool, NULL);
+        if (job) pool_run(job);
+    }
+    return NULL;
+}
+
+ecs_pool *ecs_pool_create(uint32_t threads)
+{
+    assert(threads >= 1);
+    ecs_pool *pool = ecs_alloc(sizeof *pool, 0);
+    if (!pool) return NULL;
+    pool->slots = ecs_alloc(sizeof(ck_ring_buffer_t) * POOL_RING_SIZE, 0);
+    pool->workers = ecs_alloc(sizeof(pthread_t) * threads, 0);
+    if (!pool->slots || !pool->workers) goto fail;
+    ck_ring_init(&pool->ring, POOL_RING_SIZE);
+    pthread_mutex_init(&pool->mutex, NULL);
+    pthread_cond_init(&pool->wake, NULL);
+    atomic_init(&pool->sleepers, 0);
+    atomic_init(&pool->stopping, false);
+    pool->threads = threads;
+    for (uint32_t i = 1; i < threads; i++) {
+        if (pthread_create(&pool->workers[pool->started], NULL, pool_worker, pool) != 0) {
+            ecs_pool_destroy(pool);
+            return NULL;
+        }
+        pool->started++;
+    }
+    return pool;
+fail:
+    ecs_free(pool->slots);
+    ecs_free(pool->workers);
+    ecs_free(pool);
+    return NULL;
+}
+
+void ecs_pool_destroy(ecs_pool *pool)
+{
+    if (!pool) return;
+    assert(ck_ring_size(&pool->ring) == 0);
+    atomic_store_explicit(&pool->stopping, true, memory_order_seq_cst);
+    ecs_pool_notify(pool);
+    for (uint32_t i = 0; i < pool->started; i++) pthread_join(pool->workers[i], NULL);
+    pthread_cond_destroy(&pool->wake);
+    pthread_mutex_destroy(&pool->mutex);
+    ecs_free(pool->slots);
+    ecs_free(pool->workers);
+    ecs_free(pool);
+}
+
+uint32_t ecs_pool_threads(const ecs_pool *pool) { return pool->threads; }
+
+void ecs_pool_push(ecs_pool *pool, ecs_job *job)
+{
+    atomic_store_explicit(&job->published, 1, memory_order_release);
+    if (!ck_ring_enqueue_mpmc(&pool->ring, pool->slots, job)) {
+        pool_run(job); /* full: run it here rather than lose or block */
+        return;
+    }
+    if (atomic_load_explicit(&pool->sleepers, memory_order_seq_cst) > 0) {
+        pthread_mutex_lock(&pool->mutex);
+        pthread_cond_signal(&pool->wake);
+        pthread_mutex_unlock(&pool->mutex);
+    }
+}
+
+void ecs_pool_notify(ecs_pool *pool)
+{
+    if (atomic_load_explicit(&pool->sleepers, memory_order_seq_cst) == 0) return;
+    pthread_mutex_lock(&pool->mutex);
+    pthread_cond_broadcast(&pool->wake);
+    pthread_mutex_unlock(&pool->mutex);
+}
+
+void ecs_pool_wait(ecs_pool *pool, atomic_uint *counter)
+{
+    while (atomic_load_explicit(counter, memory_order_acquire) != 0) {
+        ecs_job *job = pool_find(pool, counter);
+        if (!job && atomic_load_explicit(counter, memory_order_acquire) != 0)
+            job = pool_sleep(pool, counter);
+        if (job) pool_run(job);
+    }
+}

@@ -1,0 +1,42 @@
+/* pool.h - the worker pool: N-1 threads plus the calling thread, fed by a
+ * ck_ring multi-producer multi-consumer queue of job pointers. Private to
+ * the ecs module.
+ *
+ * No thread ever blocks on a job it queued: a thread waiting for a counter
+ * to reach zero runs queued jobs meanwhile, and sleeps on a condition
+ * variable only when the queue is empty. Idle workers sleep too. */
+#ifndef ECS_POOL_H
+#define ECS_POOL_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct ecs_pool ecs_pool;
+typedef struct ecs_job ecs_job;
+typedef void (*ecs_job_fn)(ecs_job *job);
+
+/* Embed in whatever the job works on; the pool never copies or frees it.
+ * published carries the happens-before edge from push to run (ck's ring
+ * synchronises through inline assembly that ThreadSanitizer cannot see). */
+struct ecs_job {
+    ecs_job_fn run;
+    atomic_uint published;
+};
+
+/* threads: total including the caller (>= 1). NULL on failure. */
+ecs_pool *ecs_pool_create(uint32_t threads);
+/* Wakes, stops and joins every worker. The queue must be drained. */
+void ecs_pool_destroy(ecs_pool *pool);
+uint32_t ecs_pool_threads(const ecs_pool *pool);
+
+/* Queues a job; when the queue is full the job runs at once on this
+ * thread. Either way it runs exactly once. */
+void ecs_pool_push(ecs_pool *pool, ecs_job *job);
+/* Runs queued jobs until *counter is zero. Whoever brings a waited-on
+ * counter to zero must call ecs_pool_notify. */
+void ecs_pool_wait(ecs_pool *pool, atomic_uint *counter);
+/* Wakes every sleeping thread so waiters re-check their counters. */
+void ecs_pool_notify(ecs_pool *pool);
+
+#endif

@@ -1,0 +1,189 @@
+/* refresh.c - the stage after each step that applies structural changes,
+ * always in the same order whatever the worker count:
+ *   1. deferred commands, in (system, subtask, recording) order;
+ *   2. kill marks, in the same order;
+ *   3. matching: every created, changed or killed entity is subscribed to
+ *      or unsubscribed from each system (systems in parallel when the
+ *      batch is large), then callbacks run in system order;
+ *   4. killed indices are reclaimed, lowest index handed out first. */
+#include "ecs_internal.h"
+
+#include "alloc.h"
+
+#include <assert.h>
+#include <stddef.h>
+
+#define PARALLEL_MATCH_MIN 8192u /* changed entities x systems worth a fan-out */
+
+static void keep_first_error(ecs_context *ctx, ecs_status st)
+{
+    if (st != ECS_OK && ctx->step_status == ECS_OK) ctx->step_status = st;
+}
+
+static void run_command(ecs_context *ctx, ecs_cmd *cmd)
+{
+    void *payload = ecs__cmd_payload(cmd);
+    switch (cmd->kind) {
+    case ECS_CMD_CREATE: {
+        ecs_entity e;
+        ecs_status st = ecs_create(ctx, &e);
+        keep_first_error(ctx, st);
+        if (st == ECS_OK && cmd->fn.init) cmd->fn.init(ctx, e, payload);
+        break;
+    }
+    case ECS_CMD_ADD: /* stale handles are skipped: the entity died first */
+        if (ecs__alive(ctx, cmd->entity))
+            ecs_add(ctx, cmd->entity, cmd->component, cmd->size ? payload : NULL);
+        break;
+    case ECS_CMD_REMOVE:
+        if (ecs__alive(ctx, cmd->entity)) ecs_remove(ctx, cmd->entity, cmd->component);
+        break;
+    case ECS_CMD_CALL: cmd->fn.call(ctx, payload); break;
+    default: assert(!"corrupt command buffer");
+    }
+}
+
+static void run_deferred(ecs_context *ctx)
+{
+    for (uint32_t s = 0; s < ctx->system_count; s++) {
+        ecs_sys *sys = &ctx->systems[s];
+        for (uint32_t i = 0; i < sys->subtask_count; i++) {
+            ecs_subtask_ *st = &sys->subtasks[i];
+            for (size_t at = 0; at < st->cmd_len;) {
+                ecs_cmd *cmd = (ecs_cmd *)(st->cmds + at);
+                at += ecs__cmd_bytes(cmd->size);
+                run_command(ctx, cmd);
+            }
+            st->cmd_len = 0;
+            if (st->failed) keep_first_error(ctx, ECS_ERR_NOMEM);
+            st->failed = 0;
+        }
+    }
+    for (uint32_t s = 0; s < ctx->system_count; s++) {
+        ecs_sys *sys = &ctx->systems[s];
+        for (uint32_t i = 0; i < sys->subtask_count; i++) {
+            ecs_subtask_ *st = &sys->subtasks[i];
+            for (size_t k = 0; k < st->kill_count; k++)
+                if (ecs__alive(ctx, st->kills[k])) ecs_kill(ctx, st->kills[k]);
+            st->kill_count = 0;
+        }
+    }
+}
+
+static bool wants(const ecs_context *ctx, const ecs_sys *sys, uint32_t index)
+{
+    return sys->required != 0 && ctx->states[index] == ECS_SLOT_ALIVE &&
+           (ctx->masks[index] & sys->required) == sys->required;
+}
+
+/* Splits the ascending changed list into who leaves and who joins, then
+ * updates the subscription keeping it ascending. Touches only sys. */
+static void match_system(ecs_context *ctx, ecs_sys *sys)
+{
+    const uint32_t *changed = ctx->to_match.dense;
+    uint32_t n = ctx->to_match.count;
+    uint32_t nr = 0, na = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t id = changed[k];
+        bool member = ecs_sset_contains(&sys->subs, id);
+        bool want = wants(ctx, sys, id);
+        if (member && !want) sys->removed[nr++] = id;
+        else if (!member && want) sys->added[na++] = id;
+    }
+    sys->removed_count = nr;
+    sys->added_count = na;
+    ecs_sset_apply_sorted(&sys->subs, sys->removed, nr, sys->added, na);
+}
+
+static void match_job(ecs_job *job)
+{
+    ecs_sys *sys = (ecs_sys *)(void *)((char *)job - offsetof(ecs_sys, match_job));
+    match_system(sys->ctx, sys);
+    if (atomic_fetch_sub(&sys->ctx->pending_matches, 1) == 1) ecs_pool_notify(sys->ctx->pool);
+}
+
+static bool reserve_scratch(ecs_context *ctx)
+{
+    size_t n = ctx->to_match.count;
+    for (uint32_t s = 0; s < ctx->system_count; s++) {
+        ecs_sys *sys = &ctx->systems[s];
+        if (ecs_reserve((void **)&sys->removed, &sys->removed_cap, n, sizeof(uint32_t)) ||
+            ecs_reserve((void **)&sys->added, &sys->added_cap, n, sizeof(uint32_t)))
+            return false;
+    }
+    return true;
+}
+
+static void match_all(ecs_context *ctx)
+{
+    uint32_t n = ctx->to_match.count, systems = ctx->system_count;
+    if (ctx->workers > 1 && systems > 1 && (uint64_t)n * systems >= PARALLEL_MATCH_MIN) {
+        atomic_store(&ctx->pending_matches, systems);
+        for (uint32_t s = 1; s < systems; s++) {
+            ctx->systems[s].match_job.run = match_job;
+            ecs_pool_push(ctx->pool, &ctx->systems[s].match_job);
+        }
+        ctx->systems[0].match_job.run = match_job;
+        match_job(&ctx->systems[0].match_job);
+        ecs_pool_wait(ctx->pool, &ctx->pending_matches);
+    } else {
+        for (uint32_t s = 0; s < systems; s++) match_system(ctx, &ctx->systems[s]);
+    }
+    for (uint32_t s = 0; s < systems; s++) {
+        ecs_sys *sys = &ctx->systems[s];
+        ecs_entity_fn unsub = sys->def.on_unsubscribe, sub = sys->def.on_subscribe;
+        for (uint32_t k = 0; unsub && k < sys->removed_count; k++) {
+            uint32_t id = sys->removed[k];
+            unsub(ctx, (ecs_entity){id, ctx->generations[id]}, sys->def.user);
+        }
+        for (uint32_t k = 0; sub && k < sys->added_count; k++) {
+            uint32_t id = sys->added[k];
+            sub(ctx, (ecs_entity){id, ctx->generations[id]}, sys->def.user);
+        }
+    }
+}
+
+static bool is_ascending(const ecs_sset *s)
+{
+    for (uint32_t i = 1; i < s->count; i++)
+        if (s->dense[i - 1] > s->dense[i]) return false;
+    return true;
+}
+
+static void reclaim(ecs_context *ctx)
+{
+    if (!is_ascending(&ctx->to_kill)) ecs_sset_sort(&ctx->to_kill);
+    /* Pushed highest first so the free list pops the lowest index first:
+     * reused indices fill holes from the front and keep columns dense. */
+    for (uint32_t k = ctx->to_kill.count; k-- > 0;) {
+        uint32_t id = ctx->to_kill.dense[k];
+        assert(ctx->states[id] == ECS_SLOT_DYING);
+        ctx->states[id] = ECS_SLOT_FREE;
+        ctx->masks[id] = 0;
+        if (ctx->on_reclaim) ctx->on_reclaim(ctx, (ecs_entity){id, ctx->generations[id]}, ctx->user);
+        ecs_sset_add(&ctx->free_ids, id);
+    }
+    ecs_sset_clear(&ctx->to_kill);
+}
+
+void ecs__refresh(ecs_context *ctx, bool with_deferred)
+{
+    if (with_deferred) run_deferred(ctx);
+    if (ctx->to_match.count) {
+        if (!is_ascending(&ctx->to_match)) ecs_sset_sort(&ctx->to_match);
+        if (!reserve_scratch(ctx)) {
+            /* Nothing changed yet: the same batch is retried next refresh. */
+            keep_first_error(ctx, ECS_ERR_NOMEM);
+            return;
+        }
+        match_all(ctx);
+        ecs_sset_clear(&ctx->to_match);
+    }
+    if (ctx->to_kill.count) reclaim(ctx);
+}
+
+void ecs_refresh(ecs_context *ctx)
+{
+    assert(!ctx->running && "ecs_refresh is called by ecs_step itself");
+    ecs__refresh(ctx, false);
+}

@@ -1,0 +1,181 @@
+/* schedule.c - one step's system phase.
+ *
+ * Before the step, every system's subtask ranges are laid out (no
+ * allocation happens while systems run). Then the roots are launched; a
+ * launched system queues subtasks 1..n-1 and its launcher runs subtask 0.
+ * Whoever finishes a system's last subtask runs its finish callback and
+ * releases its dependents: the first one that becomes ready continues on
+ * that same thread, the others are queued. No thread ever waits for work
+ * it queued, so nothing can deadlock for want of workers; the caller of
+ * ecs_step waits for the last system by running queued jobs itself. */
+#include "ecs_internal.h"
+
+#include "alloc.h"
+
+#include <assert.h>
+#include <stddef.h>
+#include <time.h>
+
+#define CONTAINER_OF(ptr, type, member) ((type *)(void *)((char *)(ptr)-offsetof(type, member)))
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint32_t split_count(const ecs_context *ctx, const ecs_sys *sys)
+{
+    uint32_t n = sys->subs.count;
+    const ecs_parallelism *p = &sys->def.parallelism;
+    if (ctx->inner_off || n == 0 || n < p->min_entities) return 1;
+    switch (p->split) {
+    case ECS_SPLIT_PER_WORKER: return ctx->workers < n ? ctx->workers : n;
+    case ECS_SPLIT_CHUNKS: return (uint32_t)(((uint64_t)n + p->chunk_size - 1) / p->chunk_size);
+    case ECS_SPLIT_NONE: break;
+    }
+    return 1;
+}
+
+void ecs__subtask_fini(ecs_subtask_ *st)
+{
+    ecs_free(st->out);
+    ecs_free(st->cmds);
+    ecs_free(st->kills);
+}
+
+static void subtask_job(ecs_job *job);
+static void system_job(ecs_job *job);
+
+ecs_status ecs__prepare_subtasks(ecs_context *ctx)
+{
+    for (uint32_t s = 0; s < ctx->system_count; s++) {
+        ecs_sys *sys = &ctx->systems[s];
+        uint32_t n = split_count(ctx, sys);
+        if (n > sys->subtask_cap) {
+            ecs_subtask_ *grown = ecs_realloc(sys->subtasks, sys->subtask_cap * sizeof *grown,
+                                              n * sizeof *grown, 0);
+            if (!grown) return ECS_ERR_NOMEM;
+            sys->subtasks = grown;
+            sys->subtask_cap = n;
+        }
+        uint32_t count = sys->subs.count;
+        for (uint32_t i = 0; i < n; i++) {
+            ecs_subtask_ *st = &sys->subtasks[i];
+            st->job.run = subtask_job;
+            st->sys = sys;
+            st->index = i;
+            /* Even split: sizes differ by at most one entity. */
+            st->begin = (uint32_t)((uint64_t)count * i / n);
+            st->end = (uint32_t)((uint64_t)count * (i + 1) / n);
+        }
+        sys->subtask_count = n;
+        sys->start_job.run = system_job;
+        atomic_store_explicit(&sys->pending_deps, sys->def.after.count, memory_order_relaxed);
+        atomic_store_explicit(&sys->pending_subtasks, n, memory_order_relaxed);
+    }
+    atomic_store_explicit(&ctx->pending_systems, ctx->system_count, memory_order_relaxed);
+    return ECS_OK;
+}
+
+static void subtask_execute(ecs_subtask_ *st)
+{
+    ecs_sys *sys = st->sys;
+    st->out_count = 0;
+    st->cmd_len = 0;
+    st->kill_count = 0;
+    ecs_iter it = {
+        .entities = sys->subs.dense + st->begin,
+        .count = st->end - st->begin,
+        .subtask = st->index,
+        .subtask_count = sys->subtask_count,
+        .system = sys->id,
+        .user = sys->def.user,
+        .ctx = sys->ctx,
+        .sub_ = st,
+    };
+    sys->def.process(&it);
+}
+
+/* Queues subtasks 1..n-1 and returns subtask 0 for the caller to run. */
+static ecs_subtask_ *system_launch(ecs_sys *sys)
+{
+    sys->start_ns = now_ns();
+    for (uint32_t i = 1; i < sys->subtask_count; i++) ecs_pool_push(sys->ctx->pool, &sys->subtasks[i].job);
+    return &sys->subtasks[0];
+}
+
+/* Called by whoever finished the system's last subtask. Returns a ready
+ * dependent for this thread to launch next, or NULL. */
+static ecs_sys *system_complete(ecs_sys *sys)
+{
+    ecs_context *ctx = sys->ctx;
+    if (sys->def.finish) sys->def.finish(ctx, sys->id, sys->def.user);
+    sys->end_ns = now_ns();
+    ecs_sys *next = NULL;
+    for (uint32_t i = 0; i < sys->dependent_count; i++) {
+        ecs_sys *d = &ctx->systems[sys->dependents[i]];
+        if (atomic_fetch_sub_explicit(&d->pending_deps, 1, memory_order_acq_rel) != 1) continue;
+        if (!next) next = d;
+        else ecs_pool_push(ctx->pool, &d->start_job);
+    }
+    if (atomic_fetch_sub(&ctx->pending_systems, 1) == 1) ecs_pool_notify(ctx->pool);
+    return next;
+}
+
+/* Runs a subtask, then keeps going down the DAG on this thread while this
+ * thread is the one that completes systems. */
+static void run_from(ecs_subtask_ *st)
+{
+    while (st) {
+        subtask_execute(st);
+        ecs_sys *sys = st->sys;
+        if (atomic_fetch_sub_explicit(&sys->pending_subtasks, 1, memory_order_acq_rel) != 1) return;
+        ecs_sys *next = system_complete(sys);
+        st = next ? system_launch(next) : NULL;
+    }
+}
+
+static void subtask_job(ecs_job *job) { run_from(CONTAINER_OF(job, ecs_subtask_, job)); }
+
+static void system_job(ecs_job *job) { run_from(system_launch(CONTAINER_OF(job, ecs_sys, start_job))); }
+
+void ecs__run_systems(ecs_context *ctx)
+{
+    if (ctx->system_count == 0) return;
+    for (uint32_t r = 1; r < ctx->root_count; r++)
+        ecs_pool_push(ctx->pool, &ctx->systems[ctx->roots[r]].start_job);
+    run_from(system_launch(&ctx->systems[ctx->roots[0]]));
+    ecs_pool_wait(ctx->pool, &ctx->pending_systems);
+}
+
+ecs_status ecs_step(ecs_context *ctx, ecs_step_fn fn, void *user)
+{
+    assert(!ctx->running && "ecs_step is not reentrant");
+    ctx->step_status = ECS_OK;
+    if (fn) fn(ctx, user);
+    ecs__refresh(ctx, false);
+    ecs_status st = ecs__prepare_subtasks(ctx);
+    if (st != ECS_OK) return st;
+    ctx->running = true;
+    ecs__run_systems(ctx);
+    ctx->running = false;
+    ecs__refresh(ctx, true);
+    return ctx->step_status;
+}
+
+ecs_system_stats ecs_system_stats_get(const ecs_context *ctx, uint32_t system)
+{
+    assert(system < ctx->system_count);
+    const ecs_sys *sys = &ctx->systems[system];
+    uint32_t entities = 0;
+    for (uint32_t i = 0; i < sys->subtask_count; i++)
+        entities += sys->subtasks[i].end - sys->subtasks[i].begin;
+    return (ecs_system_stats){
+        .name = sys->def.name,
+        .wall_ms = sys->end_ns > sys->start_ns ? (double)(sys->end_ns - sys->start_ns) / 1e6 : 0.0,
+        .entities = entities,
+        .subtasks = sys->subtask_count,
+    };
+}

@@ -1,0 +1,202 @@
+/* validate.c - checks a context definition before anything is built:
+ * unknown ids, read-and-write, cycles, and unordered conflicts (two systems
+ * touching one component, one writing, with no dependency path). */
+#include "ecs_internal.h"
+
+#include "alloc.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *sys_name(const ecs_config *cfg, uint32_t s)
+{
+    const char *n = cfg->systems[s].name;
+    return n ? n : "(unnamed)";
+}
+
+static const char *comp_name(const ecs_config *cfg, uint32_t c)
+{
+    const char *n = cfg->components[c].name;
+    return n ? n : "(unnamed)";
+}
+
+static bool ids_have(ecs_ids list, uint32_t id)
+{
+    for (uint32_t i = 0; i < list.count; i++)
+        if (list.ids[i] == id) return true;
+    return false;
+}
+
+static ecs_status check_config(const ecs_config *cfg, ecs_error *err)
+{
+    if (cfg->component_count > ECS_MAX_COMPONENTS)
+        return ecs__fail(err, ECS_ERR_INVALID, "%u components declared, at most %u allowed",
+                         cfg->component_count, ECS_MAX_COMPONENTS);
+    if ((cfg->component_count && !cfg->components) || (cfg->system_count && !cfg->systems))
+        return ecs__fail(err, ECS_ERR_INVALID, "component or system count set without an array");
+    if (cfg->storage != ECS_STORAGE_DYNAMIC && cfg->storage != ECS_STORAGE_FIXED)
+        return ecs__fail(err, ECS_ERR_INVALID, "storage must be ECS_STORAGE_DYNAMIC or _FIXED");
+    if (cfg->storage == ECS_STORAGE_FIXED && cfg->capacity == 0)
+        return ecs__fail(err, ECS_ERR_INVALID, "fixed storage needs a capacity above 0");
+    if (cfg->capacity > ECS_MAX_ENTITIES)
+        return ecs__fail(err, ECS_ERR_INVALID, "capacity %u is above the maximum %u",
+                         cfg->capacity, ECS_MAX_ENTITIES);
+    for (uint32_t c = 0; c < cfg->component_count; c++) {
+        size_t a = cfg->components[c].align;
+        if (a & (a - 1))
+            return ecs__fail(err, ECS_ERR_INVALID,
+                             "component '%s' alignment %zu is not a power of two",
+                             comp_name(cfg, c), a);
+    }
+    for (uint32_t s = 0; s < cfg->system_count; s++) {
+        const ecs_system_def *d = &cfg->systems[s];
+        if (!d->process)
+            return ecs__fail(err, ECS_ERR_INVALID, "system '%s' has no process callback",
+                             sys_name(cfg, s));
+        if (d->parallelism.split > ECS_SPLIT_CHUNKS)
+            return ecs__fail(err, ECS_ERR_INVALID, "system '%s' has an unknown split kind %d",
+                             sys_name(cfg, s), (int)d->parallelism.split);
+        if (d->parallelism.split == ECS_SPLIT_CHUNKS && d->parallelism.chunk_size == 0)
+            return ecs__fail(err, ECS_ERR_INVALID, "system '%s': chunk split needs chunk_size > 0",
+                             sys_name(cfg, s));
+        if ((d->reads.count && !d->reads.ids) || (d->writes.count && !d->writes.ids) ||
+            (d->after.count && !d->after.ids))
+            return ecs__fail(err, ECS_ERR_INVALID, "system '%s': an id list has a count but no ids",
+                             sys_name(cfg, s));
+    }
+    return ECS_OK;
+}
+
+static ecs_status check_ids(const ecs_config *cfg, ecs_error *err)
+{
+    for (uint32_t s = 0; s < cfg->system_count; s++) {
+        const ecs_system_def *d = &cfg->systems[s];
+        const ecs_ids lists[2] = {d->reads, d->writes};
+        for (int l = 0; l < 2; l++) {
+            for (uint32_t i = 0; i < lists[l].count; i++) {
+                uint32_t c = lists[l].ids[i];
+                if (c >= cfg->component_count)
+                    return ecs__fail(err, ECS_ERR_UNKNOWN_COMPONENT,
+                                     "system '%s' %s unknown component %u (%u declared)",
+                                     sys_name(cfg, s), l ? "writes" : "reads", c,
+                                     cfg->component_count);
+            }
+        }
+        for (uint32_t i = 0; i < d->reads.count; i++) {
+            if (ids_have(d->writes, d->reads.ids[i]))
+                return ecs__fail(err, ECS_ERR_READ_WRITE,
+                                 "system '%s' both reads and writes component '%s' "
+                                 "(list it under writes only)",
+                                 sys_name(cfg, s), comp_name(cfg, d->reads.ids[i]));
+        }
+        for (uint32_t i = 0; i < d->after.count; i++) {
+            uint32_t dep = d->after.ids[i];
+            if (dep >= cfg->system_count)
+                return ecs__fail(err, ECS_ERR_UNKNOWN_SYSTEM,
+                                 "system '%s' depends on unknown system %u (%u declared)",
+                                 sys_name(cfg, s), dep, cfg->system_count);
+            if (dep == s)
+                return ecs__fail(err, ECS_ERR_UNKNOWN_SYSTEM, "system '%s' depends on itself",
+                                 sys_name(cfg, s));
+        }
+    }
+    return ECS_OK;
+}
+
+/* Depth-first search for a cycle; on finding one, writes it as
+ * "a -> b -> a" into err. colour: 0 unvisited, 1 on the stack, 2 done. */
+static bool find_cycle(const ecs_config *cfg, uint32_t s, uint8_t *colour, uint32_t *stack,
+                       uint32_t depth, ecs_error *err)
+{
+    colour[s] = 1;
+    stack[depth] = s;
+    const ecs_ids after = cfg->systems[s].after;
+    for (uint32_t i = 0; i < after.count; i++) {
+        uint32_t d = after.ids[i];
+        if (colour[d] == 1) {
+            /* stack holds the path d ... s, each depending on the next. */
+            char path[200] = "";
+            size_t at = 0;
+            uint32_t from = 0;
+            while (stack[from] != d) from++;
+            for (uint32_t k = depth + 1; k-- > from;) {
+                int n = snprintf(path + at, sizeof path - at, "%s -> ", sys_name(cfg, stack[k]));
+                if (n < 0 || (size_t)n >= sizeof path - at) break;
+                at += (size_t)n;
+            }
+            snprintf(path + at, sizeof path - at, "%s", sys_name(cfg, s));
+            ecs__fail(err, ECS_ERR_CYCLE, "dependency cycle (runs before): %s", path);
+            return true;
+        }
+        if (colour[d] == 0 && find_cycle(cfg, d, colour, stack, depth + 1, err)) return true;
+    }
+    colour[s] = 2;
+    return false;
+}
+
+/* reach[a * n + b]: a path of "runs before" edges leads from a to b. */
+static void fill_reach(const ecs_config *cfg, bool *reach)
+{
+    uint32_t n = cfg->system_count;
+    memset(reach, 0, (size_t)n * n * sizeof *reach);
+    for (uint32_t b = 0; b < n; b++)
+        for (uint32_t i = 0; i < cfg->systems[b].after.count; i++)
+            reach[cfg->systems[b].after.ids[i] * n + b] = true;
+    for (uint32_t k = 0; k < n; k++) /* Warshall's transitive closure */
+        for (uint32_t a = 0; a < n; a++)
+            if (reach[a * n + k])
+                for (uint32_t b = 0; b < n; b++)
+                    if (reach[k * n + b]) reach[a * n + b] = true;
+}
+
+static uint64_t mask_of(ecs_ids list)
+{
+    uint64_t m = 0;
+    for (uint32_t i = 0; i < list.count; i++) m |= UINT64_C(1) << list.ids[i];
+    return m;
+}
+
+static ecs_status check_conflicts(const ecs_config *cfg, const bool *reach, ecs_error *err)
+{
+    uint32_t n = cfg->system_count;
+    for (uint32_t a = 0; a < n; a++) {
+        uint64_t ra = mask_of(cfg->systems[a].reads), wa = mask_of(cfg->systems[a].writes);
+        for (uint32_t b = a + 1; b < n; b++) {
+            if (reach[a * n + b] || reach[b * n + a]) continue;
+            uint64_t rb = mask_of(cfg->systems[b].reads), wb = mask_of(cfg->systems[b].writes);
+            uint64_t clash = (wa & (rb | wb)) | (wb & ra);
+            if (!clash) continue;
+            uint32_t c = 0;
+            while (!(clash >> c & 1)) c++;
+            uint32_t writer = (wa >> c & 1) ? a : b;
+            return ecs__fail(err, ECS_ERR_CONFLICT,
+                             "systems '%s' and '%s' both use component '%s' ('%s' writes it) "
+                             "but no dependency orders them",
+                             sys_name(cfg, a), sys_name(cfg, b), comp_name(cfg, c),
+                             sys_name(cfg, writer));
+        }
+    }
+    return ECS_OK;
+}
+
+ecs_status ecs__validate(const ecs_config *cfg, bool *reach, ecs_error *err)
+{
+    ecs_status st = check_config(cfg, err);
+    if (st == ECS_OK) st = check_ids(cfg, err);
+    if (st != ECS_OK) return st;
+    uint32_t n = cfg->system_count;
+    uint8_t *colour = ecs_alloc(n + 1, 0);
+    uint32_t *stack = ecs_alloc((n + 1) * sizeof *stack, 0);
+    if (!colour || !stack) {
+        ecs_free(colour);
+        ecs_free(stack);
+        return ecs__fail(err, ECS_ERR_NOMEM, "out of memory while validating");
+    }
+    for (uint32_t s = 0; s < n && st == ECS_OK; s++)
+        if (colour[s] == 0 && find_cycle(cfg, s, colour, stack, 0, err)) st = ECS_ERR_CYCLE;
+    ecs_free(colour);
+    ecs_free(stack);
+    if (st != ECS_OK) return st;
+    fill_reach(cfg, reach);
+    return check_conflicts(cfg, reach, err);
+}
