@@ -1,0 +1,552 @@
+/* ecs_bench.c - micro-benchmarks of the ecs module.
+ *
+ * Measures, in one run: a plain C loop v += a * dt over N elements (the
+ * baseline); the same update as an ECS system with inner parallelism off
+ * and on; entity create and kill; the update again after churning half the
+ * entities; and the scheduling cost of an empty step of a 9-system DAG.
+ * Every ECS run starts from the plain loop's initial values and must end
+ * bit-identical to it after the same number of steps, or the program fails.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ecs.h"
+
+typedef struct vec2 {
+    float x, y;
+} vec2;
+
+enum { C_VELOCITY, C_ACCELERATION };
+enum { D_POSITION, D_VELOCITY, D_ACCELERATION, D_COLOR, D_CIRCLE, D_LIFE };
+enum { S_ACCEL, S_VELOCITY, S_BOUNDS, S_PARTITION, S_COLLISION, S_SOLVE, S_RENDER,
+       S_LIFE, S_FADE, S_COUNT };
+enum { M_PLAIN, M_SERIAL, M_PARALLEL, M_CREATE, M_SUBSCRIBE, M_KILL, M_CHURN, M_EMPTY,
+       M_COUNT };
+
+static const float DT = 0.04f;
+static const uint32_t EMPTY_STEPS = 20000u;
+static const uint32_t EMPTY_WARMUP = 1000u;
+static const unsigned long MAX_ENTITIES = 100000000ul;
+static const unsigned long MAX_THREADS = 256ul;
+static const unsigned long MAX_REPEAT = 1000ul;
+
+typedef struct options {
+    uint32_t entities, threads, repeat;
+    uint64_t seed;
+    const char *csv;
+} options;
+
+/* One measurement: a sample per repetition, in milliseconds. */
+typedef struct series {
+    const char *name;
+    double *ms;
+    double median, min;
+} series;
+
+/* ---- small helpers -------------------------------------------------------- */
+
+/* One line on stderr, then exit: 2 for bad input, 1 for a failed run. */
+static _Noreturn void fail(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("ecs_bench: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(code);
+}
+
+static void check(ecs_status s, const char *what)
+{
+    if (s != ECS_OK)
+        fail(1, "%s failed: %s", what, ecs_status_name(s));
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n, size);
+    if (!p)
+        fail(1, "out of memory (%zu x %zu bytes)", n, size);
+    return p;
+}
+
+static ecs_context *new_context(const ecs_config *cfg)
+{
+    ecs_context *ctx = NULL;
+    ecs_error err;
+    if (ecs_context_create(cfg, &ctx, &err) != ECS_OK)
+        fail(1, "ecs_context_create failed: %s: %s", ecs_status_name(err.status), err.message);
+    return ctx;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static uint64_t splitmix64(uint64_t x)
+{
+    x += UINT64_C(0x9E3779B97F4A7C15);
+    x = (x ^ (x >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    x = (x ^ (x >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return x ^ (x >> 31);
+}
+
+/* xorshift64*: the churn's random choices. State must be non-zero. */
+static uint64_t rng_next(uint64_t *state)
+{
+    uint64_t x = *state;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *state = x;
+    return x * UINT64_C(0x2545F4914F6CDD1D);
+}
+
+/* Uniform-enough integer in [0, n) for n < 2^32. */
+static uint32_t rng_below(uint64_t *state, uint32_t n)
+{
+    return (uint32_t)(((rng_next(state) >> 32) * (uint64_t)n) >> 32);
+}
+
+/* Initial velocity and acceleration of entity index i: exact binary
+ * fractions derived from the seed, identical for the plain loop and ECS. */
+static void initial_values(uint64_t seed, uint32_t i, vec2 *v, vec2 *a)
+{
+    uint64_t h = splitmix64(seed ^ splitmix64(i));
+    v->x = ((float)(h & 0xFFFFu) - 32768.0f) / 4096.0f;
+    v->y = ((float)((h >> 16) & 0xFFFFu) - 32768.0f) / 4096.0f;
+    a->x = ((float)((h >> 32) & 0xFFFFu) - 32768.0f) / 65536.0f;
+    a->y = ((float)((h >> 48) & 0xFFFFu) - 32768.0f) / 65536.0f;
+}
+
+static int cmp_double(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
+static void series_finish(series *s, uint32_t n)
+{
+    double *sorted = xcalloc(n, sizeof *sorted);
+    memcpy(sorted, s->ms, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, cmp_double);
+    s->min = sorted[0];
+    s->median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
+    free(sorted);
+}
+
+/* ---- options -------------------------------------------------------------- */
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: ecs_bench [--entities N] [--threads T] [--repeat R] [--seed S]\n"
+            "                 [--csv FILE] [--help]\n"
+            "  --entities N  entities per measurement, 1..%lu (default 1000000)\n"
+            "  --threads T   ECS workers including the caller, 1..%lu (default 2)\n"
+            "  --repeat R    repetitions per measurement, 1..%lu (default 5);\n"
+            "                the median and the minimum are reported\n"
+            "  --seed S      seed of the initial values and the churn, 0..%llu\n"
+            "  --csv FILE    also write one row per repetition to FILE\n"
+            "  --help        print this and exit\n",
+            MAX_ENTITIES, MAX_THREADS, MAX_REPEAT, (unsigned long long)UINT64_MAX);
+}
+
+/* A decimal integer in [lo, hi] and nothing else: no sign, no spaces. */
+static unsigned long long parse_uint(const char *flag, const char *s, unsigned long long lo,
+                                     unsigned long long hi)
+{
+    char *end = NULL;
+    unsigned long long v = 0;
+    bool ok = s[0] >= '0' && s[0] <= '9';
+    if (ok) {
+        errno = 0;
+        v = strtoull(s, &end, 10);
+        ok = errno == 0 && *end == '\0' && v >= lo && v <= hi;
+    }
+    if (!ok)
+        fail(2, "%s must be an integer from %llu to %llu, got '%s'", flag, lo, hi, s);
+    return v;
+}
+
+static options parse_options(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"entities", required_argument, NULL, 'n'}, {"threads", required_argument, NULL, 't'},
+        {"repeat", required_argument, NULL, 'r'},   {"seed", required_argument, NULL, 's'},
+        {"csv", required_argument, NULL, 'c'},      {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    options o = {1000000u, 2u, 5u, 1u, NULL};
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'n': o.entities = (uint32_t)parse_uint("--entities", optarg, 1, MAX_ENTITIES); break;
+        case 't': o.threads = (uint32_t)parse_uint("--threads", optarg, 1, MAX_THREADS); break;
+        case 'r': o.repeat = (uint32_t)parse_uint("--repeat", optarg, 1, MAX_REPEAT); break;
+        case 's': o.seed = parse_uint("--seed", optarg, 0, UINT64_MAX); break;
+        case 'c':
+            if (optarg[0] == '\0')
+                fail(2, "--csv must be a file name, got ''");
+            o.csv = optarg;
+            break;
+        case 'h': usage(stdout); exit(0);
+        case ':': fail(2, "%s needs a value (see --help)", argv[optind - 1]);
+        default: fail(2, "unknown option '%s' (see --help)", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        fail(2, "unexpected argument '%s' (see --help)", argv[optind]);
+    return o;
+}
+
+/* ---- the integration workload --------------------------------------------- */
+
+static void plain_step(vec2 *restrict v, const vec2 *restrict a, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        v[i].x += a[i].x * DT;
+        v[i].y += a[i].y * DT;
+    }
+}
+
+static void integrate_process(ecs_iter *it)
+{
+    vec2 *restrict v = ecs_iter_write(it, C_VELOCITY);
+    const vec2 *restrict a = ecs_iter_read(it, C_ACCELERATION);
+    uint32_t first, count;
+    while (ecs_iter_next_run(it, &first, &count)) {
+        for (uint32_t i = first; i < first + count; i++) {
+            v[i].x += a[i].x * DT;
+            v[i].y += a[i].y * DT;
+        }
+    }
+}
+
+static const ecs_component_def INTEGRATE_COMPONENTS[] = {
+    {"velocity", sizeof(vec2), 0}, {"acceleration", sizeof(vec2), 0}};
+static const uint32_t INTEGRATE_READS[] = {C_ACCELERATION};
+static const uint32_t INTEGRATE_WRITES[] = {C_VELOCITY};
+static const ecs_system_def INTEGRATE_SYSTEM = {
+    .name = "integrate",
+    .reads = {INTEGRATE_READS, 1},
+    .writes = {INTEGRATE_WRITES, 1},
+    .parallelism = {ECS_SPLIT_PER_WORKER, 0, 0},
+    .process = integrate_process};
+
+static ecs_context *integrate_context(const options *o, bool inner_off, uint32_t capacity)
+{
+    ecs_config cfg = ecs_default_config();
+    cfg.components = INTEGRATE_COMPONENTS;
+    cfg.component_count = 2;
+    cfg.systems = &INTEGRATE_SYSTEM;
+    cfg.system_count = 1;
+    cfg.capacity = capacity;
+    cfg.workers = o->threads;
+    cfg.inner_parallelism_off = inner_off;
+    return new_context(&cfg);
+}
+
+static ecs_entity spawn(ecs_context *ctx, uint64_t seed)
+{
+    ecs_entity e;
+    vec2 v, a;
+    check(ecs_create(ctx, &e), "ecs_create");
+    initial_values(seed, e.index, &v, &a);
+    check(ecs_add(ctx, e, C_VELOCITY, &v), "ecs_add(velocity)");
+    check(ecs_add(ctx, e, C_ACCELERATION, &a), "ecs_add(acceleration)");
+    return e;
+}
+
+/* A warm-up step, then one timed ecs_step per repetition. */
+static void time_steps(ecs_context *ctx, const options *o, series *s)
+{
+    check(ecs_step(ctx, NULL, NULL), "ecs_step");
+    for (uint32_t r = 0; r < o->repeat; r++) {
+        double t0 = now_ms();
+        check(ecs_step(ctx, NULL, NULL), "ecs_step");
+        s->ms[r] = now_ms() - t0;
+    }
+}
+
+/* Every subscribed entity must hold exactly what the plain loop computed
+ * for its index after `steps` steps, and its acceleration untouched. */
+static void verify(ecs_context *ctx, const options *o, const vec2 *plain_v, uint32_t steps,
+                   const char *what)
+{
+    uint32_t count = 0;
+    const uint32_t *sub = ecs_subscribed(ctx, 0, &count);
+    if (count != o->entities)
+        fail(1, "%s: %u entities subscribed, expected %u", what, count, o->entities);
+    const vec2 *vel = ecs_column(ctx, C_VELOCITY);
+    const vec2 *acc = ecs_column(ctx, C_ACCELERATION);
+    for (uint32_t k = 0; k < count; k++) {
+        uint32_t i = sub[k];
+        vec2 v, a;
+        initial_values(o->seed, i, &v, &a);
+        if (i < o->entities)
+            v = plain_v[i];
+        else /* an index the plain loop lacks: replay its steps one by one */
+            for (uint32_t s = 0; s < steps; s++)
+                plain_step(&v, &a, 1);
+        if (memcmp(&vel[i], &v, sizeof v) != 0 || memcmp(&acc[i], &a, sizeof a) != 0)
+            fail(1, "%s: entity %u differs from the plain loop: velocity (%a, %a) expected "
+                 "(%a, %a), acceleration (%a, %a) expected (%a, %a)", what, i,
+                 (double)vel[i].x, (double)vel[i].y, (double)v.x, (double)v.y,
+                 (double)acc[i].x, (double)acc[i].y, (double)a.x, (double)a.y);
+    }
+}
+
+/* ---- the measurements ----------------------------------------------------- */
+
+/* (1) The baseline; leaves the velocities after 1 + repeat steps. */
+static vec2 *bench_plain(const options *o, series *s, double *checksum)
+{
+    uint32_t n = o->entities;
+    vec2 *v = xcalloc(n, sizeof *v), *a = xcalloc(n, sizeof *a);
+    for (uint32_t i = 0; i < n; i++)
+        initial_values(o->seed, i, &v[i], &a[i]);
+    plain_step(v, a, n); /* warm-up, like the ECS runs */
+    for (uint32_t r = 0; r < o->repeat; r++) {
+        double t0 = now_ms();
+        plain_step(v, a, n);
+        s->ms[r] = now_ms() - t0;
+    }
+    double sum = 0.0; /* consumed (printed): the loop cannot be dropped */
+    for (uint32_t i = 0; i < n; i++)
+        sum += (double)v[i].x + (double)v[i].y;
+    *checksum = sum;
+    free(a);
+    return v;
+}
+
+/* (2) and (3): a fresh context of N entities, stepped and verified. */
+static void bench_system(const options *o, bool inner_off, const vec2 *plain_v, series *s)
+{
+    ecs_context *ctx = integrate_context(o, inner_off, o->entities);
+    for (uint32_t i = 0; i < o->entities; i++)
+        spawn(ctx, o->seed);
+    ecs_refresh(ctx);
+    time_steps(ctx, o, s);
+    verify(ctx, o, plain_v, 1 + o->repeat, s->name);
+    ecs_context_destroy(ctx);
+}
+
+/* (4) Per repetition a fresh context grown from the default capacity:
+ * create + add, the refresh that subscribes, then kill all + refresh. */
+static void bench_create_kill(const options *o, series *create, series *subscribe,
+                              series *kill)
+{
+    ecs_entity *h = xcalloc(o->entities, sizeof *h);
+    for (uint32_t r = 0; r < o->repeat; r++) {
+        ecs_context *ctx = integrate_context(o, false, 0);
+        double t0 = now_ms();
+        for (uint32_t i = 0; i < o->entities; i++)
+            h[i] = spawn(ctx, o->seed);
+        double t1 = now_ms();
+        ecs_refresh(ctx);
+        double t2 = now_ms();
+        for (uint32_t i = 0; i < o->entities; i++)
+            check(ecs_kill(ctx, h[i]), "ecs_kill");
+        ecs_refresh(ctx);
+        double t3 = now_ms();
+        uint32_t left = 0;
+        ecs_subscribed(ctx, 0, &left);
+        if (ecs_alive_count(ctx) != 0 || left != 0)
+            fail(1, "after killing all: %u alive, %u subscribed", ecs_alive_count(ctx), left);
+        create->ms[r] = t1 - t0;
+        subscribe->ms[r] = t2 - t1;
+        kill->ms[r] = t3 - t2;
+        ecs_context_destroy(ctx);
+    }
+    free(h);
+}
+
+/* (5) Kill a random half, recreate as many, then step as in (3). */
+static void bench_churn(const options *o, const vec2 *plain_v, series *s)
+{
+    uint32_t n = o->entities, half = n / 2;
+    ecs_context *ctx = integrate_context(o, false, n);
+    ecs_entity *h = xcalloc(n, sizeof *h);
+    for (uint32_t i = 0; i < n; i++)
+        h[i] = spawn(ctx, o->seed);
+    ecs_refresh(ctx);
+    uint64_t rng = splitmix64(o->seed ^ UINT64_C(0xC4A2)) | 1u;
+    for (uint32_t k = 0; k < half; k++) { /* partial Fisher-Yates: half distinct victims */
+        uint32_t j = k + rng_below(&rng, n - k);
+        ecs_entity t = h[k];
+        h[k] = h[j];
+        h[j] = t;
+        check(ecs_kill(ctx, h[k]), "ecs_kill");
+    }
+    ecs_refresh(ctx);
+    uint32_t top = 0;
+    for (uint32_t k = 0; k < half; k++) {
+        ecs_entity e = spawn(ctx, o->seed);
+        top = e.index > top ? e.index : top;
+    }
+    ecs_refresh(ctx);
+    printf("churn: killed %u random entities and created %u; highest new index %u, "
+           "capacity %u\n", half, half, top, ecs_capacity(ctx));
+    time_steps(ctx, o, s);
+    verify(ctx, o, plain_v, 1 + o->repeat, s->name);
+    ecs_context_destroy(ctx);
+    free(h);
+}
+
+static void nothing(ecs_iter *it) { (void)it; }
+
+/* (6) The particle simulation's DAG with no entities: pure scheduling. */
+static void bench_empty_dag(const options *o, series *s)
+{
+    static const ecs_component_def comps[] = {
+        {"position", sizeof(vec2), 0}, {"velocity", sizeof(vec2), 0},
+        {"acceleration", sizeof(vec2), 0}, {"color", 4 * sizeof(float), 0},
+        {"circle", sizeof(float), 0}, {"life", sizeof(float), 0}};
+    const ecs_ids none = {NULL, 0};
+#define SYS(nm, r, w, a, split, out)                                                    \
+    {.name = nm, .reads = r, .writes = w, .after = a, .parallelism = {split, 0, 0},     \
+     .output_size = out, .process = nothing}
+    const ecs_split pw = ECS_SPLIT_PER_WORKER;
+    const ecs_system_def systems[S_COUNT] = { /* in S_ order */
+        SYS("acceleration", ECS_IDS(D_POSITION), ECS_IDS(D_ACCELERATION), none, pw, 0),
+        SYS("velocity", ECS_IDS(D_ACCELERATION), ECS_IDS(D_VELOCITY), ECS_IDS(S_ACCEL), pw, 0),
+        SYS("keep_in_bounds", ECS_IDS(D_CIRCLE), ECS_IDS(D_POSITION, D_VELOCITY),
+            ECS_IDS(S_VELOCITY), pw, 0),
+        SYS("spatial_partition", ECS_IDS(D_POSITION, D_CIRCLE), none, ECS_IDS(S_BOUNDS), pw, 8),
+        SYS("collision", ECS_IDS(D_POSITION, D_CIRCLE), none, ECS_IDS(S_PARTITION), pw, 8),
+        SYS("solve_contacts", ECS_IDS(D_CIRCLE), ECS_IDS(D_POSITION, D_VELOCITY),
+            ECS_IDS(S_COLLISION), ECS_SPLIT_NONE, 0),
+        SYS("render", ECS_IDS(D_POSITION, D_COLOR, D_CIRCLE), none, ECS_IDS(S_SOLVE, S_FADE),
+            pw, 0),
+        SYS("life", none, ECS_IDS(D_LIFE), none, pw, 0),
+        SYS("fade", ECS_IDS(D_LIFE), ECS_IDS(D_COLOR), ECS_IDS(S_LIFE), pw, 0),
+    };
+#undef SYS
+    ecs_config cfg = ecs_default_config();
+    cfg.components = comps;
+    cfg.component_count = 6;
+    cfg.systems = systems;
+    cfg.system_count = S_COUNT;
+    cfg.workers = o->threads;
+    ecs_context *ctx = new_context(&cfg);
+    for (uint32_t k = 0; k < EMPTY_WARMUP; k++)
+        check(ecs_step(ctx, NULL, NULL), "ecs_step");
+    for (uint32_t r = 0; r < o->repeat; r++) {
+        double t0 = now_ms();
+        for (uint32_t k = 0; k < EMPTY_STEPS; k++)
+            check(ecs_step(ctx, NULL, NULL), "ecs_step");
+        s->ms[r] = (now_ms() - t0) / EMPTY_STEPS;
+    }
+    ecs_context_destroy(ctx);
+}
+
+/* ---- report --------------------------------------------------------------- */
+
+static void print_row(const series *s, double baseline, uint32_t per)
+{
+    char ratio[16] = "-", ns[24] = "-";
+    if (baseline > 0.0)
+        snprintf(ratio, sizeof ratio, "%.2fx", s->median / baseline);
+    if (per > 0)
+        snprintf(ns, sizeof ns, "%.2f", s->median * 1e6 / per);
+    printf("%-34s %12.6f %12.6f %9s %11s\n", s->name, s->median, s->min, ratio, ns);
+}
+
+/* verdict: "PASS", "MISS" or why the goal does not apply. */
+static void print_goal(const char *what, double value, const char *unit, const char *verdict)
+{
+    char v[32];
+    snprintf(v, sizeof v, "%.2f%s", value, unit);
+    printf("goal  %-60s %9s  %s\n", what, v, verdict);
+}
+
+static void write_csv(const options *o, FILE *f, const series *m)
+{
+    fprintf(f, "measurement,repeat,ms,entities,threads,seed\n");
+    for (int k = 0; k < M_COUNT; k++)
+        for (uint32_t r = 0; r < o->repeat; r++)
+            fprintf(f, "\"%s\",%u,%.9g,%u,%u,%llu\n", m[k].name, r, m[k].ms[r], o->entities,
+                    o->threads, (unsigned long long)o->seed);
+}
+
+int main(int argc, char **argv)
+{
+    options o = parse_options(argc, argv);
+    FILE *csv = NULL;
+    if (o.csv && !(csv = fopen(o.csv, "w")))
+        fail(2, "--csv: cannot open '%s' for writing: %s", o.csv, strerror(errno));
+    printf("ecs_bench: N=%u entities, threads=%u, repeats=%u, seed=%llu, online CPUs=%ld\n",
+           o.entities, o.threads, o.repeat, (unsigned long long)o.seed,
+           sysconf(_SC_NPROCESSORS_ONLN));
+
+    series m[M_COUNT];
+    static const char *const names[M_COUNT] = {
+        [M_PLAIN] = "plain loop (baseline)", [M_SERIAL] = "ecs step, inner parallelism off",
+        [M_PARALLEL] = "ecs step, per-worker split", [M_CREATE] = "create+add N",
+        [M_SUBSCRIBE] = "refresh after create (subscribe)", [M_KILL] = "kill N + refresh",
+        [M_CHURN] = "ecs step, per-worker, after churn",
+        [M_EMPTY] = "empty step, 9-system DAG"};
+    for (int k = 0; k < M_COUNT; k++)
+        m[k] = (series){names[k], xcalloc(o.repeat, sizeof(double)), 0.0, 0.0};
+
+    double checksum = 0.0;
+    vec2 *plain_v = bench_plain(&o, &m[M_PLAIN], &checksum);
+    bench_system(&o, true, plain_v, &m[M_SERIAL]);
+    bench_system(&o, false, plain_v, &m[M_PARALLEL]);
+    bench_create_kill(&o, &m[M_CREATE], &m[M_SUBSCRIBE], &m[M_KILL]);
+    bench_churn(&o, plain_v, &m[M_CHURN]);
+    bench_empty_dag(&o, &m[M_EMPTY]);
+    printf("verified: 3 ECS runs match the plain loop bit for bit after %u steps "
+           "(checksum %.6g)\n\n", 1 + o.repeat, checksum);
+
+    for (int k = 0; k < M_COUNT; k++)
+        series_finish(&m[k], o.repeat);
+    printf("%-34s %12s %12s %9s %11s\n", "measurement", "median ms", "min ms", "vs plain",
+           "ns/entity");
+    double base = m[M_PLAIN].median;
+    static const int rows[M_COUNT] = {M_PLAIN,  M_SERIAL,    M_PARALLEL, M_CHURN,
+                                      M_CREATE, M_SUBSCRIBE, M_KILL,     M_EMPTY};
+    for (int k = 0; k < M_COUNT; k++) /* ratios for the iteration rows only */
+        print_row(&m[rows[k]], k < 4 ? base : 0.0, rows[k] == M_EMPTY ? 0 : o.entities);
+    printf("(each ecs step row is one whole ecs_step, refresh included; the empty step is the\n"
+           " mean over %u steps per repetition)\n\n", EMPTY_STEPS);
+
+    char what[64];
+    double serial = m[M_SERIAL].median / base;
+    print_goal("ecs step, inner parallelism off, within 1.2x of plain loop", serial, "x",
+               serial <= 1.2 ? "PASS" : "MISS");
+    double speedup = m[M_SERIAL].median / m[M_PARALLEL].median;
+    snprintf(what, sizeof what, "per-worker split >= 1.7x faster than inner off (threads=%u)",
+             o.threads);
+    print_goal(what, speedup, "x", o.threads < 2 ? "n/a (needs --threads >= 2)"
+                                   : speedup >= 1.7 ? "PASS" : "MISS");
+    double churn = m[M_CHURN].median / m[M_PARALLEL].median;
+    print_goal("after churn within 1.3x of the fresh per-worker step", churn, "x",
+               churn <= 1.3 ? "PASS" : "MISS");
+    double empty_us = m[M_EMPTY].median * 1e3;
+    print_goal("empty step of the 9-system DAG under 20 us", empty_us, " us",
+               empty_us < 20.0 ? "PASS" : "MISS");
+
+    if (csv) {
+        write_csv(&o, csv, m);
+        if (fclose(csv) != 0)
+            fail(1, "--csv: writing '%s' failed", o.csv);
+    }
+    for (int k = 0; k < M_COUNT; k++)
+        free(m[k].ms);
+    free(plain_v);
+    return 0;
+}
