@@ -1,4 +1,11 @@
-/* pool.c - worker threads fed by a ck_ring MPMC queue (see pool.h).
+/* pool.c - worker threads fed by ck_ring queues (see pool.h).
+ *
+ * Every thread owns one ring and is its only producer (ck's SPMC ring):
+ * pushing never waits for another thread. ck's MPMC ring would make a
+ * pusher wait for any earlier pusher that reserved a slot and was then
+ * preempted, which stalls every thread for whole timeslices once there
+ * are more threads than cores. Consumers take from their own ring first,
+ * then steal from the others with ck's lock-free (CAS) dequeue.
  *
  * Sleeping without lost wake-ups: a thread about to sleep takes the mutex,
  * announces itself in `sleepers`, then tries the queue once more; a pusher
@@ -23,9 +30,13 @@
  * pool costs no CPU. */
 #define POOL_SPIN_NS 50000u
 
-struct ecs_pool {
+typedef struct pool_ring {
     ck_ring_t ring;
     ck_ring_buffer_t *slots;
+} pool_ring;
+
+struct ecs_pool {
+    pool_ring *rings; /* one per thread; [0] belongs to the owner thread */
     pthread_mutex_t mutex;
     pthread_cond_t wake;
     atomic_uint sleepers;
@@ -33,12 +44,31 @@ struct ecs_pool {
     uint32_t threads; /* including the caller */
     uint32_t started; /* worker threads actually running */
     pthread_t *workers;
+    struct worker_arg *args;
 };
+
+typedef struct worker_arg {
+    ecs_pool *pool;
+    uint32_t index;
+} worker_arg;
+
+/* Which ring this thread pushes to: its index in the pool it works for.
+ * Any thread that is not one of the pool's workers counts as the owner. */
+static _Thread_local const ecs_pool *tls_pool;
+static _Thread_local uint32_t tls_index;
+
+static uint32_t self_index(const ecs_pool *pool) { return tls_pool == pool ? tls_index : 0; }
 
 static bool pool_take(ecs_pool *pool, ecs_job **out)
 {
-    void *item;
-    if (!ck_ring_dequeue_mpmc(&pool->ring, pool->slots, &item)) return false;
+    void *item = NULL;
+    uint32_t self = self_index(pool), n = pool->threads;
+    for (uint32_t k = 0; k < n; k++) {
+        pool_ring *r = &pool->rings[(self + k) % n];
+        if (ck_ring_size(&r->ring) && ck_ring_dequeue_spmc(&r->ring, r->slots, &item)) break;
+        item = NULL;
+    }
+    if (!item) return false;
     ecs_job *job = item;
     /* Pairs with the release store in ecs_pool_push. */
     unsigned published = atomic_load_explicit(&job->published, memory_order_acquire);
@@ -99,7 +129,10 @@ static ecs_job *pool_find(ecs_pool *pool, atomic_uint *counter)
 
 static void *pool_worker(void *arg)
 {
-    ecs_pool *pool = arg;
+    worker_arg *w = arg;
+    ecs_pool *pool = w->pool;
+    tls_pool = pool;
+    tls_index = w->index;
     while (!atomic_load_explicit(&pool->stopping, memory_order_acquire)) {
         ecs_job *job = pool_find(pool, NULL);
         if (!job) job = pool_sleep(pool, NULL);
@@ -108,47 +141,59 @@ static void *pool_worker(void *arg)
     return NULL;
 }
 
+static void pool_free(ecs_pool *pool)
+{
+    for (uint32_t i = 0; pool->rings && i < pool->threads; i++) ecs_free(pool->rings[i].slots);
+    ecs_free(pool->rings);
+    ecs_free(pool->args);
+    ecs_free(pool->workers);
+    ecs_free(pool);
+}
+
 ecs_pool *ecs_pool_create(uint32_t threads)
 {
     assert(threads >= 1);
     ecs_pool *pool = ecs_alloc(sizeof *pool, 0);
     if (!pool) return NULL;
-    pool->slots = ecs_alloc(sizeof(ck_ring_buffer_t) * POOL_RING_SIZE, 0);
+    pool->threads = threads;
+    pool->rings = ecs_alloc(sizeof *pool->rings * threads, 0);
+    pool->args = ecs_alloc(sizeof *pool->args * threads, 0);
     pool->workers = ecs_alloc(sizeof(pthread_t) * threads, 0);
-    if (!pool->slots || !pool->workers) goto fail;
-    ck_ring_init(&pool->ring, POOL_RING_SIZE);
+    bool ok = pool->rings && pool->args && pool->workers;
+    for (uint32_t i = 0; ok && i < threads; i++) {
+        pool->rings[i].slots = ecs_alloc(sizeof(ck_ring_buffer_t) * POOL_RING_SIZE, 0);
+        ok = pool->rings[i].slots != NULL;
+        if (ok) ck_ring_init(&pool->rings[i].ring, POOL_RING_SIZE);
+    }
+    if (!ok) {
+        pool_free(pool);
+        return NULL;
+    }
     pthread_mutex_init(&pool->mutex, NULL);
     pthread_cond_init(&pool->wake, NULL);
     atomic_init(&pool->sleepers, 0);
     atomic_init(&pool->stopping, false);
-    pool->threads = threads;
     for (uint32_t i = 1; i < threads; i++) {
-        if (pthread_create(&pool->workers[pool->started], NULL, pool_worker, pool) != 0) {
+        pool->args[i] = (worker_arg){pool, i};
+        if (pthread_create(&pool->workers[pool->started], NULL, pool_worker, &pool->args[i]) != 0) {
             ecs_pool_destroy(pool);
             return NULL;
         }
         pool->started++;
     }
     return pool;
-fail:
-    ecs_free(pool->slots);
-    ecs_free(pool->workers);
-    ecs_free(pool);
-    return NULL;
 }
 
 void ecs_pool_destroy(ecs_pool *pool)
 {
     if (!pool) return;
-    assert(ck_ring_size(&pool->ring) == 0);
     atomic_store_explicit(&pool->stopping, true, memory_order_seq_cst);
     ecs_pool_notify(pool);
     for (uint32_t i = 0; i < pool->started; i++) pthread_join(pool->workers[i], NULL);
+    for (uint32_t i = 0; i < pool->threads; i++) assert(ck_ring_size(&pool->rings[i].ring) == 0);
     pthread_cond_destroy(&pool->wake);
     pthread_mutex_destroy(&pool->mutex);
-    ecs_free(pool->slots);
-    ecs_free(pool->workers);
-    ecs_free(pool);
+    pool_free(pool);
 }
 
 uint32_t ecs_pool_threads(const ecs_pool *pool) { return pool->threads; }
@@ -156,11 +201,17 @@ uint32_t ecs_pool_threads(const ecs_pool *pool) { return pool->threads; }
 void ecs_pool_push(ecs_pool *pool, ecs_job *job)
 {
     atomic_store_explicit(&job->published, 1, memory_order_release);
-    if (!ck_ring_enqueue_mpmc(&pool->ring, pool->slots, job)) {
+    pool_ring *r = &pool->rings[self_index(pool)];
+    if (!ck_ring_enqueue_spmc(&r->ring, r->slots, job)) {
         pool_run(job); /* full: run it here rather than lose or block */
         return;
     }
-    if (atomic_load_explicit(&pool->sleepers, memory_order_seq_cst) > 0) {
+    /* The ring's tail is published with a plain store: without a full fence
+     * the CPU may read sleepers before that store is visible (x86 reorders
+     * a store after a later load), and a thread that just found the ring
+     * empty would sleep through this job. */
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_load_explicit(&pool->sleepers, memory_order_relaxed) > 0) {
         pthread_mutex_lock(&pool->mutex);
         pthread_cond_signal(&pool->wake);
         pthread_mutex_unlock(&pool->mutex);

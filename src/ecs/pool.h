@@ -1,6 +1,9 @@
-/* pool.h - the worker pool: N-1 threads plus the calling thread, fed by a
- * ck_ring multi-producer multi-consumer queue of job pointers. Private to
- * the ecs module.
+/* pool.h - the worker pool: N-1 threads plus the owner thread, each with
+ * its own ck_ring of job pointers (single producer, many consumers: idle
+ * threads steal). Private to the ecs module.
+ *
+ * Jobs may be pushed by the pool's worker threads (from inside jobs) and by
+ * one other thread at a time, the owner: the one that calls ecs_step.
  *
  * No thread ever blocks on a job it queued: a thread waiting for a counter
  * to reach zero runs queued jobs meanwhile, and sleeps on a condition
