@@ -61,14 +61,20 @@ ecs_status ecs__prepare_subtasks(ecs_context *ctx)
             sys->subtask_cap = n;
         }
         uint32_t count = sys->subs.count;
+        bool chunks = n > 1 && sys->def.parallelism.split == ECS_SPLIT_CHUNKS;
+        uint64_t chunk = sys->def.parallelism.chunk_size;
         for (uint32_t i = 0; i < n; i++) {
             ecs_subtask_ *st = &sys->subtasks[i];
             st->job.run = subtask_job;
             st->sys = sys;
             st->index = i;
-            /* Even split: sizes differ by at most one entity. */
-            st->begin = (uint32_t)((uint64_t)count * i / n);
-            st->end = (uint32_t)((uint64_t)count * (i + 1) / n);
+            if (chunks) { /* chunk_size each, the last one shorter */
+                st->begin = (uint32_t)(chunk * i);
+                st->end = (uint32_t)(chunk * (i + 1) < count ? chunk * (i + 1) : count);
+            } else { /* even: sizes differ by at most one entity */
+                st->begin = (uint32_t)((uint64_t)count * i / n);
+                st->end = (uint32_t)((uint64_t)count * (i + 1) / n);
+            }
         }
         sys->subtask_count = n;
         sys->start_job.run = system_job;
