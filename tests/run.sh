@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The whole test suite: installs what is missing, then builds and runs every
+# test in the debug preset (assertions on), under AddressSanitizer+UBSan,
+# under ThreadSanitizer, and the fast ones under valgrind's memcheck.
+# Exits non-zero on the first failure. Usage: tests/run.sh [preset...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash .ci/install-deps
+jobs=$(nproc)
+presets=("$@")
+((${#presets[@]})) || presets=(debug asan tsan)
+ran=0
+for preset in "${presets[@]}"; do
+    echo "=== preset: $preset"
+    cmake --preset "$preset" >/dev/null
+    cmake --build --preset "$preset" -j "$jobs"
+    ctest --preset "$preset" -j "$jobs"
+    ran=$((ran + $(ctest --preset "$preset" -N | sed -n 's/^Total Tests: //p')))
+done
+if [[ " ${presets[*]} " == *" debug "* ]]; then
+    # valgrind runs threads one at a time: the heavy threaded tests are left
+    # to the sanitizer runs, the rest are re-checked for memory errors.
+    for t in test_sparse_set test_entities test_validation test_systems test_deferred \
+             test_split test_lifecycle; do
+        echo "=== valgrind memcheck: $t"
+        valgrind -q --error-exitcode=1 --leak-check=full \
+            --errors-for-leak-kinds=definite,indirect "build/debug/tests/$t"
+        ran=$((ran + 1))
+    done
+fi
+echo "presets ${presets[*]}: every test run passed"
+echo "tests: $ran passed, 0 failed"

@@ -1,0 +1,223 @@
+/* test_pool.c - the worker pool runs every job exactly once: a million tiny
+ * jobs pushed by the caller and from inside jobs, nested waits, and pools
+ * created and destroyed over and over. */
+#include "test_util.h"
+
+#include <stdatomic.h>
+
+#include "alloc.h"
+#include "pool.h"
+
+#define JOBS 1000000u
+#define HALF (JOBS / 2u)
+
+typedef struct tiny_job {
+    ecs_job job;
+    uint32_t slot;
+    struct run_state *state;
+} tiny_job;
+
+typedef struct run_state {
+    ecs_pool *pool;
+    tiny_job *jobs;
+    atomic_uchar *hits; /* one per job: how often it ran */
+    uint32_t spawn_below; /* jobs with a smaller slot push slot + HALF */
+    atomic_uint pending;
+    atomic_uint ran;
+} run_state;
+
+/* Recovers the containing tiny_job from its embedded ecs_job. */
+static tiny_job *tiny_of(ecs_job *job)
+{
+    return (tiny_job *)(void *)((char *)job - offsetof(tiny_job, job));
+}
+
+static void finish_one(run_state *st)
+{
+    ecs_pool *pool = st->pool; /* read before the waiter can move on */
+    atomic_fetch_add_explicit(&st->ran, 1, memory_order_relaxed);
+    if (atomic_fetch_sub_explicit(&st->pending, 1, memory_order_acq_rel) == 1) {
+        ecs_pool_notify(pool);
+    }
+}
+
+static void tiny_run(ecs_job *job)
+{
+    tiny_job *t = tiny_of(job);
+    run_state *st = t->state;
+    uint32_t slot = t->slot;
+    atomic_fetch_add_explicit(&st->hits[slot], 1, memory_order_relaxed);
+    /* The first half each push one job of the second half from inside. */
+    if (slot < st->spawn_below) ecs_pool_push(st->pool, &st->jobs[slot + HALF].job);
+    finish_one(st); /* t may be gone after this */
+}
+
+static void million_jobs(uint32_t threads)
+{
+    size_t live0 = ecs_alloc_live();
+    run_state st;
+    st.pool = ecs_pool_create(threads);
+    assert_non_null(st.pool);
+    assert_int_equal(ecs_pool_threads(st.pool), threads);
+    st.jobs = xcalloc(JOBS, sizeof *st.jobs);
+    st.hits = xcalloc(JOBS, sizeof *st.hits);
+    for (uint32_t i = 0; i < JOBS; i++) {
+        st.jobs[i].job.run = tiny_run;
+        atomic_init(&st.jobs[i].job.published, 0);
+        st.jobs[i].slot = i;
+        st.jobs[i].state = &st;
+        atomic_init(&st.hits[i], 0);
+    }
+    st.spawn_below = HALF;
+    atomic_init(&st.pending, JOBS);
+    atomic_init(&st.ran, 0);
+
+    for (uint32_t i = 0; i < HALF; i++) ecs_pool_push(st.pool, &st.jobs[i].job);
+    ecs_pool_wait(st.pool, &st.pending);
+
+    assert_int_equal(atomic_load(&st.pending), 0);
+    assert_int_equal(atomic_load(&st.ran), JOBS);
+    uint32_t bad = 0, first_bad = UINT32_MAX;
+    for (uint32_t i = 0; i < JOBS; i++) {
+        if (atomic_load_explicit(&st.hits[i], memory_order_relaxed) != 1) {
+            if (!bad) first_bad = i;
+            bad++;
+        }
+    }
+    if (bad) print_error("%u jobs lost or duplicated, first at %u\n", bad, first_bad);
+    assert_int_equal(bad, 0);
+
+    ecs_pool_destroy(st.pool);
+    assert_int_equal(ecs_alloc_live(), live0);
+    free(st.jobs);
+    free(st.hits);
+}
+
+static void test_million_1(void **state) { (void)state; million_jobs(1); }
+static void test_million_2(void **state) { (void)state; million_jobs(2); }
+static void test_million_4(void **state) { (void)state; million_jobs(4); }
+
+/* Parents push children and wait on their own counter from inside a job:
+ * a waiting thread must keep running queued jobs instead of blocking. */
+#define PARENTS 64u
+#define CHILDREN 200u
+
+typedef struct nested_job {
+    ecs_job job;
+    atomic_uint *counter; /* the counter this job decrements */
+    atomic_uint own;      /* parents: children still running */
+    struct nested_job *children;
+    ecs_pool *pool;
+    atomic_uint *leaf_runs;
+} nested_job;
+
+static void nested_done(nested_job *n)
+{
+    ecs_pool *pool = n->pool;
+    if (atomic_fetch_sub_explicit(n->counter, 1, memory_order_acq_rel) == 1) {
+        ecs_pool_notify(pool);
+    }
+}
+
+static void leaf_run(ecs_job *job)
+{
+    nested_job *n = (nested_job *)(void *)((char *)job - offsetof(nested_job, job));
+    atomic_fetch_add_explicit(n->leaf_runs, 1, memory_order_relaxed);
+    nested_done(n);
+}
+
+static void parent_run(ecs_job *job)
+{
+    nested_job *n = (nested_job *)(void *)((char *)job - offsetof(nested_job, job));
+    atomic_store(&n->own, CHILDREN);
+    for (uint32_t i = 0; i < CHILDREN; i++) ecs_pool_push(n->pool, &n->children[i].job);
+    ecs_pool_wait(n->pool, &n->own);
+    /* Runs on any thread: no cmocka assert here; the caller counts leaves. */
+    nested_done(n);
+}
+
+static void test_nested_waits(void **state)
+{
+    (void)state;
+    for (uint32_t threads = 1; threads <= 4; threads++) {
+        ecs_pool *pool = ecs_pool_create(threads);
+        assert_non_null(pool);
+        nested_job *parents = xcalloc(PARENTS, sizeof *parents);
+        nested_job *leaves = xcalloc(PARENTS * CHILDREN, sizeof *leaves);
+        atomic_uint top, leaf_runs;
+        atomic_init(&top, PARENTS);
+        atomic_init(&leaf_runs, 0);
+        for (uint32_t p = 0; p < PARENTS; p++) {
+            parents[p].job.run = parent_run;
+            parents[p].counter = &top;
+            parents[p].children = &leaves[p * CHILDREN];
+            parents[p].pool = pool;
+            parents[p].leaf_runs = &leaf_runs;
+            for (uint32_t c = 0; c < CHILDREN; c++) {
+                nested_job *l = &leaves[p * CHILDREN + c];
+                l->job.run = leaf_run;
+                l->counter = &parents[p].own;
+                l->pool = pool;
+                l->leaf_runs = &leaf_runs;
+            }
+        }
+        for (uint32_t p = 0; p < PARENTS; p++) ecs_pool_push(pool, &parents[p].job);
+        ecs_pool_wait(pool, &top);
+        assert_int_equal(atomic_load(&leaf_runs), PARENTS * CHILDREN);
+        ecs_pool_destroy(pool);
+        free(parents);
+        free(leaves);
+    }
+}
+
+/* Pools come and go; each one runs a small batch (reusing the same job
+ * structs) before it is destroyed, and nothing leaks. */
+static void test_create_destroy(void **state)
+{
+    (void)state;
+    size_t live0 = ecs_alloc_live();
+    enum { BATCH = 100 };
+    run_state st;
+    st.jobs = xcalloc(BATCH, sizeof *st.jobs);
+    st.hits = xcalloc(BATCH, sizeof *st.hits);
+    for (uint32_t round = 0; round < 200; round++) {
+        uint32_t threads = 1 + round % 4;
+        st.pool = ecs_pool_create(threads);
+        assert_non_null(st.pool);
+        assert_int_equal(ecs_pool_threads(st.pool), threads);
+        assert_true(ecs_alloc_live() > live0);
+        if (round % 3 == 0) { /* some pools never get a job */
+            ecs_pool_destroy(st.pool);
+            continue;
+        }
+        st.spawn_below = 0;
+        atomic_init(&st.pending, BATCH);
+        atomic_init(&st.ran, 0);
+        for (uint32_t i = 0; i < BATCH; i++) {
+            st.jobs[i].job.run = tiny_run;
+            st.jobs[i].slot = i;
+            st.jobs[i].state = &st;
+            atomic_init(&st.hits[i], 0);
+        }
+        for (uint32_t i = 0; i < BATCH; i++) ecs_pool_push(st.pool, &st.jobs[i].job);
+        ecs_pool_wait(st.pool, &st.pending);
+        assert_int_equal(atomic_load(&st.ran), BATCH);
+        for (uint32_t i = 0; i < BATCH; i++) assert_int_equal(atomic_load(&st.hits[i]), 1);
+        ecs_pool_destroy(st.pool);
+    }
+    assert_int_equal(ecs_alloc_live(), live0);
+    free(st.jobs);
+    free(st.hits);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_million_1),
+        cmocka_unit_test(test_million_2),
+        cmocka_unit_test(test_million_4),
+        cmocka_unit_test(test_nested_waits),
+        cmocka_unit_test(test_create_destroy),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,257 @@
+/* test_validation.c - ecs_context_create rejects each kind of malformed
+ * definition with the right status and a message naming the culprits, and
+ * accepts valid ones. */
+#include "test_util.h"
+
+enum { C_POS, C_VEL, C_MASS, C_COUNT };
+
+static const ecs_component_def comps[] = {
+    [C_POS] = {"comp_position", sizeof(float[2]), 0},
+    [C_VEL] = {"comp_velocity", sizeof(float[2]), 0},
+    [C_MASS] = {"comp_mass", sizeof(float), 0},
+};
+
+static ecs_config config_of(const ecs_system_def *systems, uint32_t n)
+{
+    return tu_config(comps, C_COUNT, systems, n, 1);
+}
+
+/* Expects a rejection with status want; returns the message. Also checks
+ * that *out is NULL and that err may be NULL. */
+static const char *expect_fail(const ecs_config *cfg, ecs_status want)
+{
+    static ecs_error err;
+    memset(&err, 0x5a, sizeof err);
+    ecs_context *ctx = (ecs_context *)(uintptr_t)0x1;
+    ecs_status st = ecs_context_create(cfg, &ctx, &err);
+    if (st != want) {
+        print_error("expected %s, got %s: %s\n", ecs_status_name(want), ecs_status_name(st),
+                    st == ECS_OK ? "" : err.message);
+        if (st == ECS_OK) ecs_context_destroy(ctx);
+    }
+    assert_int_equal(st, want);
+    assert_null(ctx);
+    assert_int_equal(err.status, want);
+    assert_non_null(memchr(err.message, '\0', sizeof err.message));
+    assert_true(strlen(err.message) > 0);
+    ecs_context *ctx2 = NULL;
+    assert_int_equal(ecs_context_create(cfg, &ctx2, NULL), want);
+    assert_null(ctx2);
+    return err.message;
+}
+
+static void expect_ok(const ecs_config *cfg)
+{
+    ecs_context *ctx = ctx_create_ok(cfg);
+    assert_int_equal(ecs_system_count(ctx), cfg->system_count);
+    assert_int_equal(ecs_component_count(ctx), cfg->component_count);
+    step_ok(ctx, NULL, NULL);
+    ecs_context_destroy(ctx);
+}
+
+static void assert_mentions(const char *msg, const char *what)
+{
+    if (!strstr(msg, what)) fail_msg("message \"%s\" does not mention \"%s\"", msg, what);
+}
+
+#define SYS(...) {.process = noop_process, .name = __VA_ARGS__}
+
+static void test_valid_configs(void **state)
+{
+    (void)state;
+    /* A chain writing one component, plus two unordered readers of it. */
+    const ecs_system_def chain[] = {
+        SYS("sys_integrate", .reads = ECS_IDS(C_VEL), .writes = ECS_IDS(C_POS)),
+        SYS("sys_reader_a", .reads = ECS_IDS(C_POS), .after = ECS_IDS(0)),
+        SYS("sys_reader_b", .reads = ECS_IDS(C_POS, C_MASS), .after = ECS_IDS(0)),
+        SYS("sys_writer_late", .writes = ECS_IDS(C_POS, C_VEL), .after = ECS_IDS(1, 2)),
+        SYS("sys_empty"),
+    };
+    ecs_config cfg = config_of(chain, ARRAY_LEN(chain));
+    expect_ok(&cfg);
+
+    /* Two systems only reading the same component do not conflict. */
+    const ecs_system_def readers[] = {
+        SYS("sys_r1", .reads = ECS_IDS(C_POS, C_VEL)),
+        SYS("sys_r2", .reads = ECS_IDS(C_POS)),
+    };
+    cfg = config_of(readers, 2);
+    expect_ok(&cfg);
+
+    /* A writer and a reader ordered through an intermediate system. */
+    const ecs_system_def indirect[] = {
+        SYS("sys_w", .writes = ECS_IDS(C_MASS)),
+        SYS("sys_mid", .after = ECS_IDS(0)),
+        SYS("sys_r", .reads = ECS_IDS(C_MASS), .after = ECS_IDS(1)),
+    };
+    cfg = config_of(indirect, 3);
+    expect_ok(&cfg);
+    /* ...and the reverse direction (reader first) is ordered too. */
+    const ecs_system_def reverse[] = {
+        SYS("sys_r", .reads = ECS_IDS(C_MASS), .after = ECS_IDS(1)),
+        SYS("sys_mid", .after = ECS_IDS(2)),
+        SYS("sys_w", .writes = ECS_IDS(C_MASS)),
+    };
+    cfg = config_of(reverse, 3);
+    expect_ok(&cfg);
+
+    /* Fixed storage with a capacity, chunked split, exactly 64 components. */
+    static ecs_component_def many[64];
+    for (int i = 0; i < 64; i++) many[i] = (ecs_component_def){"c", 4, 0};
+    const ecs_system_def top[] = {
+        SYS("sys_top", .writes = ECS_IDS(63),
+            .parallelism = {.split = ECS_SPLIT_CHUNKS, .chunk_size = 16}),
+    };
+    cfg = config_of(top, 1);
+    cfg.components = many;
+    cfg.component_count = 64;
+    cfg.storage = ECS_STORAGE_FIXED;
+    cfg.capacity = 32;
+    expect_ok(&cfg);
+}
+
+static void test_unknown_component(void **state)
+{
+    (void)state;
+    const ecs_system_def in_reads[] = {
+        SYS("sys_ok", .writes = ECS_IDS(C_POS)),
+        SYS("sys_bad_reader", .reads = ECS_IDS(C_VEL, C_COUNT)),
+    };
+    ecs_config cfg = config_of(in_reads, 2);
+    assert_mentions(expect_fail(&cfg, ECS_ERR_UNKNOWN_COMPONENT), "sys_bad_reader");
+
+    const ecs_system_def in_writes[] = {
+        SYS("sys_bad_writer", .writes = ECS_IDS(200)),
+    };
+    cfg = config_of(in_writes, 1);
+    assert_mentions(expect_fail(&cfg, ECS_ERR_UNKNOWN_COMPONENT), "sys_bad_writer");
+}
+
+static void test_unknown_system(void **state)
+{
+    (void)state;
+    const ecs_system_def dangling[] = {
+        SYS("sys_first"),
+        SYS("sys_dangling", .after = ECS_IDS(0, 2)),
+    };
+    ecs_config cfg = config_of(dangling, 2);
+    assert_mentions(expect_fail(&cfg, ECS_ERR_UNKNOWN_SYSTEM), "sys_dangling");
+
+    const ecs_system_def selfish[] = {
+        SYS("sys_first"),
+        SYS("sys_selfish", .after = ECS_IDS(1)),
+    };
+    cfg = config_of(selfish, 2);
+    assert_mentions(expect_fail(&cfg, ECS_ERR_UNKNOWN_SYSTEM), "sys_selfish");
+}
+
+static void test_read_write(void **state)
+{
+    (void)state;
+    const ecs_system_def both[] = {
+        SYS("sys_greedy", .reads = ECS_IDS(C_POS, C_MASS), .writes = ECS_IDS(C_VEL, C_MASS)),
+    };
+    ecs_config cfg = config_of(both, 1);
+    const char *msg = expect_fail(&cfg, ECS_ERR_READ_WRITE);
+    assert_mentions(msg, "sys_greedy");
+    assert_mentions(msg, "comp_mass");
+}
+
+static void test_cycle(void **state)
+{
+    (void)state;
+    /* cyc_a after cyc_c, cyc_b after cyc_a, cyc_c after cyc_b; plus a tail. */
+    const ecs_system_def cyc[] = {
+        SYS("sys_tail"),
+        SYS("cyc_a", .after = ECS_IDS(3, 0)),
+        SYS("cyc_b", .after = ECS_IDS(1)),
+        SYS("cyc_c", .after = ECS_IDS(2)),
+    };
+    ecs_config cfg = config_of(cyc, 4);
+    const char *msg = expect_fail(&cfg, ECS_ERR_CYCLE);
+    assert_mentions(msg, "cyc_a");
+    assert_mentions(msg, "cyc_b");
+    assert_mentions(msg, "cyc_c");
+
+    const ecs_system_def two[] = {
+        SYS("ping_sys", .after = ECS_IDS(1)),
+        SYS("pong_sys", .after = ECS_IDS(0)),
+    };
+    cfg = config_of(two, 2);
+    msg = expect_fail(&cfg, ECS_ERR_CYCLE);
+    assert_mentions(msg, "ping_sys");
+    assert_mentions(msg, "pong_sys");
+}
+
+static void test_conflict(void **state)
+{
+    (void)state;
+    /* Writer and reader with no path either way. */
+    const ecs_system_def wr[] = {
+        SYS("sys_unrelated", .reads = ECS_IDS(C_POS)),
+        SYS("sys_mover", .reads = ECS_IDS(C_VEL), .writes = ECS_IDS(C_MASS)),
+        SYS("sys_weigher", .reads = ECS_IDS(C_MASS), .after = ECS_IDS(0)),
+    };
+    ecs_config cfg = config_of(wr, 3);
+    const char *msg = expect_fail(&cfg, ECS_ERR_CONFLICT);
+    assert_mentions(msg, "sys_mover");
+    assert_mentions(msg, "sys_weigher");
+    assert_mentions(msg, "comp_mass");
+
+    /* Two writers; siblings under a common parent are still unordered. */
+    const ecs_system_def ww[] = {
+        SYS("sys_root"),
+        SYS("sys_left", .writes = ECS_IDS(C_VEL), .after = ECS_IDS(0)),
+        SYS("sys_right", .writes = ECS_IDS(C_VEL), .after = ECS_IDS(0)),
+    };
+    cfg = config_of(ww, 3);
+    msg = expect_fail(&cfg, ECS_ERR_CONFLICT);
+    assert_mentions(msg, "sys_left");
+    assert_mentions(msg, "sys_right");
+    assert_mentions(msg, "comp_velocity");
+}
+
+static void test_invalid(void **state)
+{
+    (void)state;
+    const ecs_system_def one[] = {SYS("sys_one", .reads = ECS_IDS(C_POS))};
+    ecs_config cfg = config_of(one, 1);
+    cfg.storage = ECS_STORAGE_FIXED;
+    cfg.capacity = 0;
+    expect_fail(&cfg, ECS_ERR_INVALID);
+
+    const ecs_system_def no_process[] = {
+        SYS("sys_fine"),
+        {.name = "sys_lazy", .reads = ECS_IDS(C_POS), .process = NULL},
+    };
+    cfg = config_of(no_process, 2);
+    assert_mentions(expect_fail(&cfg, ECS_ERR_INVALID), "sys_lazy");
+
+    const ecs_system_def zero_chunk[] = {
+        SYS("sys_chunky", .reads = ECS_IDS(C_POS),
+            .parallelism = {.split = ECS_SPLIT_CHUNKS, .chunk_size = 0}),
+    };
+    cfg = config_of(zero_chunk, 1);
+    assert_mentions(expect_fail(&cfg, ECS_ERR_INVALID), "sys_chunky");
+
+    static ecs_component_def too_many[65];
+    for (int i = 0; i < 65; i++) too_many[i] = (ecs_component_def){"c", 4, 0};
+    cfg = config_of(one, 1);
+    cfg.components = too_many;
+    cfg.component_count = 65;
+    expect_fail(&cfg, ECS_ERR_INVALID);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_valid_configs),
+        cmocka_unit_test(test_unknown_component),
+        cmocka_unit_test(test_unknown_system),
+        cmocka_unit_test(test_read_write),
+        cmocka_unit_test(test_cycle),
+        cmocka_unit_test(test_conflict),
+        cmocka_unit_test(test_invalid),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
