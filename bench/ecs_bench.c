@@ -156,7 +156,7 @@ static void usage(FILE *f)
             "                 [--csv FILE] [--help]\n"
             "  --entities N  entities per measurement, 1..%lu (default 1000000)\n"
             "  --threads T   ECS workers including the caller, 1..%lu (default 2)\n"
-            "  --repeat R    repetitions per measurement, 1..%lu (default 5);\n"
+            "  --repeat R    repetitions per measurement, 1..%lu (default 21);\n"
             "                the median and the minimum are reported\n"
             "  --seed S      seed of the initial values and the churn, 0..%llu\n"
             "  --csv FILE    also write one row per repetition to FILE\n"
@@ -188,7 +188,7 @@ static options parse_options(int argc, char **argv)
         {"repeat", required_argument, NULL, 'r'},   {"seed", required_argument, NULL, 's'},
         {"csv", required_argument, NULL, 'c'},      {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
-    options o = {1000000u, 2u, 5u, 1u, NULL};
+    options o = {1000000u, 2u, 21u, 1u, NULL};
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
