@@ -42,8 +42,6 @@ static inline void *xcalloc(size_t n, size_t size)
     return p;
 }
 
-/* Builds a context, failing the test with the validation message if the
- * configuration is rejected. */
 /* A default config over the given component and system tables. */
 static inline ecs_config tu_config(const ecs_component_def *comps, uint32_t ncomps,
                                    const ecs_system_def *systems, uint32_t nsystems,
@@ -58,6 +56,8 @@ static inline ecs_config tu_config(const ecs_component_def *comps, uint32_t ncom
     return cfg;
 }
 
+/* Builds a context, failing the test with the validation message if the
+ * configuration is rejected. */
 static inline ecs_context *ctx_create_ok(const ecs_config *cfg)
 {
     ecs_context *ctx = NULL;

@@ -3,6 +3,7 @@
 
 #include "alloc.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -159,6 +160,7 @@ ecs_status ecs_context_create(const ecs_config *cfg, ecs_context **out, ecs_erro
 void ecs_context_destroy(ecs_context *ctx)
 {
     if (!ctx) return;
+    assert(!ctx->running && !ctx->refreshing && "ecs_context_destroy from inside a step");
     ecs_pool_destroy(ctx->pool);
     for (uint32_t s = 0; ctx->systems && s < ctx->system_count; s++) {
         ecs_sys *sys = &ctx->systems[s];
@@ -174,6 +176,8 @@ void ecs_context_destroy(ecs_context *ctx)
     ecs_sset_fini(&ctx->free_ids);
     ecs_sset_fini(&ctx->to_kill);
     ecs_sset_fini(&ctx->to_match);
+    ecs_sset_fini(&ctx->batch_kill);
+    ecs_sset_fini(&ctx->batch_match);
     ecs_free(ctx->masks);
     ecs_free(ctx->generations);
     ecs_free(ctx->states);

@@ -48,8 +48,10 @@ static inline void *ecs__cmd_payload(ecs_cmd *cmd)
     return (unsigned char *)cmd + ecs__cmd_padded(sizeof(ecs_cmd));
 }
 
+/* Cache-line aligned: neighbouring subtasks run on different threads and
+ * each writes its own counters. */
 typedef struct ecs_subtask_ {
-    ecs_job job; /* runs this subtask */
+    _Alignas(64) ecs_job job; /* runs this subtask */
     struct ecs_sys *sys;
     uint32_t index;
     uint32_t begin, end; /* range of the system's subscribed entities */
@@ -107,6 +109,10 @@ struct ecs_context {
     ecs_sset free_ids; /* reclaimed indices, popped from the back */
     ecs_sset to_kill;  /* killed since the last refresh */
     ecs_sset to_match; /* created, changed or killed since the last refresh */
+    /* The batch a refresh round works on, swapped out of the two above so
+     * that callbacks may change entities again (handled next round). */
+    ecs_sset batch_kill, batch_match;
+    bool refreshing; /* inside refresh: no reentrant step/refresh/destroy */
 
     ecs_pool *pool;
     uint32_t workers;

@@ -5,11 +5,13 @@
 #include "alloc.h"
 
 #include <assert.h>
+#include <stdint.h>
 #include <string.h>
 
 static bool grow_array(void *pp, size_t elem, uint32_t old_n, uint32_t new_n, size_t align)
 {
     void **p = pp;
+    if (elem && new_n > SIZE_MAX / elem) return false;
     void *q = ecs_realloc(*p, (size_t)old_n * elem, (size_t)new_n * elem, align);
     if (!q) return false;
     *p = q;
@@ -33,7 +35,8 @@ bool ecs__grow(ecs_context *ctx, uint32_t capacity)
         !grow_array(&ctx->generations, sizeof *ctx->generations, old, capacity, 0) ||
         !grow_array(&ctx->states, sizeof *ctx->states, old, capacity, 0) ||
         !ecs_sset_grow(&ctx->free_ids, capacity) || !ecs_sset_grow(&ctx->to_kill, capacity) ||
-        !ecs_sset_grow(&ctx->to_match, capacity))
+        !ecs_sset_grow(&ctx->to_match, capacity) || !ecs_sset_grow(&ctx->batch_kill, capacity) ||
+        !ecs_sset_grow(&ctx->batch_match, capacity))
         return false;
     for (uint32_t s = 0; s < ctx->system_count; s++)
         if (!ecs_sset_grow(&ctx->systems[s].subs, capacity)) return false;

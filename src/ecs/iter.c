@@ -62,6 +62,7 @@ void *ecs_iter_output_push(ecs_iter *it, uint32_t n)
     ecs_subtask_ *st = it->sub_;
     size_t size = st->sys->def.output_size;
     assert(size > 0 && "system declared no output_size");
+    assert(n > 0);
     if (ecs_reserve((void **)&st->out, &st->out_cap, st->out_count + n, size) != 0) {
         st->failed++;
         return NULL;
@@ -93,7 +94,7 @@ const void *ecs_output(const ecs_context *ctx, uint32_t system, uint32_t subtask
 static void assert_depends(const ecs_iter *it, uint32_t system)
 {
     assert(system < it->ctx->system_count);
-    assert(it->ctx->reach[system * it->ctx->system_count + it->system] &&
+    assert(it->ctx->reach[(size_t)system * it->ctx->system_count + it->system] &&
            "a system may only read outputs of systems it depends on");
     (void)it;
     (void)system;

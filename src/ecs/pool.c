@@ -10,7 +10,7 @@
  * Sleeping without lost wake-ups: a thread about to sleep takes the mutex,
  * announces itself in `sleepers`, then tries the queue once more; a pusher
  * enqueues, then reads `sleepers`. Both sides put a sequentially
- * consistent operation between their write and their read, so at least one
+ * consistent fence between their write and their read, so at least one
  * of them sees the other: either the sleeper finds the job, or the pusher
  * sees the sleeper and signals under the mutex, which the sleeper holds
  * until it waits. */
@@ -91,6 +91,9 @@ static ecs_job *pool_sleep(ecs_pool *pool, atomic_uint *counter)
     ecs_job *job = NULL;
     pthread_mutex_lock(&pool->mutex);
     atomic_fetch_add_explicit(&pool->sleepers, 1, memory_order_seq_cst);
+    /* Pairs with the fence in ecs_pool_push: the ring is read with plain
+     * loads, which C11 (and weaker CPUs) may hoist above the increment. */
+    atomic_thread_fence(memory_order_seq_cst);
     if (!pool_take(pool, &job)) {
         bool done = counter ? atomic_load_explicit(counter, memory_order_seq_cst) == 0
                             : atomic_load_explicit(&pool->stopping, memory_order_seq_cst);
@@ -226,6 +229,13 @@ void ecs_pool_notify(ecs_pool *pool)
     pthread_mutex_unlock(&pool->mutex);
 }
 
+static bool pool_has_work(const ecs_pool *pool)
+{
+    for (uint32_t i = 0; i < pool->threads; i++)
+        if (ck_ring_size(&pool->rings[i].ring)) return true;
+    return false;
+}
+
 void ecs_pool_wait(ecs_pool *pool, atomic_uint *counter)
 {
     while (atomic_load_explicit(counter, memory_order_acquire) != 0) {
@@ -234,4 +244,7 @@ void ecs_pool_wait(ecs_pool *pool, atomic_uint *counter)
             job = pool_sleep(pool, counter);
         if (job) pool_run(job);
     }
+    /* A push's signal may have woken this waiter just as its counter hit
+     * zero: pass it on rather than leave queued work to sleeping workers. */
+    if (pool_has_work(pool)) ecs_pool_notify(pool);
 }

@@ -5,7 +5,10 @@
  *   3. matching: every created, changed or killed entity is subscribed to
  *      or unsubscribed from each system (systems in parallel when the
  *      batch is large), then callbacks run in system order;
- *   4. killed indices are reclaimed, lowest index handed out first. */
+ *   4. killed indices are reclaimed; each batch is pushed on the free list
+ *      so that its lowest index is handed out first.
+ * Steps 3 and 4 work on a snapshot of the pending sets and repeat until
+ * nothing is pending, so callbacks may create, kill and change entities. */
 #include "ecs_internal.h"
 
 #include "alloc.h"
@@ -80,8 +83,8 @@ static bool wants(const ecs_context *ctx, const ecs_sys *sys, uint32_t index)
  * updates the subscription keeping it ascending. Touches only sys. */
 static void match_system(ecs_context *ctx, ecs_sys *sys)
 {
-    const uint32_t *changed = ctx->to_match.dense;
-    uint32_t n = ctx->to_match.count;
+    const uint32_t *changed = ctx->batch_match.dense;
+    uint32_t n = ctx->batch_match.count;
     uint32_t nr = 0, na = 0;
     for (uint32_t k = 0; k < n; k++) {
         uint32_t id = changed[k];
@@ -104,7 +107,7 @@ static void match_job(ecs_job *job)
 
 static bool reserve_scratch(ecs_context *ctx)
 {
-    size_t n = ctx->to_match.count;
+    size_t n = ctx->batch_match.count;
     for (uint32_t s = 0; s < ctx->system_count; s++) {
         ecs_sys *sys = &ctx->systems[s];
         if (ecs_reserve((void **)&sys->removed, &sys->removed_cap, n, sizeof(uint32_t)) ||
@@ -116,7 +119,7 @@ static bool reserve_scratch(ecs_context *ctx)
 
 static void match_all(ecs_context *ctx)
 {
-    uint32_t n = ctx->to_match.count, systems = ctx->system_count;
+    uint32_t n = ctx->batch_match.count, systems = ctx->system_count;
     if (ctx->workers > 1 && systems > 1 && (uint64_t)n * systems >= PARALLEL_MATCH_MIN) {
         atomic_store(&ctx->pending_matches, systems);
         for (uint32_t s = 1; s < systems; s++) {
@@ -152,38 +155,57 @@ static bool is_ascending(const ecs_sset *s)
 
 static void reclaim(ecs_context *ctx)
 {
-    if (!is_ascending(&ctx->to_kill)) ecs_sset_sort(&ctx->to_kill);
-    /* Pushed highest first so the free list pops the lowest index first:
-     * reused indices fill holes from the front and keep columns dense. */
-    for (uint32_t k = ctx->to_kill.count; k-- > 0;) {
-        uint32_t id = ctx->to_kill.dense[k];
+    ecs_sset *batch = &ctx->batch_kill;
+    if (!is_ascending(batch)) ecs_sset_sort(batch);
+    /* Pushed highest first so the free list pops this batch's lowest index
+     * first: reused indices fill holes from the front. */
+    for (uint32_t k = batch->count; k-- > 0;) {
+        uint32_t id = batch->dense[k];
         assert(ctx->states[id] == ECS_SLOT_DYING);
         ctx->states[id] = ECS_SLOT_FREE;
         ctx->masks[id] = 0;
-        if (ctx->on_reclaim) ctx->on_reclaim(ctx, (ecs_entity){id, ctx->generations[id]}, ctx->user);
         ecs_sset_add(&ctx->free_ids, id);
     }
-    ecs_sset_clear(&ctx->to_kill);
+    for (uint32_t k = 0; ctx->on_reclaim && k < batch->count; k++) {
+        uint32_t id = batch->dense[k];
+        ctx->on_reclaim(ctx, (ecs_entity){id, ctx->generations[id]}, ctx->user);
+    }
+    ecs_sset_clear(batch);
+}
+
+static void swap_sets(ecs_sset *a, ecs_sset *b)
+{
+    ecs_sset t = *a;
+    *a = *b;
+    *b = t;
 }
 
 void ecs__refresh(ecs_context *ctx, bool with_deferred)
 {
+    ctx->refreshing = true;
     if (with_deferred) run_deferred(ctx);
-    if (ctx->to_match.count) {
-        if (!is_ascending(&ctx->to_match)) ecs_sset_sort(&ctx->to_match);
+    while (ctx->to_match.count || ctx->to_kill.count) {
+        /* Every killed index is also in to_match: it gets unsubscribed in
+         * the same round that reclaims it. */
+        swap_sets(&ctx->to_match, &ctx->batch_match);
+        swap_sets(&ctx->to_kill, &ctx->batch_kill);
+        if (!is_ascending(&ctx->batch_match)) ecs_sset_sort(&ctx->batch_match);
         if (!reserve_scratch(ctx)) {
-            /* Nothing changed yet: the same batch is retried next refresh. */
+            /* Nothing changed yet: hand the batch back for the next refresh. */
+            swap_sets(&ctx->to_match, &ctx->batch_match);
+            swap_sets(&ctx->to_kill, &ctx->batch_kill);
             keep_first_error(ctx, ECS_ERR_NOMEM);
-            return;
+            break;
         }
         match_all(ctx);
-        ecs_sset_clear(&ctx->to_match);
+        ecs_sset_clear(&ctx->batch_match);
+        reclaim(ctx);
     }
-    if (ctx->to_kill.count) reclaim(ctx);
+    ctx->refreshing = false;
 }
 
 void ecs_refresh(ecs_context *ctx)
 {
-    assert(!ctx->running && "ecs_refresh is called by ecs_step itself");
+    assert(!ctx->running && !ctx->refreshing && "ecs_refresh is called by ecs_step itself");
     ecs__refresh(ctx, false);
 }

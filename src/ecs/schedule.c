@@ -50,6 +50,8 @@ static void system_job(ecs_job *job);
 
 ecs_status ecs__prepare_subtasks(ecs_context *ctx)
 {
+    /* First make room everywhere, so a failure leaves the last step's
+     * layout (and outputs) untouched. */
     for (uint32_t s = 0; s < ctx->system_count; s++) {
         ecs_sys *sys = &ctx->systems[s];
         uint32_t n = split_count(ctx, sys);
@@ -60,6 +62,10 @@ ecs_status ecs__prepare_subtasks(ecs_context *ctx)
             sys->subtasks = grown;
             sys->subtask_cap = n;
         }
+    }
+    for (uint32_t s = 0; s < ctx->system_count; s++) {
+        ecs_sys *sys = &ctx->systems[s];
+        uint32_t n = split_count(ctx, sys);
         uint32_t count = sys->subs.count;
         bool chunks = n > 1 && sys->def.parallelism.split == ECS_SPLIT_CHUNKS;
         uint64_t chunk = sys->def.parallelism.chunk_size;
@@ -158,7 +164,7 @@ void ecs__run_systems(ecs_context *ctx)
 
 ecs_status ecs_step(ecs_context *ctx, ecs_step_fn fn, void *user)
 {
-    assert(!ctx->running && "ecs_step is not reentrant");
+    assert(!ctx->running && !ctx->refreshing && "ecs_step is not reentrant");
     ctx->step_status = ECS_OK;
     if (fn) fn(ctx, user);
     ecs__refresh(ctx, false);

@@ -4,6 +4,7 @@
 #include "alloc.h"
 
 #include <assert.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,7 @@ void ecs_sset_fini(ecs_sset *s)
 bool ecs_sset_grow(ecs_sset *s, uint32_t universe)
 {
     if (universe <= s->universe && s->dense) return true;
+    if ((uint64_t)universe * sizeof(uint32_t) > SIZE_MAX) return false;
     size_t old = (size_t)s->universe * sizeof(uint32_t);
     size_t now = (size_t)universe * sizeof(uint32_t);
     uint32_t *dense = ecs_realloc(s->dense, old, now, 0);

@@ -47,6 +47,10 @@ static ecs_status check_config(const ecs_config *cfg, ecs_error *err)
             return ecs__fail(err, ECS_ERR_INVALID,
                              "component '%s' alignment %zu is not a power of two",
                              comp_name(cfg, c), a);
+        if (a && cfg->components[c].size % a)
+            return ecs__fail(err, ECS_ERR_INVALID,
+                             "component '%s' size %zu is not a multiple of its alignment %zu",
+                             comp_name(cfg, c), cfg->components[c].size, a);
     }
     for (uint32_t s = 0; s < cfg->system_count; s++) {
         const ecs_system_def *d = &cfg->systems[s];
@@ -96,7 +100,7 @@ static ecs_status check_ids(const ecs_config *cfg, ecs_error *err)
                                  "system '%s' depends on unknown system %u (%u declared)",
                                  sys_name(cfg, s), dep, cfg->system_count);
             if (dep == s)
-                return ecs__fail(err, ECS_ERR_UNKNOWN_SYSTEM, "system '%s' depends on itself",
+                return ecs__fail(err, ECS_ERR_CYCLE, "dependency cycle: system '%s' depends on itself",
                                  sys_name(cfg, s));
         }
     }
@@ -141,12 +145,12 @@ static void fill_reach(const ecs_config *cfg, bool *reach)
     memset(reach, 0, (size_t)n * n * sizeof *reach);
     for (uint32_t b = 0; b < n; b++)
         for (uint32_t i = 0; i < cfg->systems[b].after.count; i++)
-            reach[cfg->systems[b].after.ids[i] * n + b] = true;
+            reach[(size_t)cfg->systems[b].after.ids[i] * n + b] = true;
     for (uint32_t k = 0; k < n; k++) /* Warshall's transitive closure */
         for (uint32_t a = 0; a < n; a++)
-            if (reach[a * n + k])
+            if (reach[(size_t)a * n + k])
                 for (uint32_t b = 0; b < n; b++)
-                    if (reach[k * n + b]) reach[a * n + b] = true;
+                    if (reach[(size_t)k * n + b]) reach[(size_t)a * n + b] = true;
 }
 
 static uint64_t mask_of(ecs_ids list)
@@ -162,7 +166,7 @@ static ecs_status check_conflicts(const ecs_config *cfg, const bool *reach, ecs_
     for (uint32_t a = 0; a < n; a++) {
         uint64_t ra = mask_of(cfg->systems[a].reads), wa = mask_of(cfg->systems[a].writes);
         for (uint32_t b = a + 1; b < n; b++) {
-            if (reach[a * n + b] || reach[b * n + a]) continue;
+            if (reach[(size_t)a * n + b] || reach[(size_t)b * n + a]) continue;
             uint64_t rb = mask_of(cfg->systems[b].reads), wb = mask_of(cfg->systems[b].writes);
             uint64_t clash = (wa & (rb | wb)) | (wb & ra);
             if (!clash) continue;

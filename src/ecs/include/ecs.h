@@ -7,10 +7,11 @@
  * (outer parallelism), each system split into subtasks over contiguous
  * ranges of its subscribed entities (inner parallelism).
  *
- * Structural changes made by systems (kills, creates, component add and
- * remove, user callbacks) are recorded per subtask and applied by the
- * refresh stage after each step in (system, subtask, recording) order, so
- * the result never depends on the number of workers.
+ * Structural changes made by systems are recorded per subtask and applied
+ * by the refresh stage after each step: first the commands (creates,
+ * component adds and removes, user calls) in (system, subtask, recording)
+ * order, then the kill marks in (system, subtask, recording) order. The
+ * result never depends on the number of workers.
  *
  * Threading: every function not prefixed ecs_iter_ must be called from the
  * thread that owns the context, outside ecs_step's system phase (the step
@@ -82,7 +83,8 @@ typedef struct ecs_ids {
 
 /* A component type. Its id is its index in ecs_config.components. A size of
  * 0 makes a tag: it has no storage but still takes part in matching. An
- * align of 0 means the natural alignment of max_align_t. */
+ * align of 0 means the alignment of max_align_t; otherwise size must be a
+ * multiple of align (as sizeof and _Alignof of one type always are). */
 typedef struct ecs_component_def {
     const char *name;
     size_t size;
@@ -124,8 +126,12 @@ typedef struct ecs_system_def {
     size_t output_size; /* bytes per per-subtask output element; 0: no output */
     ecs_process_fn process;
     ecs_finish_fn finish;          /* optional */
-    ecs_entity_fn on_subscribe;    /* optional, called at refresh, ascending index */
-    ecs_entity_fn on_unsubscribe;  /* optional, likewise */
+    /* Optional, called at refresh in ascending index order, systems in id
+     * order. They (and on_reclaim, deferred inits and calls) may create,
+     * kill and change entities: refresh repeats until nothing is pending.
+     * They must not call ecs_step, ecs_refresh or ecs_context_destroy. */
+    ecs_entity_fn on_subscribe;
+    ecs_entity_fn on_unsubscribe;
     void *user;                    /* handed to every callback of this system */
 } ecs_system_def;
 
@@ -153,7 +159,7 @@ ecs_config ecs_default_config(void);
 /* Validates the definition and builds the context. On failure *out is NULL
  * and err (if not NULL) says why. Validation rejects: unknown components or
  * systems, a component both read and written by one system, a dependency
- * cycle, and two systems that touch the same component, at least one
+ * cycle (a system depending on itself included), and two systems that touch the same component, at least one
  * writing it, with no dependency path between them. */
 ecs_status ecs_context_create(const ecs_config *cfg, ecs_context **out, ecs_error *err);
 void ecs_context_destroy(ecs_context *ctx);
@@ -244,16 +250,18 @@ bool ecs_iter_next_run(ecs_iter *it, uint32_t *first, uint32_t *count);
 /* The current handle of an entity index in this step. */
 ecs_entity ecs_iter_handle(const ecs_iter *it, uint32_t index);
 
-/* Appends n output elements (output_size bytes each) to this subtask's
- * output and returns the first; valid until the next push. NULL if out of
- * memory (the push is dropped and counted in the step's status). */
+/* Appends n >= 1 output elements (output_size bytes each) to this
+ * subtask's output and returns the first; valid until the next push. NULL
+ * if out of memory (the push is dropped; the step returns ECS_ERR_NOMEM). */
 void *ecs_iter_output_push(ecs_iter *it, uint32_t n);
 /* Outputs of a system this one depends on (directly or not). */
 uint32_t ecs_iter_dep_subtasks(const ecs_iter *it, uint32_t system);
 const void *ecs_iter_dep_output(const ecs_iter *it, uint32_t system, uint32_t subtask,
                                 uint32_t *count);
 
-/* Deferred structural changes, applied at refresh. */
+/* Deferred structural changes, applied at refresh; a command whose entity
+ * is no longer alive by then is skipped. Payloads are copied, and the copy
+ * handed to the callback is aligned for max_align_t (not beyond). */
 void ecs_iter_kill(ecs_iter *it, ecs_entity e);
 /* Creates an entity at refresh, then calls init(ctx, entity, copy of payload). */
 void ecs_iter_defer_create(ecs_iter *it, ecs_entity_fn init, const void *payload,
