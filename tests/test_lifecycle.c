@@ -65,12 +65,7 @@ static void test_no_leaks(void **state)
     size_t baseline = ecs_alloc_live();
     uint32_t expected_calls = 0;
     for (int round = 0; round < 100; round++) {
-        ecs_config cfg = ecs_default_config();
-        cfg.components = comps;
-        cfg.component_count = C_COUNT;
-        cfg.systems = sys;
-        cfg.system_count = 2;
-        cfg.workers = 1 + round % 3;
+        ecs_config cfg = tu_config(comps, C_COUNT, sys, 2, 1 + round % 3);
         cfg.capacity = round % 2 ? 8 : 600;
         cfg.storage = round % 4 == 3 ? ECS_STORAGE_FIXED : ECS_STORAGE_DYNAMIC;
         ecs_context *ctx = ctx_create_ok(&cfg);

@@ -147,12 +147,7 @@ static void test_random_dags(void **state)
         int steps = 0;
         for (int g = 0; g < 50; g++) {
             make_dag(d, &r);
-            ecs_config cfg = ecs_default_config();
-            cfg.components = d->comps;
-            cfg.component_count = d->n + 1;
-            cfg.systems = d->defs;
-            cfg.system_count = d->n;
-            cfg.workers = workers[w];
+            ecs_config cfg = tu_config(d->comps, d->n + 1, d->defs, d->n, workers[w]);
             ecs_context *ctx = ctx_create_ok(&cfg);
             for (uint32_t e = 0; e < DAG_ENTITIES; e++) {
                 ecs_entity h = create_ok(ctx);

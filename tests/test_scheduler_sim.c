@@ -252,12 +252,7 @@ static void run_sim(uint32_t workers, bool inner_off, uint64_t sums[SIM_CHECKS])
         [S_FADE] = {.name = "fade", .reads = ECS_IDS(P_LIFE), .writes = ECS_IDS(P_COLOR),
                     .after = ECS_IDS(S_LIFE), .process = sys_fade, .parallelism = pw},
     };
-    ecs_config cfg = ecs_default_config();
-    cfg.components = comps;
-    cfg.component_count = P_COUNT;
-    cfg.systems = sys;
-    cfg.system_count = ARRAY_LEN(sys);
-    cfg.workers = workers;
+    ecs_config cfg = tu_config(comps, P_COUNT, sys, ARRAY_LEN(sys), workers);
     cfg.inner_parallelism_off = inner_off;
     cfg.capacity = 256;
     ecs_context *ctx = ctx_create_ok(&cfg);

@@ -121,12 +121,7 @@ static void coverage_case(uint32_t count, uint32_t workers, bool inner_off, sys_
         defs[s] = (ecs_system_def){.name = "cover", .reads = {read_a, 1}, .parallelism = p,
                                    .process = record_process, .user = &recs[s]};
     }
-    ecs_config cfg = ecs_default_config();
-    cfg.components = comp_a;
-    cfg.component_count = 2;
-    cfg.systems = defs;
-    cfg.system_count = NSYS;
-    cfg.workers = workers;
+    ecs_config cfg = tu_config(comp_a, 2, defs, NSYS, workers);
     cfg.inner_parallelism_off = inner_off;
     cfg.capacity = 64;
     ecs_context *ctx = ctx_create_ok(&cfg);
@@ -167,12 +162,7 @@ static void test_chunk_sizes(void **state)
     sys_rec *r = xcalloc(1, sizeof *r);
     const ecs_system_def def = {.name = "chunky", .reads = {read_a, 1}, .process = record_process,
                                 .parallelism = {ECS_SPLIT_CHUNKS, 10, 0}, .user = r};
-    ecs_config cfg = ecs_default_config();
-    cfg.components = comp_a;
-    cfg.component_count = 2;
-    cfg.systems = &def;
-    cfg.system_count = 1;
-    cfg.workers = 2;
+    ecs_config cfg = tu_config(comp_a, 2, &def, 1, 2);
     ecs_context *ctx = ctx_create_ok(&cfg);
     for (uint32_t i = 0; i < 25; i++) ecs_add(ctx, create_ok(ctx), 0, NULL);
     step_ok(ctx, NULL, NULL);
@@ -246,12 +236,7 @@ static void test_outputs(void **state)
         [O_INDIRECT] = {.name = "consumer_indirect", .after = ECS_IDS(O_DIRECT),
                         .process = consumer},
     };
-    ecs_config cfg = ecs_default_config();
-    cfg.components = comps;
-    cfg.component_count = 1;
-    cfg.systems = sys;
-    cfg.system_count = 3;
-    cfg.workers = 2;
+    ecs_config cfg = tu_config(comps, 1, sys, 3, 2);
     ecs_context *ctx = ctx_create_ok(&cfg);
     ecs_entity e[140];
     for (int i = 0; i < 140; i++) {
