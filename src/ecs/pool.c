@@ -21,7 +21,6 @@
 #include <assert.h>
 #include <ck_ring.h>
 #include <pthread.h>
-#include <time.h>
 
 #define POOL_RING_SIZE 4096u /* a power of two */
 /* How long an idle thread keeps looking for work before it sleeps: long
@@ -104,13 +103,6 @@ static ecs_job *pool_sleep(ecs_pool *pool, atomic_uint *counter)
     return job;
 }
 
-static uint64_t pool_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* Bounded spin: returns a job, or NULL once POOL_SPIN_NS passed without
  * one (or the waited-on counter reached zero). */
 static ecs_job *pool_find(ecs_pool *pool, atomic_uint *counter)
@@ -122,7 +114,7 @@ static ecs_job *pool_find(ecs_pool *pool, atomic_uint *counter)
         if (counter && atomic_load_explicit(counter, memory_order_acquire) == 0) return NULL;
         if (!counter && atomic_load_explicit(&pool->stopping, memory_order_relaxed)) return NULL;
         if ((i & 63) == 63) {
-            uint64_t t = pool_now_ns();
+            uint64_t t = ecs__now_ns();
             if (start == 0) start = t;
             else if (t - start > POOL_SPIN_NS) return NULL;
         }

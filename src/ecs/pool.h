@@ -14,6 +14,15 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
+
+/* Monotonic clock in nanoseconds (spin budgets, per-system timings). */
+static inline uint64_t ecs__now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 typedef struct ecs_pool ecs_pool;
 typedef struct ecs_job ecs_job;

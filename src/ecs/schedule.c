@@ -14,16 +14,8 @@
 
 #include <assert.h>
 #include <stddef.h>
-#include <time.h>
 
 #define CONTAINER_OF(ptr, type, member) ((type *)(void *)((char *)(ptr)-offsetof(type, member)))
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static uint32_t split_count(const ecs_context *ctx, const ecs_sys *sys)
 {
@@ -113,7 +105,7 @@ static void subtask_execute(ecs_subtask_ *st)
 /* Queues subtasks 1..n-1 and returns subtask 0 for the caller to run. */
 static ecs_subtask_ *system_launch(ecs_sys *sys)
 {
-    sys->start_ns = now_ns();
+    sys->start_ns = ecs__now_ns();
     for (uint32_t i = 1; i < sys->subtask_count; i++) ecs_pool_push(sys->ctx->pool, &sys->subtasks[i].job);
     return &sys->subtasks[0];
 }
@@ -124,7 +116,7 @@ static ecs_sys *system_complete(ecs_sys *sys)
 {
     ecs_context *ctx = sys->ctx;
     if (sys->def.finish) sys->def.finish(ctx, sys->id, sys->def.user);
-    sys->end_ns = now_ns();
+    sys->end_ns = ecs__now_ns();
     ecs_sys *next = NULL;
     for (uint32_t i = 0; i < sys->dependent_count; i++) {
         ecs_sys *d = &ctx->systems[sys->dependents[i]];
