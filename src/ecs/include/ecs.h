@@ -159,8 +159,9 @@ ecs_config ecs_default_config(void);
 /* Validates the definition and builds the context. On failure *out is NULL
  * and err (if not NULL) says why. Validation rejects: unknown components or
  * systems, a component both read and written by one system, a dependency
- * cycle (a system depending on itself included), and two systems that touch the same component, at least one
- * writing it, with no dependency path between them. */
+ * cycle (a system depending on itself included), and two systems that
+ * touch the same component, at least one writing it, with no dependency
+ * path between them. */
 ecs_status ecs_context_create(const ecs_config *cfg, ecs_context **out, ecs_error *err);
 void ecs_context_destroy(ecs_context *ctx);
 
