@@ -166,7 +166,7 @@ void ecs_context_destroy(ecs_context *ctx)
         ecs_sys *sys = &ctx->systems[s];
         for (uint32_t i = 0; i < sys->subtask_cap; i++) ecs__subtask_fini(&sys->subtasks[i]);
         ecs_free(sys->subtasks);
-        ecs_sset_fini(&sys->subs);
+        ecs_oset_fini(&sys->subs);
         ecs_free(sys->ids);
         ecs_free(sys->dependents);
         ecs_free(sys->removed);

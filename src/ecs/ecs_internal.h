@@ -5,6 +5,7 @@
 
 #include "ecs.h"
 #include "pool.h"
+#include "sorted_set.h"
 #include "sparse_set.h"
 
 #include <stdatomic.h>
@@ -76,9 +77,10 @@ typedef struct ecs_sys {
     uint32_t dependent_count;
     atomic_uint pending_deps;
     atomic_uint pending_subtasks;
-    ecs_sset subs; /* subscribed entity indices, dense kept ascending */
+    ecs_oset subs; /* subscribed entity indices, ascending */
     ecs_subtask_ *subtasks;
     uint32_t subtask_count, subtask_cap;
+    uint32_t pass, passes; /* the pass running (or last run) and passes per step */
     /* Refresh scratch: who leaves and who joins, ascending. */
     uint32_t *removed, *added;
     uint32_t removed_count, added_count;

@@ -79,6 +79,12 @@ static const void *output_of(const ecs_sys *sys, uint32_t subtask, uint32_t *cou
     return sys->subtasks[subtask].out;
 }
 
+const void *ecs_iter_output(const ecs_iter *it, uint32_t *count)
+{
+    *count = (uint32_t)it->sub_->out_count;
+    return it->sub_->out;
+}
+
 uint32_t ecs_output_subtasks(const ecs_context *ctx, uint32_t system)
 {
     assert(system < ctx->system_count);

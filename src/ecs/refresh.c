@@ -88,14 +88,14 @@ static void match_system(ecs_context *ctx, ecs_sys *sys)
     uint32_t nr = 0, na = 0;
     for (uint32_t k = 0; k < n; k++) {
         uint32_t id = changed[k];
-        bool member = ecs_sset_contains(&sys->subs, id);
+        bool member = ecs_oset_contains(&sys->subs, id);
         bool want = wants(ctx, sys, id);
         if (member && !want) sys->removed[nr++] = id;
         else if (!member && want) sys->added[na++] = id;
     }
     sys->removed_count = nr;
     sys->added_count = na;
-    ecs_sset_apply_sorted(&sys->subs, sys->removed, nr, sys->added, na);
+    ecs_oset_apply(&sys->subs, sys->removed, nr, sys->added, na);
 }
 
 static void match_job(ecs_job *job)

@@ -75,6 +75,8 @@ ecs_status ecs__prepare_subtasks(ecs_context *ctx)
             }
         }
         sys->subtask_count = n;
+        sys->pass = 0;
+        sys->passes = sys->def.passes ? sys->def.passes : 1u;
         sys->start_job.run = system_job;
         atomic_store_explicit(&sys->pending_deps, sys->def.after.count, memory_order_relaxed);
         atomic_store_explicit(&sys->pending_subtasks, n, memory_order_relaxed);
@@ -86,14 +88,17 @@ ecs_status ecs__prepare_subtasks(ecs_context *ctx)
 static void subtask_execute(ecs_subtask_ *st)
 {
     ecs_sys *sys = st->sys;
-    st->out_count = 0;
-    st->cmd_len = 0;
-    st->kill_count = 0;
+    if (sys->pass == 0) {
+        st->out_count = 0;
+        st->cmd_len = 0;
+        st->kill_count = 0;
+    }
     ecs_iter it = {
         .entities = sys->subs.dense + st->begin,
         .count = st->end - st->begin,
         .subtask = st->index,
         .subtask_count = sys->subtask_count,
+        .pass = sys->pass,
         .system = sys->id,
         .user = sys->def.user,
         .ctx = sys->ctx,
@@ -102,20 +107,25 @@ static void subtask_execute(ecs_subtask_ *st)
     sys->def.process(&it);
 }
 
-/* Queues subtasks 1..n-1 and returns subtask 0 for the caller to run. */
-static ecs_subtask_ *system_launch(ecs_sys *sys)
+/* Queues subtasks 1..n-1 of the current pass and returns subtask 0 for the
+ * caller to run. */
+static ecs_subtask_ *pass_launch(ecs_sys *sys)
 {
-    sys->start_ns = ecs__now_ns();
     for (uint32_t i = 1; i < sys->subtask_count; i++) ecs_pool_push(sys->ctx->pool, &sys->subtasks[i].job);
     return &sys->subtasks[0];
 }
 
-/* Called by whoever finished the system's last subtask. Returns a ready
- * dependent for this thread to launch next, or NULL. */
+static ecs_subtask_ *system_launch(ecs_sys *sys)
+{
+    sys->start_ns = ecs__now_ns();
+    return pass_launch(sys);
+}
+
+/* Called by whoever finished the system's last subtask of its last pass.
+ * Returns a ready dependent for this thread to launch next, or NULL. */
 static ecs_sys *system_complete(ecs_sys *sys)
 {
     ecs_context *ctx = sys->ctx;
-    if (sys->def.finish) sys->def.finish(ctx, sys->id, sys->def.user);
     sys->end_ns = ecs__now_ns();
     ecs_sys *next = NULL;
     for (uint32_t i = 0; i < sys->dependent_count; i++) {
@@ -136,6 +146,14 @@ static void run_from(ecs_subtask_ *st)
         subtask_execute(st);
         ecs_sys *sys = st->sys;
         if (atomic_fetch_sub_explicit(&sys->pending_subtasks, 1, memory_order_acq_rel) != 1) return;
+        if (sys->def.finish) sys->def.finish(sys->ctx, sys->id, sys->def.user);
+        if (sys->pass + 1u < sys->passes) { /* the next pass, same ranges */
+            sys->pass++;
+            atomic_store_explicit(&sys->pending_subtasks, sys->subtask_count,
+                                  memory_order_relaxed);
+            st = pass_launch(sys);
+            continue;
+        }
         ecs_sys *next = system_complete(sys);
         st = next ? system_launch(next) : NULL;
     }
@@ -167,6 +185,12 @@ ecs_status ecs_step(ecs_context *ctx, ecs_step_fn fn, void *user)
     ctx->running = false;
     ecs__refresh(ctx, true);
     return ctx->step_status;
+}
+
+uint32_t ecs_system_pass(const ecs_context *ctx, uint32_t system)
+{
+    assert(system < ctx->system_count);
+    return ctx->systems[system].pass;
 }
 
 ecs_system_stats ecs_system_stats_get(const ecs_context *ctx, uint32_t system)

@@ -79,34 +79,3 @@ void ecs_sset_sort(ecs_sset *s)
     qsort(s->dense, s->count, sizeof(uint32_t), cmp_u32);
     for (uint32_t i = 0; i < s->count; i++) s->sparse[s->dense[i]] = i;
 }
-
-uint32_t ecs_sset_apply_sorted(ecs_sset *s, const uint32_t *removed, uint32_t nremoved,
-                               const uint32_t *added, uint32_t nadded)
-{
-    uint32_t first = s->count; /* first dense position that changes */
-    /* Close the gaps left by removed members, front to back. */
-    if (nremoved) {
-        first = s->sparse[removed[0]];
-        uint32_t w = first, r = 0;
-        for (uint32_t i = first; i < s->count; i++) {
-            uint32_t v = s->dense[i];
-            if (r < nremoved && removed[r] == v) r++;
-            else s->dense[w++] = v;
-        }
-        assert(r == nremoved);
-        s->count = w;
-    }
-    /* Merge added in from the back, where the free room is. */
-    if (nadded) {
-        assert(s->count + nadded <= s->universe);
-        uint32_t i = s->count, j = nadded, k = s->count + nadded;
-        while (j > 0) {
-            if (i > 0 && s->dense[i - 1] > added[j - 1]) s->dense[--k] = s->dense[--i];
-            else s->dense[--k] = added[--j];
-        }
-        if (i < first) first = i; /* dense[0..i) did not move */
-        s->count += nadded;
-    }
-    for (uint32_t k = first; k < s->count; k++) s->sparse[s->dense[k]] = k;
-    return first;
-}

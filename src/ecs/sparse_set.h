@@ -3,8 +3,8 @@
  *
  * dense[0..count) holds the members; sparse[v] is v's position in dense
  * when v is a member (validated by dense[sparse[v]] == v, so sparse needs
- * no initialisation). Removal swaps the last member into the hole, so plain
- * add/remove keep no order; ecs_sset_apply_sorted keeps a set sorted. */
+ * no initialisation). Removal swaps the last member into the hole, so
+ * add/remove keep no order (subscriptions stay ascending: sorted_set.h). */
 #ifndef ECS_SPARSE_SET_H
 #define ECS_SPARSE_SET_H
 
@@ -39,12 +39,5 @@ uint32_t ecs_sset_pop(ecs_sset *s);
 /* Sorts the dense members ascending (and fixes positions). */
 void ecs_sset_sort(ecs_sset *s);
 
-/* For a set whose dense array is ascending: removes the members listed in
- * removed and adds the values in added, keeping dense ascending. Both lists
- * are ascending; removed holds members, added holds non-members. Works in
- * place in O(count): no scratch. Returns the first dense position that
- * changed (count if none). */
-uint32_t ecs_sset_apply_sorted(ecs_sset *s, const uint32_t *removed, uint32_t nremoved,
-                               const uint32_t *added, uint32_t nadded);
 
 #endif

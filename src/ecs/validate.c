@@ -63,6 +63,9 @@ static ecs_status check_config(const ecs_config *cfg, ecs_error *err)
         if (d->parallelism.split == ECS_SPLIT_CHUNKS && d->parallelism.chunk_size == 0)
             return ecs__fail(err, ECS_ERR_INVALID, "system '%s': chunk split needs chunk_size > 0",
                              sys_name(cfg, s));
+        if (d->passes > ECS_MAX_PASSES)
+            return ecs__fail(err, ECS_ERR_INVALID, "system '%s': %u passes, at most %u allowed",
+                             sys_name(cfg, s), (unsigned)d->passes, (unsigned)ECS_MAX_PASSES);
         if ((d->reads.count && !d->reads.ids) || (d->writes.count && !d->writes.ids) ||
             (d->after.count && !d->after.ids))
             return ecs__fail(err, ECS_ERR_INVALID, "system '%s': an id list has a count but no ids",

@@ -33,6 +33,8 @@ extern "C" {
 /* Largest entity count a dynamic context may grow to. */
 #define ECS_MAX_ENTITIES (UINT32_C(1) << 30)
 #define ECS_DEFAULT_CAPACITY 1024u
+/* Parallel passes one system may run per step. */
+#define ECS_MAX_PASSES 8u
 
 typedef enum ecs_status {
     ECS_OK = 0,
@@ -77,9 +79,12 @@ typedef struct ecs_ids {
     uint32_t count;
 } ecs_ids;
 
-#define ECS_IDS(...)                                                           \
-    ((ecs_ids){(const uint32_t[]){__VA_ARGS__},                                \
-               (uint32_t)(sizeof((uint32_t[]){__VA_ARGS__}) / sizeof(uint32_t))})
+#define ECS_IDS(...) ((ecs_ids)ECS_IDS_INIT(__VA_ARGS__))
+/* The brace form, for initialising tables with static storage (where a
+ * compound literal is not a constant expression). */
+#define ECS_IDS_INIT(...)                                                      \
+    {(const uint32_t[]){__VA_ARGS__},                                          \
+     (uint32_t)(sizeof((uint32_t[]){__VA_ARGS__}) / sizeof(uint32_t))}
 
 /* A component type. Its id is its index in ecs_config.components. A size of
  * 0 makes a tag: it has no storage but still takes part in matching. An
@@ -109,8 +114,9 @@ typedef struct ecs_context ecs_context;
 typedef struct ecs_iter ecs_iter;
 
 typedef void (*ecs_process_fn)(ecs_iter *it);
-/* Called once per step after the last subtask of a system finished, on one
- * thread, before any dependent system starts. */
+/* Called after the last subtask of each pass of a system finished, on one
+ * thread, before the next pass or any dependent system starts;
+ * ecs_system_pass tells which pass it was. */
 typedef void (*ecs_finish_fn)(ecs_context *ctx, uint32_t system, void *user);
 typedef void (*ecs_entity_fn)(ecs_context *ctx, ecs_entity e, void *user);
 typedef void (*ecs_deferred_fn)(ecs_context *ctx, void *payload);
@@ -123,6 +129,12 @@ typedef struct ecs_system_def {
     ecs_ids writes;
     ecs_ids after; /* systems that must finish before this one starts */
     ecs_parallelism parallelism;
+    /* Passes per step, 0 meaning 1: every subtask runs pass p (ecs_iter.pass)
+     * only after every subtask finished pass p - 1 and finish ran for it,
+     * over the same entity ranges. For count / prefix-sum / scatter work:
+     * count in pass 0, sum in finish, scatter in pass 1. Outputs, kills and
+     * deferred commands accumulate over the passes of one step. */
+    uint32_t passes;
     size_t output_size; /* bytes per per-subtask output element; 0: no output */
     ecs_process_fn process;
     ecs_finish_fn finish;          /* optional */
@@ -229,6 +241,7 @@ struct ecs_iter {
     uint32_t count;
     uint32_t subtask;       /* 0 .. subtask_count-1 */
     uint32_t subtask_count;
+    uint32_t pass;          /* 0 .. passes-1 */
     uint32_t system;
     void *user;             /* the system's user pointer */
     ecs_context *ctx;
@@ -255,6 +268,8 @@ ecs_entity ecs_iter_handle(const ecs_iter *it, uint32_t index);
  * subtask's output and returns the first; valid until the next push. NULL
  * if out of memory (the push is dropped; the step returns ECS_ERR_NOMEM). */
 void *ecs_iter_output_push(ecs_iter *it, uint32_t n);
+/* This subtask's own output so far in this step (earlier passes included). */
+const void *ecs_iter_output(const ecs_iter *it, uint32_t *count);
 /* Outputs of a system this one depends on (directly or not). */
 uint32_t ecs_iter_dep_subtasks(const ecs_iter *it, uint32_t system);
 const void *ecs_iter_dep_output(const ecs_iter *it, uint32_t system, uint32_t subtask,
@@ -285,6 +300,9 @@ typedef struct ecs_system_stats {
 } ecs_system_stats;
 
 ecs_system_stats ecs_system_stats_get(const ecs_context *ctx, uint32_t system);
+
+/* In a finish callback: the pass that just ended (0 for one-pass systems). */
+uint32_t ecs_system_pass(const ecs_context *ctx, uint32_t system);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,83 @@
+/* sorted_set.c - ascending integer sets with a membership bitset. */
+#include "sorted_set.h"
+
+#include "alloc.h"
+
+#include <assert.h>
+#include <string.h>
+
+bool ecs_oset_init(ecs_oset *s, uint32_t universe)
+{
+    memset(s, 0, sizeof *s);
+    return ecs_oset_grow(s, universe);
+}
+
+void ecs_oset_fini(ecs_oset *s)
+{
+    ecs_free(s->dense);
+    ecs_free(s->bits);
+    memset(s, 0, sizeof *s);
+}
+
+bool ecs_oset_grow(ecs_oset *s, uint32_t universe)
+{
+    if (universe <= s->universe && s->dense) return true;
+    size_t old_words = ((size_t)s->universe + 63u) / 64u, words = ((size_t)universe + 63u) / 64u;
+    uint32_t *dense = ecs_realloc(s->dense, (size_t)s->universe * sizeof *dense,
+                                  (size_t)universe * sizeof *dense, 0);
+    if (!dense) return false;
+    s->dense = dense;
+    /* The new words must read as "not a member". */
+    uint64_t *bits = ecs_realloc(s->bits, old_words * sizeof *bits, words * sizeof *bits, 0);
+    if (!bits) return false;
+    memset(bits + old_words, 0, (words - old_words) * sizeof *bits);
+    s->bits = bits;
+    s->universe = universe;
+    return true;
+}
+
+/* First position in a[lo, hi) holding a value >= v (hi if none). */
+static uint32_t lower_bound(const uint32_t *a, uint32_t lo, uint32_t hi, uint32_t v)
+{
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2u;
+        if (a[mid] < v) lo = mid + 1u;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static void flip(ecs_oset *s, uint32_t v) { s->bits[v >> 6] ^= UINT64_C(1) << (v & 63u); }
+
+void ecs_oset_apply(ecs_oset *s, const uint32_t *removed, uint32_t nremoved,
+                    const uint32_t *added, uint32_t nadded)
+{
+    /* Removal, front to back: the blocks between removed members slide
+     * down by the number of members removed so far. */
+    uint32_t w = 0, pos = 0;
+    for (uint32_t r = 0; r < nremoved; r++) {
+        uint32_t at = lower_bound(s->dense, pos, s->count, removed[r]);
+        assert(at < s->count && s->dense[at] == removed[r]);
+        if (r > 0) memmove(s->dense + w, s->dense + pos, (size_t)(at - pos) * sizeof *s->dense);
+        w = r > 0 ? w + (at - pos) : at;
+        pos = at + 1u;
+        flip(s, removed[r]);
+    }
+    if (nremoved) {
+        memmove(s->dense + w, s->dense + pos, (size_t)(s->count - pos) * sizeof *s->dense);
+        s->count -= nremoved;
+    }
+    /* Insertion, back to front: the blocks above each insertion point
+     * slide up by the number of values still to insert below them. */
+    assert((uint64_t)s->count + nadded <= s->universe);
+    uint32_t end = s->count;
+    for (uint32_t j = nadded; j-- > 0;) {
+        /* Only dense[0, end) still holds unmoved members. */
+        uint32_t at = lower_bound(s->dense, 0, end, added[j]);
+        memmove(s->dense + at + j + 1u, s->dense + at, (size_t)(end - at) * sizeof *s->dense);
+        s->dense[at + j] = added[j];
+        end = at;
+        flip(s, added[j]);
+    }
+    s->count += nadded;
+}

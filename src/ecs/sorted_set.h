@@ -1,0 +1,39 @@
+/* sorted_set.h - an ascending set of integers over [0, universe): the
+ * subscription list of a system. Private to the ecs module.
+ *
+ * dense[0..count) holds the members in ascending order, so systems walk
+ * memory front to back; membership is one bit per value, so removing and
+ * adding members moves dense by block copies and touches no per-member
+ * bookkeeping (a sparse set's position index would need rewriting for
+ * every member after the first change). */
+#ifndef ECS_SORTED_SET_H
+#define ECS_SORTED_SET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct ecs_oset {
+    uint32_t *dense;
+    uint64_t *bits;
+    uint32_t count;
+    uint32_t universe; /* values must be < universe */
+} ecs_oset;
+
+bool ecs_oset_init(ecs_oset *s, uint32_t universe);
+void ecs_oset_fini(ecs_oset *s);
+/* Widens the universe, keeping the members. */
+bool ecs_oset_grow(ecs_oset *s, uint32_t universe);
+
+static inline bool ecs_oset_contains(const ecs_oset *s, uint32_t v)
+{
+    return v < s->universe && (s->bits[v >> 6] >> (v & 63u) & 1u);
+}
+
+/* Removes the members listed in removed and adds the values in added.
+ * Both lists are ascending; removed holds members, added non-members. In
+ * place, in block moves: O(count) bytes copied at worst, O((nremoved +
+ * nadded) log count) comparisons. */
+void ecs_oset_apply(ecs_oset *s, const uint32_t *removed, uint32_t nremoved,
+                    const uint32_t *added, uint32_t nadded);
+
+#endif
