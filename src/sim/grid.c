@@ -1,0 +1,120 @@
+/* grid.c - building the broadphase grid: a counting sort in parts. */
+#include "grid.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+float sim_grid_cell_size(float max_radius)
+{
+    /* 1 % wider than a diameter: a touching pair (distance <= r0 + r1, in
+     * float) then never lands two cells apart through rounding of x / cell. */
+    return 2.0f * max_radius * 1.01f;
+}
+
+int sim_grid_init(sim_grid *g, float world_w, float world_h, float max_radius,
+                  uint32_t parts_max)
+{
+    memset(g, 0, sizeof *g);
+    assert(max_radius > 0.0f && world_w > 0.0f && world_h > 0.0f && parts_max > 0);
+    g->cell_size = sim_grid_cell_size(max_radius);
+    g->inv_cell = 1.0f / g->cell_size;
+    float cols = ceilf(world_w / g->cell_size), rows = ceilf(world_h / g->cell_size);
+    g->cols = cols < 1.0f ? 1u : (uint32_t)cols;
+    g->rows = rows < 1.0f ? 1u : (uint32_t)rows;
+    g->cells = g->cols * g->rows;
+    g->parts_max = parts_max;
+    g->start = calloc((size_t)g->cells + 1u, sizeof *g->start);
+    g->cursor = calloc((size_t)g->cells * parts_max, sizeof *g->cursor);
+    return g->start && g->cursor ? 0 : -1;
+}
+
+void sim_grid_free(sim_grid *g)
+{
+    free(g->start);
+    free(g->cursor);
+    free(g->x);
+    free(g->y);
+    free(g->r);
+    free(g->entity);
+    memset(g, 0, sizeof *g);
+}
+
+void sim_grid_count(sim_grid *g, uint32_t part, const float *xy, const uint32_t *idx, uint32_t n)
+{
+    assert(part < g->parts_max);
+    uint32_t *count = g->cursor + (size_t)part * g->cells;
+    memset(count, 0, (size_t)g->cells * sizeof *count);
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t e = idx[k];
+        count[sim_grid_cell(g, xy[2u * e], xy[2u * e + 1u])]++;
+    }
+}
+
+static int reserve(sim_grid *g, uint32_t n)
+{
+    if (n <= g->cap) return 0;
+    uint32_t cap = g->cap ? g->cap : 1024u;
+    while (cap < n) cap = cap > UINT32_MAX / 2u ? n : cap * 2u;
+    /* Each array is kept as soon as it grew, so a failure leaks nothing. */
+    float **fs[] = {&g->x, &g->y, &g->r};
+    for (size_t k = 0; k < sizeof fs / sizeof fs[0]; k++) {
+        float *p = realloc(*fs[k], (size_t)cap * sizeof *p);
+        if (!p) return -1;
+        *fs[k] = p;
+    }
+    uint32_t *e = realloc(g->entity, (size_t)cap * sizeof *e);
+    if (!e) return -1;
+    g->entity = e;
+    g->cap = cap;
+    return 0;
+}
+
+int sim_grid_scan(sim_grid *g, uint32_t parts)
+{
+    assert(parts > 0 && parts <= g->parts_max);
+    uint32_t sum = 0;
+    for (uint32_t c = 0; c < g->cells; c++) {
+        g->start[c] = sum;
+        for (uint32_t p = 0; p < parts; p++) {
+            uint32_t *slot = &g->cursor[(size_t)p * g->cells + c];
+            uint32_t k = *slot;
+            *slot = sum;
+            sum += k;
+        }
+    }
+    g->start[g->cells] = sum;
+    g->count = 0;
+    if (reserve(g, sum) != 0) {
+        memset(g->start, 0, ((size_t)g->cells + 1u) * sizeof *g->start);
+        return -1;
+    }
+    g->count = sum;
+    return 0;
+}
+
+void sim_grid_scatter(sim_grid *g, uint32_t part, const float *xy, const float *radius,
+                      const uint32_t *idx, uint32_t n)
+{
+    assert(part < g->parts_max);
+    if (g->count == 0) return; /* the scan failed */
+    uint32_t *cursor = g->cursor + (size_t)part * g->cells;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t e = idx[k];
+        float x = xy[2u * e], y = xy[2u * e + 1u];
+        uint32_t slot = cursor[sim_grid_cell(g, x, y)]++;
+        g->x[slot] = x;
+        g->y[slot] = y;
+        g->r[slot] = radius[e];
+        g->entity[slot] = e;
+    }
+}
+
+int sim_grid_build(sim_grid *g, const float *xy, const float *radius, const uint32_t *idx,
+                   uint32_t n)
+{
+    sim_grid_count(g, 0, xy, idx, n);
+    if (sim_grid_scan(g, 1) != 0) return -1;
+    sim_grid_scatter(g, 0, xy, radius, idx, n);
+    return 0;
+}

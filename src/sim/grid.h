@@ -1,0 +1,171 @@
+/* grid.h - the broadphase grid owned by the spatial_partition system.
+ *
+ * Cells are squares a little wider than the largest circle's diameter, so
+ * two circles that touch always sit in the same or adjacent cells. Each
+ * frame the grid is rebuilt by a counting sort of the particles by cell:
+ * the items of one cell are contiguous, cells are row-major, and within a
+ * cell items keep ascending entity order. The items are copies of the
+ * circles (x, y, r and entity, one array each), so the collision system
+ * reads the grid front to back, never the component columns, and tests
+ * candidates several at a time. Arrays only grow, so a warm grid
+ * allocates nothing. Private to src/sim.
+ */
+#ifndef SIM_GRID_H
+#define SIM_GRID_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "sim.h"
+
+/* One touching pair: entity indices, their center distance and the push
+ * that parts them: a moves by -push, b by +push (0.6 x the penetration
+ * along the axis from a to b; along +x when the centers coincide). */
+typedef struct sim_contact {
+    uint32_t a, b;
+    float dist;
+    sim_vec2 push;
+} sim_contact;
+
+/* Built in parts (one per subtask), all deterministic: each part counts
+ * its points per cell, one scan turns the counts into write cursors, then
+ * each part scatters its points. Parts cover ascending index ranges, so a
+ * cell's items end up in index order whatever the number of parts. */
+typedef struct sim_grid {
+    float cell_size, inv_cell;
+    uint32_t cols, rows, cells;
+    uint32_t *start;      /* cells + 1: items of cell c are [start[c], start[c + 1]) */
+    uint32_t *cursor;     /* parts_max x cells: per-part counts, then cursors */
+    uint32_t parts_max;
+    /* Items by slot, count used, cap allocated. */
+    float *x, *y, *r;
+    uint32_t *entity;
+    uint32_t count, cap;
+} sim_grid;
+
+/* Cell side for circles of radius at most max_radius (> 0). */
+float sim_grid_cell_size(float max_radius);
+
+/* For up to parts_max parts. 0 on success, -1 when out of memory. */
+int sim_grid_init(sim_grid *g, float world_w, float world_h, float max_radius,
+                  uint32_t parts_max);
+void sim_grid_free(sim_grid *g);
+
+/* Row-major cell of a point; points outside the world fall in the border
+ * cells (clamping keeps neighbours neighbours). */
+static inline uint32_t sim_grid_cell(const sim_grid *g, float x, float y)
+{
+    float fx = x * g->inv_cell, fy = y * g->inv_cell;
+    uint32_t cx = fx >= 0.0f ? (fx < (float)g->cols ? (uint32_t)fx : g->cols - 1u) : 0u;
+    uint32_t cy = fy >= 0.0f ? (fy < (float)g->rows ? (uint32_t)fy : g->rows - 1u) : 0u;
+    return cy * g->cols + cx;
+}
+
+/* Part `part` counts its points: xy holds (x, y) pairs and radius the
+ * radii, both indexed by entity; idx lists the part's n entities. */
+void sim_grid_count(sim_grid *g, uint32_t part, const float *xy, const uint32_t *idx, uint32_t n);
+/* After every part counted: cell starts and write cursors. -1 when out of
+ * memory for the items (the grid is then empty). */
+int sim_grid_scan(sim_grid *g, uint32_t parts);
+/* After the scan: part `part` writes its items (the same idx as counted). */
+void sim_grid_scatter(sim_grid *g, uint32_t part, const float *xy, const float *radius,
+                      const uint32_t *idx, uint32_t n);
+/* All three in one part, on one thread. */
+int sim_grid_build(sim_grid *g, const float *xy, const float *radius, const uint32_t *idx,
+                   uint32_t n);
+
+/* The touching test of slots i and j, as one expression everywhere:
+ * distance between centers <= r_i + r_j. */
+static inline bool sim_grid_touching(const sim_grid *g, uint32_t i, uint32_t j)
+{
+    float dx = g->x[j] - g->x[i], dy = g->y[j] - g->y[i], rs = g->r[i] + g->r[j];
+    return dx * dx + dy * dy <= rs * rs;
+}
+
+/* The contact of touching slots i and j. Finite for any finite input,
+ * coincident centers included. */
+static inline sim_contact sim_grid_contact(const sim_grid *g, uint32_t i, uint32_t j)
+{
+    float dx = g->x[j] - g->x[i], dy = g->y[j] - g->y[i];
+    float d = sqrtf(dx * dx + dy * dy), nx = 1.0f, ny = 0.0f;
+    if (d > 0.0f) { /* dx * dx + dy * dy may underflow to 0: then +x too */
+        nx = dx / d;
+        ny = dy / d;
+    }
+    float push = 0.6f * (g->r[i] + g->r[j] - d);
+    return (sim_contact){g->entity[i], g->entity[j], d, {nx * push, ny * push}};
+}
+
+/* Calls emit(user, contact) for every touching pair whose first item is
+ * in slots [from, to): over any partition of [0, count) into ranges, every
+ * touching pair of the grid is found exactly once, always in the same
+ * order. A pair's partners are the later items of its own cell and the
+ * whole next cell of its row (one slot range), and the three cells below
+ * (another). Inline so that emit, a constant at every call site, inlines
+ * too. emit returns false to stop (out of memory); so does this then. */
+typedef bool (*sim_contact_fn)(void *user, sim_contact c);
+
+/* Slot i against slots [lo, hi), in blocks: a branch-free test loop that
+ * vectorises writes one flag per candidate (touching is a coin flip in
+ * crowded cells, which a branch would mispredict), then the flags are
+ * read eight at a time. */
+static inline bool sim_grid_pairs_in(const sim_grid *g, uint32_t i, uint32_t lo, uint32_t hi,
+                                     sim_contact_fn emit, void *user)
+{
+    enum { BLOCK = 64 };
+    const float px = g->x[i], py = g->y[i], pr = g->r[i];
+    const float *restrict xs = g->x, *restrict ys = g->y, *restrict rs = g->r;
+    while (lo < hi) {
+        uint32_t n = hi - lo > BLOCK ? BLOCK : hi - lo;
+        uint8_t hit[BLOCK + 8] = {0};
+        for (uint32_t k = 0; k < n; k++) {
+            float dx = xs[lo + k] - px, dy = ys[lo + k] - py, s = rs[lo + k] + pr;
+            hit[k] = dx * dx + dy * dy <= s * s;
+        }
+        for (uint32_t k = 0; k < n; k += 8) {
+            uint64_t word;
+            memcpy(&word, hit + k, sizeof word);
+            while (word) {
+                uint32_t j = lo + k + (uint32_t)__builtin_ctzll(word) / 8u;
+                if (!emit(user, sim_grid_contact(g, i, j))) return false;
+                word &= word - 1u;
+            }
+        }
+        lo += n;
+    }
+    return true;
+}
+
+static inline bool sim_grid_pairs(const sim_grid *g, uint32_t from, uint32_t to,
+                                  sim_contact_fn emit, void *user)
+{
+    if (from >= to) return true;
+    /* The cell holding slot `from`: the last c with start[c] <= from. */
+    uint32_t lo = 0, hi = g->cells;
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (g->start[mid] <= from) lo = mid; else hi = mid;
+    }
+    for (uint32_t c = lo, i = from; i < to; c++) {
+        uint32_t end = g->start[c + 1];
+        if (i >= end) continue;
+        uint32_t cx = c % g->cols, cy = c / g->cols;
+        uint32_t right_end = cx + 1 < g->cols ? g->start[c + 2] : end;
+        uint32_t below_lo = 0, below_hi = 0;
+        if (cy + 1 < g->rows) {
+            uint32_t first = c + g->cols - (cx > 0), last = c + g->cols + (cx + 1 < g->cols);
+            below_lo = g->start[first];
+            below_hi = g->start[last + 1];
+        }
+        for (; i < end && i < to; i++) {
+            if (!sim_grid_pairs_in(g, i, i + 1, right_end, emit, user) ||
+                !sim_grid_pairs_in(g, i, below_lo, below_hi, emit, user))
+                return false;
+        }
+    }
+    return true;
+}
+
+#endif /* SIM_GRID_H */

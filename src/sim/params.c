@@ -1,0 +1,97 @@
+/* params.c - the thesis workload's parameters and their sanity checks. */
+#include "grid.h"
+#include "sim.h"
+
+#include <math.h>
+#include <stdio.h>
+
+/* The largest world side: keeps x / cell exact enough for the grid's 1 %
+ * margin and the cell count small. */
+#define WORLD_MAX 100000.0f
+#define CELLS_MAX (UINT32_C(1) << 26)
+/* Bounds on speeds and accelerations: velocities stay far from float
+ * overflow for any number of frames a run can take. */
+#define MAGNITUDE_MAX 1.0e6f
+
+sim_params sim_default_params(void)
+{
+    return (sim_params){
+        .world_w = 1440.0f,
+        .world_h = 900.0f,
+        .radius_min = 0.5f,
+        .radius_max = 2.5f,
+        .speed_max = 3.0f,
+        .acceleration = {0.0f, 1.0f},
+        .life_min = 5.0f,
+        .life_max = 25.0f,
+        .dt = 0.04f,
+        .alpha_per_life = 10.0f,
+        .seed = 0u,
+    };
+}
+
+sim_config sim_default_config(void)
+{
+    return (sim_config){
+        .params = sim_default_params(),
+        .particles = 50000u,
+        .storage = ECS_STORAGE_FIXED,
+    };
+}
+
+bool sim_params_check(const sim_params *p, char *msg, size_t size)
+{
+    const float values[] = {p->world_w, p->world_h, p->radius_min, p->radius_max, p->speed_max,
+                            p->acceleration.x, p->acceleration.y, p->life_min, p->life_max,
+                            p->dt, p->alpha_per_life};
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        if (!isfinite(values[i])) {
+            snprintf(msg, size, "parameters must be finite numbers");
+            return false;
+        }
+    }
+    if (!(p->world_w > 0.0f && p->world_h > 0.0f && p->world_w <= WORLD_MAX &&
+          p->world_h <= WORLD_MAX)) {
+        snprintf(msg, size, "world size %gx%g: each side must be in (0, %g]", (double)p->world_w,
+                 (double)p->world_h, (double)WORLD_MAX);
+        return false;
+    }
+    if (!(p->radius_min > 0.0f && p->radius_min <= p->radius_max)) {
+        snprintf(msg, size, "radius range [%g, %g]: need 0 < min <= max", (double)p->radius_min,
+                 (double)p->radius_max);
+        return false;
+    }
+    if (!(2.0f * p->radius_max <= fminf(p->world_w, p->world_h))) {
+        snprintf(msg, size, "radius max %g: the largest circle must fit in the %gx%g world",
+                 (double)p->radius_max, (double)p->world_w, (double)p->world_h);
+        return false;
+    }
+    float cell = sim_grid_cell_size(p->radius_max);
+    if ((double)ceilf(p->world_w / cell) * (double)ceilf(p->world_h / cell) > (double)CELLS_MAX) {
+        snprintf(msg, size, "radius max %g is too small for a %gx%g world (grid over %u cells)",
+                 (double)p->radius_max, (double)p->world_w, (double)p->world_h,
+                 (unsigned)CELLS_MAX);
+        return false;
+    }
+    if (!(p->speed_max >= 0.0f && p->speed_max <= MAGNITUDE_MAX &&
+          fabsf(p->acceleration.x) <= MAGNITUDE_MAX && fabsf(p->acceleration.y) <= MAGNITUDE_MAX)) {
+        snprintf(msg, size, "speed %g and acceleration (%g, %g): each must be within [-%g, %g] "
+                 "(speed >= 0)", (double)p->speed_max, (double)p->acceleration.x,
+                 (double)p->acceleration.y, (double)MAGNITUDE_MAX, (double)MAGNITUDE_MAX);
+        return false;
+    }
+    if (!(p->life_min > 0.0f && p->life_min <= p->life_max)) {
+        snprintf(msg, size, "life range [%g, %g]: need 0 < min <= max", (double)p->life_min,
+                 (double)p->life_max);
+        return false;
+    }
+    if (!(p->dt > 0.0f && p->dt <= 1.0f)) {
+        snprintf(msg, size, "time step %g must be in (0, 1]", (double)p->dt);
+        return false;
+    }
+    if (!(p->alpha_per_life >= 0.0f)) {
+        snprintf(msg, size, "alpha per life %g must be >= 0", (double)p->alpha_per_life);
+        return false;
+    }
+    return true;
+}

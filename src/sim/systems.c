@@ -1,0 +1,253 @@
+/* systems.c - the nine systems of the particle simulation and their DAG. */
+#include "world.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MIN_SPLIT 4096u /* fewer subscribed particles run as one subtask */
+/* Contacts are gathered on the stack and pushed to the output in blocks. */
+#define CONTACT_BLOCK 256u
+#define PREFETCH_AHEAD 8u
+
+/* Runs the body (the variadic part) for every entity index i of the subtask: one plain loop over
+ * [first, first + count) when the range has no holes (it vectorises),
+ * else a walk of the index list (once particles die, holes are everywhere
+ * and runs of consecutive indices are short). */
+#define SIM_EACH(it, i, ...)                                                                    \
+    do {                                                                                       \
+        const uint32_t *idx_ = (it)->entities;                                                 \
+        uint32_t n_ = (it)->count;                                                             \
+        if (n_ && idx_[n_ - 1u] - idx_[0] == n_ - 1u) {                                        \
+            for (uint32_t i = idx_[0]; i < idx_[0] + n_; i++) __VA_ARGS__                      \
+        } else {                                                                               \
+            for (uint32_t k_ = 0; k_ < n_; k_++) {                                             \
+                uint32_t i = idx_[k_];                                                         \
+                __VA_ARGS__                                                                    \
+            }                                                                                  \
+        }                                                                                      \
+    } while (0)
+
+static void sys_acceleration(ecs_iter *it)
+{
+    const sim_world *w = it->user;
+    const sim_vec2 *acc = ecs_iter_read(it, SIM_C_ACCELERATION);
+    sim_vec2 *vel = ecs_iter_write(it, SIM_C_VELOCITY);
+    float dt = w->p.dt;
+    SIM_EACH(it, i, {
+        vel[i].x += acc[i].x * dt;
+        vel[i].y += acc[i].y * dt;
+    });
+}
+
+static void sys_velocity(ecs_iter *it)
+{
+    const sim_world *w = it->user;
+    const sim_vec2 *vel = ecs_iter_read(it, SIM_C_VELOCITY);
+    sim_vec2 *pos = ecs_iter_write(it, SIM_C_POSITION);
+    float dt = w->p.dt;
+    SIM_EACH(it, i, {
+        pos[i].x += vel[i].x * dt;
+        pos[i].y += vel[i].y * dt;
+    });
+}
+
+static void sys_keep_in_bounds(ecs_iter *it)
+{
+    const sim_world *w = it->user;
+    const float *radius = ecs_iter_read(it, SIM_C_CIRCLE);
+    sim_vec2 *pos = ecs_iter_write(it, SIM_C_POSITION);
+    sim_vec2 *vel = ecs_iter_write(it, SIM_C_VELOCITY);
+    SIM_EACH(it, i, { sim__keep_in_bounds(&w->p, &pos[i], &vel[i], radius[i]); });
+}
+
+/* Two parallel passes over the same ranges: count per cell, then (after
+ * finish has scanned the counts) scatter into the grid. */
+static void sys_spatial_partition(ecs_iter *it)
+{
+    sim_world *w = it->user;
+    const float *xy = ecs_iter_read(it, SIM_C_POSITION);
+    if (it->pass == 0) {
+        sim_grid_count(&w->grid, it->subtask, xy, it->entities, it->count);
+    } else {
+        const float *radius = ecs_iter_read(it, SIM_C_CIRCLE);
+        sim_grid_scatter(&w->grid, it->subtask, xy, radius, it->entities, it->count);
+    }
+}
+
+static void finish_spatial_partition(ecs_context *ctx, uint32_t system, void *user)
+{
+    sim_world *w = user;
+    if (ecs_system_pass(ctx, system) == 0 &&
+        sim_grid_scan(&w->grid, ecs_output_subtasks(ctx, system)) != 0)
+        w->grid_failed = 1;
+}
+
+typedef struct contact_sink {
+    ecs_iter *it;
+    uint32_t used;
+    bool failed;
+    sim_contact buf[CONTACT_BLOCK];
+} contact_sink;
+
+static bool sink_flush(contact_sink *s)
+{
+    if (s->used == 0) return true;
+    sim_contact *out = ecs_iter_output_push(s->it, s->used);
+    if (!out) return false;
+    memcpy(out, s->buf, s->used * sizeof *out);
+    s->used = 0;
+    return true;
+}
+
+static bool sink_emit(void *user, sim_contact c)
+{
+    contact_sink *s = user;
+    s->buf[s->used++] = c;
+    return s->used < CONTACT_BLOCK || sink_flush(s);
+}
+
+/* Subtask k of K takes grid slots [k*n/K, (k+1)*n/K): a split by particle
+ * count over the sorted grid, so each subtask reads a contiguous stretch of
+ * it and the concatenated outputs are in the same order for any K. */
+static void sys_collision(ecs_iter *it)
+{
+    const sim_world *w = it->user;
+    uint64_t n = w->grid.count;
+    uint32_t from = (uint32_t)(n * it->subtask / it->subtask_count);
+    uint32_t to = (uint32_t)(n * (it->subtask + 1u) / it->subtask_count);
+    contact_sink sink = {.it = it};
+    if (sim_grid_pairs(&w->grid, from, to, sink_emit, &sink)) sink_flush(&sink);
+}
+
+/* Sequential by definition: contacts in order, each seeing the previous
+ * ones' effects. The pushes were computed by collision, in parallel; here
+ * only loads and stores remain, with the particles of a contact a few
+ * contacts ahead prefetched (their indices are scattered in memory). */
+static void sys_solve_contacts(ecs_iter *it)
+{
+    sim_world *w = it->user;
+    sim_vec2 *pos = ecs_iter_write(it, SIM_C_POSITION);
+    sim_vec2 *vel = ecs_iter_write(it, SIM_C_VELOCITY);
+    uint32_t batches = ecs_iter_dep_subtasks(it, SIM_S_COLLISION), total = 0;
+    for (uint32_t s = 0; s < batches; s++) {
+        uint32_t n;
+        const sim_contact *c = ecs_iter_dep_output(it, SIM_S_COLLISION, s, &n);
+        for (uint32_t k = 0; k < n; k++) {
+            if (k + PREFETCH_AHEAD < n) {
+                const sim_contact *f = &c[k + PREFETCH_AHEAD];
+                __builtin_prefetch(&pos[f->a], 1);
+                __builtin_prefetch(&pos[f->b], 1);
+                __builtin_prefetch(&vel[f->a], 1);
+                __builtin_prefetch(&vel[f->b], 1);
+            }
+            sim__solve_contact(pos, vel, &c[k]);
+        }
+        total += n;
+    }
+    w->contacts = total;
+}
+
+static void sys_render(ecs_iter *it)
+{
+    const sim_vec2 *pos = ecs_iter_read(it, SIM_C_POSITION);
+    const float *radius = ecs_iter_read(it, SIM_C_CIRCLE);
+    const sim_rgba *color = ecs_iter_read(it, SIM_C_COLOR);
+    if (it->count == 0) return;
+    sim_instance *out = ecs_iter_output_push(it, it->count);
+    if (!out) return; /* the step reports ECS_ERR_NOMEM */
+    SIM_EACH(it, i, { *out++ = (sim_instance){pos[i].x, pos[i].y, radius[i], color[i]}; });
+}
+
+static void sys_life(ecs_iter *it)
+{
+    const sim_world *w = it->user;
+    float *life = ecs_iter_write(it, SIM_C_LIFE);
+    float dt = w->p.dt;
+    SIM_EACH(it, i, {
+        life[i] -= dt;
+        if (life[i] <= 0.0f) ecs_iter_kill(it, ecs_iter_handle(it, i));
+    });
+}
+
+static void sys_fade(ecs_iter *it)
+{
+    const sim_world *w = it->user;
+    const float *life = ecs_iter_read(it, SIM_C_LIFE);
+    sim_rgba *color = ecs_iter_write(it, SIM_C_COLOR);
+    float k = w->p.alpha_per_life;
+    SIM_EACH(it, i, {
+        float a = life[i] * k; /* a plain clamp: fminf/fmaxf are libm calls here */
+        color[i].a = (uint8_t)(a > 0.0f ? (a < 255.0f ? a : 255.0f) : 0.0f);
+    });
+}
+
+#define PER_CORE {ECS_SPLIT_PER_WORKER, 0, MIN_SPLIT}
+
+/* File scope, so the id arrays have static storage. */
+static const ecs_system_def system_defs[SIM_SYSTEM_COUNT] = {
+    [SIM_S_ACCELERATION] = {.name = "acceleration",
+                            .reads = ECS_IDS_INIT(SIM_C_ACCELERATION),
+                            .writes = ECS_IDS_INIT(SIM_C_VELOCITY),
+                            .parallelism = PER_CORE,
+                            .process = sys_acceleration},
+    [SIM_S_VELOCITY] = {.name = "velocity",
+                        .reads = ECS_IDS_INIT(SIM_C_VELOCITY),
+                        .writes = ECS_IDS_INIT(SIM_C_POSITION),
+                        .after = ECS_IDS_INIT(SIM_S_ACCELERATION),
+                        .parallelism = PER_CORE,
+                        .process = sys_velocity},
+    [SIM_S_KEEP_IN_BOUNDS] = {.name = "keep_in_bounds",
+                              .reads = ECS_IDS_INIT(SIM_C_CIRCLE),
+                              .writes = ECS_IDS_INIT(SIM_C_POSITION, SIM_C_VELOCITY),
+                              .after = ECS_IDS_INIT(SIM_S_VELOCITY),
+                              .parallelism = PER_CORE,
+                              .process = sys_keep_in_bounds},
+    [SIM_S_SPATIAL_PARTITION] = {.name = "spatial_partition",
+                                 .reads = ECS_IDS_INIT(SIM_C_POSITION, SIM_C_CIRCLE),
+                                 .after = ECS_IDS_INIT(SIM_S_KEEP_IN_BOUNDS),
+                                 .parallelism = PER_CORE,
+                                 .passes = 2,
+                                 .process = sys_spatial_partition,
+                                 .finish = finish_spatial_partition},
+    [SIM_S_COLLISION] = {.name = "collision",
+                         .reads = ECS_IDS_INIT(SIM_C_POSITION, SIM_C_CIRCLE),
+                         .after = ECS_IDS_INIT(SIM_S_SPATIAL_PARTITION),
+                         .parallelism = PER_CORE,
+                         .output_size = sizeof(sim_contact),
+                         .process = sys_collision},
+    [SIM_S_SOLVE_CONTACTS] = {.name = "solve_contacts",
+                              .reads = ECS_IDS_INIT(SIM_C_CIRCLE),
+                              .writes = ECS_IDS_INIT(SIM_C_POSITION, SIM_C_VELOCITY),
+                              .after = ECS_IDS_INIT(SIM_S_COLLISION),
+                              .parallelism = {ECS_SPLIT_NONE, 0, 0},
+                              .process = sys_solve_contacts},
+    [SIM_S_RENDER] = {.name = "render",
+                      .reads = ECS_IDS_INIT(SIM_C_POSITION, SIM_C_CIRCLE, SIM_C_COLOR),
+                      .after = ECS_IDS_INIT(SIM_S_SOLVE_CONTACTS, SIM_S_FADE),
+                      .parallelism = PER_CORE,
+                      .output_size = sizeof(sim_instance),
+                      .process = sys_render},
+    [SIM_S_LIFE] = {.name = "life",
+                    .writes = ECS_IDS_INIT(SIM_C_LIFE),
+                    .parallelism = PER_CORE,
+                    .process = sys_life},
+    [SIM_S_FADE] = {.name = "fade",
+                    .reads = ECS_IDS_INIT(SIM_C_LIFE),
+                    .writes = ECS_IDS_INIT(SIM_C_COLOR),
+                    .after = ECS_IDS_INIT(SIM_S_LIFE),
+                    .parallelism = PER_CORE,
+                    .process = sys_fade},
+};
+
+/* Thesis figure 15.1: render waits for solve_contacts only, leaving fade's
+ * writes to color unordered with render's reads. */
+static const ecs_ids thesis_render_after = ECS_IDS_INIT(SIM_S_SOLVE_CONTACTS);
+
+void sim__system_defs(sim_world *w, bool thesis_dag, ecs_system_def out[SIM_SYSTEM_COUNT])
+{
+    for (uint32_t s = 0; s < SIM_SYSTEM_COUNT; s++) {
+        out[s] = system_defs[s];
+        out[s].user = w;
+    }
+    if (thesis_dag) out[SIM_S_RENDER].after = thesis_render_after;
+}
