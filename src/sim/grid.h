@@ -89,13 +89,14 @@ static inline bool sim_grid_touching(const sim_grid *g, uint32_t i, uint32_t j)
 static inline sim_contact sim_grid_contact(const sim_grid *g, uint32_t i, uint32_t j)
 {
     float dx = g->x[j] - g->x[i], dy = g->y[j] - g->y[i];
-    float d = sqrtf(dx * dx + dy * dy), nx = 1.0f, ny = 0.0f;
+    float d = sqrtf(dx * dx + dy * dy), depth = g->r[i] + g->r[j] - d;
+    sim_vec2 push = {0.6f * depth, 0.0f}; /* coincident centers: along +x */
     if (d > 0.0f) { /* dx * dx + dy * dy may underflow to 0: then +x too */
-        nx = dx / d;
-        ny = dy / d;
+        /* Divide the axis, not the push: depth / d could overflow. */
+        float nx = dx / d, ny = dy / d, k = 0.6f * depth;
+        push = (sim_vec2){nx * k, ny * k};
     }
-    float push = 0.6f * (g->r[i] + g->r[j] - d);
-    return (sim_contact){g->entity[i], g->entity[j], d, {nx * push, ny * push}};
+    return (sim_contact){g->entity[i], g->entity[j], d, push};
 }
 
 /* Calls emit(user, contact) for every touching pair whose first item is

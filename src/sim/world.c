@@ -24,30 +24,84 @@ static ecs_status fail(ecs_error *err, ecs_status st, const char *msg)
     return st;
 }
 
-/* One particle, drawing in the thesis's order: position, radius, velocity,
+/* One particle as drawn from the generator. */
+typedef struct particle {
+    sim_vec2 pos, vel;
+    float radius, life;
+    sim_rgba color;
+} particle;
+
+/* Draws one particle in the thesis's order: position, radius, velocity,
  * color, life. */
-static ecs_status spawn(sim_world *w, sim_rng *rng)
+static particle draw(const sim_params *p, sim_rng *rng)
 {
-    const sim_params *p = &w->p;
+    particle q;
+    q.pos.x = sim_rng_range(rng, 0.0f, p->world_w);
+    q.pos.y = sim_rng_range(rng, 0.0f, p->world_h);
+    q.radius = sim_rng_range(rng, p->radius_min, p->radius_max);
+    q.vel.x = sim_rng_range(rng, -p->speed_max, p->speed_max);
+    q.vel.y = sim_rng_range(rng, -p->speed_max, p->speed_max);
+    q.color.r = sim_rng_byte(rng);
+    q.color.g = sim_rng_byte(rng);
+    q.color.b = sim_rng_byte(rng);
+    q.color.a = 255u;
+    q.life = sim_rng_range(rng, p->life_min, p->life_max);
+    return q;
+}
+
+static ecs_status spawn_one(sim_world *w, const particle *q)
+{
     ecs_entity e;
     ecs_status st = ecs_create(w->ctx, &e);
-    if (st != ECS_OK) return st;
-    sim_vec2 pos = {sim_rng_range(rng, 0.0f, p->world_w), sim_rng_range(rng, 0.0f, p->world_h)};
-    float radius = sim_rng_range(rng, p->radius_min, p->radius_max);
-    sim_vec2 vel = {sim_rng_range(rng, -p->speed_max, p->speed_max),
-                    sim_rng_range(rng, -p->speed_max, p->speed_max)};
-    sim_rgba color;
-    color.r = sim_rng_byte(rng);
-    color.g = sim_rng_byte(rng);
-    color.b = sim_rng_byte(rng);
-    color.a = 255u;
-    float life = sim_rng_range(rng, p->life_min, p->life_max);
     const void *values[SIM_COMPONENT_COUNT] = {
-        [SIM_C_POSITION] = &pos,  [SIM_C_VELOCITY] = &vel, [SIM_C_ACCELERATION] = &p->acceleration,
-        [SIM_C_COLOR] = &color,   [SIM_C_CIRCLE] = &radius, [SIM_C_LIFE] = &life,
+        [SIM_C_POSITION] = &q->pos,  [SIM_C_VELOCITY] = &q->vel,
+        [SIM_C_ACCELERATION] = &w->p.acceleration, [SIM_C_COLOR] = &q->color,
+        [SIM_C_CIRCLE] = &q->radius, [SIM_C_LIFE] = &q->life,
     };
     for (uint32_t c = 0; c < SIM_COMPONENT_COUNT && st == ECS_OK; c++)
         st = ecs_add(w->ctx, e, c, values[c]);
+    return st;
+}
+
+/* Draws every particle in generator order, then creates the entities in
+ * grid order (row-major cells, draw order within a cell), so that entity
+ * indices follow space: neighbours in the world are neighbours in the
+ * component columns, which is what the contact solver and the grid build
+ * touch at random otherwise. The particles are the same; only which index
+ * holds which differs. */
+static ecs_status spawn_all(sim_world *w, uint32_t n, char *msg, size_t size)
+{
+    particle *all = malloc((size_t)(n ? n : 1u) * sizeof *all);
+    float *xy = malloc((size_t)(n ? n : 1u) * 2u * sizeof *xy);
+    float *radius = malloc((size_t)(n ? n : 1u) * sizeof *radius);
+    uint32_t *idx = malloc((size_t)(n ? n : 1u) * sizeof *idx);
+    sim_grid order;
+    int ok = all && xy && radius && idx &&
+             sim_grid_init(&order, w->p.world_w, w->p.world_h, w->p.radius_max, 1u) == 0;
+    ecs_status st = ok ? ECS_OK : ECS_ERR_NOMEM;
+    if (ok) {
+        sim_rng rng = sim_rng_seed(w->p.seed);
+        for (uint32_t i = 0; i < n; i++) {
+            all[i] = draw(&w->p, &rng);
+            xy[2u * i] = all[i].pos.x;
+            xy[2u * i + 1u] = all[i].pos.y;
+            radius[i] = all[i].radius;
+            idx[i] = i;
+        }
+        if (sim_grid_build(&order, xy, radius, idx, n) != 0) st = ECS_ERR_NOMEM;
+        for (uint32_t k = 0; k < order.count && st == ECS_OK; k++) {
+            st = spawn_one(w, &all[order.entity[k]]);
+            if (st != ECS_OK)
+                snprintf(msg, size, "spawning particle %u of %u: %s", (unsigned)k + 1u,
+                         (unsigned)n, ecs_status_name(st));
+        }
+    }
+    if (ok) sim_grid_free(&order);
+    if (st == ECS_ERR_NOMEM) snprintf(msg, size, "out of memory spawning %u particles", (unsigned)n);
+    free(all);
+    free(xy);
+    free(radius);
+    free(idx);
     return st;
 }
 
@@ -72,7 +126,11 @@ ecs_status sim_create(const sim_config *cfg, sim_world **out, ecs_error *err)
     ec.systems = systems;
     ec.system_count = SIM_SYSTEM_COUNT;
     ec.storage = cfg->storage;
-    ec.capacity = cfg->capacity ? cfg->capacity : (cfg->particles ? cfg->particles : 1u);
+    /* Fixed: the limit, by default just enough. Dynamic: the initial size,
+     * by default the ecs's, growing while the particles are spawned. */
+    ec.capacity = cfg->capacity;
+    if (cfg->storage == ECS_STORAGE_FIXED && !ec.capacity)
+        ec.capacity = cfg->particles ? cfg->particles : 1u;
     ec.workers = cfg->workers;
     ec.inner_parallelism_off = cfg->inner_parallelism_off;
     ecs_status st = ecs_context_create(&ec, &w->ctx, err);
@@ -86,15 +144,10 @@ ecs_status sim_create(const sim_config *cfg, sim_world **out, ecs_error *err)
         sim_destroy(w);
         return fail(err, ECS_ERR_NOMEM, "out of memory for the grid");
     }
-    sim_rng rng = sim_rng_seed(w->p.seed);
-    for (uint32_t i = 0; i < cfg->particles; i++) {
-        st = spawn(w, &rng);
-        if (st != ECS_OK) {
-            snprintf(msg, sizeof msg, "spawning particle %u of %u: %s", (unsigned)i + 1u,
-                     (unsigned)cfg->particles, ecs_status_name(st));
-            sim_destroy(w);
-            return fail(err, st, msg);
-        }
+    st = spawn_all(w, cfg->particles, msg, sizeof msg);
+    if (st != ECS_OK) {
+        sim_destroy(w);
+        return fail(err, st, msg);
     }
     ecs_refresh(w->ctx);
     *out = w;

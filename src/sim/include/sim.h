@@ -87,7 +87,8 @@ typedef struct sim_config {
     sim_params params;
     uint32_t particles;         /* spawned before the first frame */
     ecs_storage storage;        /* fixed: capacity is the limit */
-    uint32_t capacity;          /* fixed limit, or dynamic initial size; 0: particles */
+    uint32_t capacity;          /* fixed: the limit (0: particles); dynamic: the
+                                   initial size (0: the ecs default, then grows) */
     uint32_t workers;           /* 0: online CPUs */
     bool inner_parallelism_off; /* every system as one subtask */
     bool thesis_dag;            /* declare the thesis's DAG exactly (no fade ->
