@@ -1,10 +1,37 @@
 #!/usr/bin/env bash
-# The main job for now: installs what is missing, builds the release preset
-# and runs the ECS micro-benchmark. Extra arguments go to ecs_bench
-# (try --help), e.g. bench/run.sh --entities 200000 --threads 2.
+# Builds the release preset (installing what is missing), then runs a
+# benchmark. Usage:
+#   bench/run.sh [ARGS...]        quick: particles bench on 50 000 particles,
+#                                 inner parallelism on/off, fixed/dynamic, 1 repeat
+#                                 (a few seconds); ARGS replace those defaults
+#   bench/run.sh full [MACHINE]   the thesis matrix (50k/100k/200k x IP on/off x
+#                                 fixed/dynamic, 3 repeats, 2 threads) written to
+#                                 bench/results/MACHINE/ (default: dev-2core-epyc)
+#   bench/run.sh ecs [ARGS...]    the ECS micro-benchmark (ecs_bench --help)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/install-deps
 cmake --preset release >/dev/null
-cmake --build --preset release -j "$(nproc)"
-exec build/release/bench/ecs_bench "$@"
+cmake --build --preset release -j "$(nproc)" >/dev/null
+particles=build/release/src/app/particles
+case "${1:-}" in
+ecs)
+    shift
+    exec build/release/bench/ecs_bench "$@"
+    ;;
+full)
+    out="bench/results/${2:-dev-2core-epyc}"
+    mkdir -p "$out"
+    "$particles" bench --entities 50000,100000,200000 --inner-parallelism off,on \
+        --storage fixed,dynamic --threads 2 --repeat 3 --seed 0 \
+        --csv "$out/particles.csv" --json "$out/particles.json" \
+        --chart "$out/particles.png" | tee "$out/particles.txt"
+    ;;
+"")
+    exec "$particles" bench --entities 50000 --inner-parallelism off,on \
+        --storage fixed,dynamic --repeat 1
+    ;;
+*)
+    exec "$particles" bench "$@"
+    ;;
+esac

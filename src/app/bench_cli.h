@@ -1,0 +1,40 @@
+/* bench_cli.h - the options of `particles bench` and their parsing. */
+#ifndef BENCH_CLI_H
+#define BENCH_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ecs.h"
+
+#define BENCH_MAX_LIST 32u        /* items in --entities */
+#define BENCH_MAX_THREADS 256u
+#define BENCH_MAX_REPEAT 1000u
+#define BENCH_MAX_FRAMES 1000000u
+#define BENCH_THESIS_FIXED_LIMIT 400000u
+
+typedef struct bench_options {
+    uint32_t counts[BENCH_MAX_LIST]; /* particle counts, in the order given */
+    uint32_t count_n;
+    bool ip_on[2];                   /* inner parallelism values, in the order given */
+    uint32_t ip_n;
+    ecs_storage storages[2];         /* in the order given */
+    uint32_t storage_n;
+    uint32_t threads;                /* workers, the caller included */
+    uint32_t repeat;
+    uint32_t seed;
+    uint32_t frames;                 /* 0: until every particle died */
+    uint32_t fixed_limit;
+    const char *csv, *json, *chart;  /* NULL: not written */
+    bool quiet, print_dag, help;
+} bench_options;
+
+/* Parses argv (argv[0] is the mode's name) into *o, checking every value
+ * and the options against each other. Returns 0, or 2 after printing one
+ * line naming the flag, the value and what is allowed. */
+int bench_cli_parse(int argc, char **argv, bench_options *o);
+
+void bench_cli_usage(FILE *f);
+
+#endif /* BENCH_CLI_H */

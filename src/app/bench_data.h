@@ -1,0 +1,72 @@
+/* bench_data.h - one benchmark's configurations, runs and summaries. */
+#ifndef BENCH_DATA_H
+#define BENCH_DATA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bench_cli.h"
+#include "bench_machine.h"
+#include "sim.h"
+
+#define BENCH_NAME_MAX 32u
+/* Frame whose state is hashed besides the final one: a run until every
+ * particle died ends empty, so its final hash covers the frame count only. */
+#define BENCH_CHECK_FRAME 100u
+
+typedef struct bench_config {
+    uint32_t count;
+    bool ip_on;
+    ecs_storage storage;
+} bench_config;
+
+/* One run of one configuration. Times in ms, memory in MiB. */
+typedef struct bench_result {
+    uint32_t repeat; /* 1-based */
+    uint64_t frames;
+    double total_ms, spawn_ms, step_mean_ms, step_p99_ms;
+    double contacts_per_frame;
+    double peak_rss_mib;
+    bool rss_per_run;   /* VmHWM after a reset; false: getrusage, process peak */
+    uint64_t hash;      /* final state */
+    uint64_t check_hash; /* state after BENCH_CHECK_FRAME frames */
+    bool has_check;     /* the run reached BENCH_CHECK_FRAME */
+    double system_ms[SIM_SYSTEM_COUNT]; /* mean per frame */
+} bench_result;
+
+typedef struct bench_stat {
+    double mean, sd;
+} bench_stat;
+
+/* Every repeat of one configuration. */
+typedef struct bench_summary {
+    bench_stat total, spawn, step_mean, step_p99, contacts, rss;
+    bench_stat system[SIM_SYSTEM_COUNT];
+    double frames; /* mean (equal across repeats unless something is wrong) */
+} bench_summary;
+
+typedef struct bench_set {
+    const bench_options *opt;
+    bench_machine machine;
+    uint32_t cfg_n;        /* counts x IP values x storages */
+    bench_config *cfgs;    /* in (count, IP, storage) order of the options */
+    bench_result *runs;    /* repeat r of configuration c at r * cfg_n + c */
+    bench_summary *sums;   /* per configuration */
+    char systems[SIM_SYSTEM_COUNT][BENCH_NAME_MAX];
+} bench_set;
+
+/* Allocates the tables for o's configurations; false if out of memory. */
+bool bench_set_init(bench_set *s, const bench_options *o);
+void bench_set_free(bench_set *s);
+
+uint32_t bench_set_run_count(const bench_set *s);
+const bench_result *bench_set_run(const bench_set *s, uint32_t repeat, uint32_t cfg);
+/* The index of a configuration, or -1 if it was not selected. */
+int bench_set_find(const bench_set *s, uint32_t count, bool ip_on, ecs_storage storage);
+/* False if some run fell back to getrusage for its peak memory. */
+bool bench_set_rss_per_run(const bench_set *s);
+
+const char *bench_ip_name(bool on);
+const char *bench_storage_name(ecs_storage storage);
+
+#endif /* BENCH_DATA_H */

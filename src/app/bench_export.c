@@ -1,0 +1,157 @@
+/* bench_export.c - the runs as CSV (one row per run) and as JSON (machine,
+ * options, runs, per-configuration summary). */
+#include "bench_export.h"
+
+#include <stdio.h>
+
+/* ---- CSV ------------------------------------------------------------------ */
+
+static void csv_head(FILE *f, const bench_set *s)
+{
+    fprintf(f, "count,inner_parallelism,storage,threads,repeat,seed,frames,total_ms,spawn_ms,"
+               "step_mean_ms,step_p99_ms,contacts_per_frame,peak_rss_mib,hash,hash_frame%u",
+            BENCH_CHECK_FRAME);
+    for (uint32_t k = 0; k < SIM_SYSTEM_COUNT; k++) fprintf(f, ",ms_%s", s->systems[k]);
+    fputc('\n', f);
+}
+
+static void csv_row(FILE *f, const bench_set *s, uint32_t r, uint32_t c)
+{
+    const bench_config *k = &s->cfgs[c];
+    const bench_result *x = bench_set_run(s, r, c);
+    fprintf(f, "%u,%s,%s,%u,%u,%u,%llu,%.3f,%.3f,%.4f,%.4f,%.1f,%.2f,%016llx,",
+            (unsigned)k->count, bench_ip_name(k->ip_on), bench_storage_name(k->storage),
+            (unsigned)s->opt->threads, (unsigned)x->repeat, (unsigned)s->opt->seed,
+            (unsigned long long)x->frames, x->total_ms, x->spawn_ms, x->step_mean_ms,
+            x->step_p99_ms, x->contacts_per_frame, x->peak_rss_mib, (unsigned long long)x->hash);
+    if (x->has_check) fprintf(f, "%016llx", (unsigned long long)x->check_hash);
+    for (uint32_t i = 0; i < SIM_SYSTEM_COUNT; i++) fprintf(f, ",%.4f", x->system_ms[i]);
+    fputc('\n', f);
+}
+
+void bench_export_csv(FILE *f, const bench_set *s)
+{
+    csv_head(f, s);
+    for (uint32_t r = 0; r < s->opt->repeat; r++)
+        for (uint32_t c = 0; c < s->cfg_n; c++) csv_row(f, s, r, c);
+}
+
+/* ---- JSON ----------------------------------------------------------------- */
+
+static void json_string(FILE *f, const char *str)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)str; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+static void json_options(FILE *f, const bench_options *o)
+{
+    fprintf(f, "  \"options\": {\"entities\": [");
+    for (uint32_t i = 0; i < o->count_n; i++)
+        fprintf(f, "%s%u", i ? ", " : "", (unsigned)o->counts[i]);
+    fprintf(f, "], \"inner_parallelism\": [");
+    for (uint32_t i = 0; i < o->ip_n; i++)
+        fprintf(f, "%s\"%s\"", i ? ", " : "", bench_ip_name(o->ip_on[i]));
+    fprintf(f, "], \"storage\": [");
+    for (uint32_t i = 0; i < o->storage_n; i++)
+        fprintf(f, "%s\"%s\"", i ? ", " : "", bench_storage_name(o->storages[i]));
+    fprintf(f, "], \"threads\": %u, \"repeat\": %u, \"seed\": %u, \"frames\": %u, "
+               "\"fixed_limit\": %u},\n",
+            (unsigned)o->threads, (unsigned)o->repeat, (unsigned)o->seed, (unsigned)o->frames,
+            (unsigned)o->fixed_limit);
+}
+
+static void json_head(FILE *f, const bench_set *s)
+{
+    fprintf(f, "{\n  \"machine\": {\"cpu\": ");
+    json_string(f, s->machine.cpu);
+    fprintf(f, ", \"online_cpus\": %ld},\n", s->machine.online);
+    json_options(f, s->opt);
+    fprintf(f, "  \"peak_rss_source\": \"%s\",\n  \"check_frame\": %u,\n  \"systems\": [",
+            bench_set_rss_per_run(s) ? "VmHWM after clear_refs, per run"
+                                     : "getrusage ru_maxrss, process peak",
+            BENCH_CHECK_FRAME);
+    for (uint32_t k = 0; k < SIM_SYSTEM_COUNT; k++)
+        fprintf(f, "%s\"%s\"", k ? ", " : "", s->systems[k]);
+    fprintf(f, "],\n");
+}
+
+static void json_config(FILE *f, const bench_config *k)
+{
+    fprintf(f, "\"count\": %u, \"inner_parallelism\": \"%s\", \"storage\": \"%s\"",
+            (unsigned)k->count, bench_ip_name(k->ip_on), bench_storage_name(k->storage));
+}
+
+static void json_run(FILE *f, const bench_set *s, uint32_t r, uint32_t c)
+{
+    const bench_result *x = bench_set_run(s, r, c);
+    fprintf(f, "    {");
+    json_config(f, &s->cfgs[c]);
+    fprintf(f, ", \"threads\": %u, \"repeat\": %u, \"seed\": %u, \"frames\": %llu, "
+               "\"total_ms\": %.3f, \"spawn_ms\": %.3f, \"step_mean_ms\": %.4f, "
+               "\"step_p99_ms\": %.4f, \"contacts_per_frame\": %.1f, \"peak_rss_mib\": %.2f, "
+               "\"hash\": \"%016llx\", \"hash_frame%u\": ",
+            (unsigned)s->opt->threads, (unsigned)x->repeat, (unsigned)s->opt->seed,
+            (unsigned long long)x->frames, x->total_ms, x->spawn_ms, x->step_mean_ms,
+            x->step_p99_ms, x->contacts_per_frame, x->peak_rss_mib, (unsigned long long)x->hash,
+            BENCH_CHECK_FRAME);
+    if (x->has_check)
+        fprintf(f, "\"%016llx\"", (unsigned long long)x->check_hash);
+    else
+        fprintf(f, "null");
+    fprintf(f, ", \"systems_ms\": {");
+    for (uint32_t k = 0; k < SIM_SYSTEM_COUNT; k++)
+        fprintf(f, "%s\"%s\": %.4f", k ? ", " : "", s->systems[k], x->system_ms[k]);
+    fprintf(f, "}}");
+}
+
+static void json_stat(FILE *f, const char *name, bench_stat v)
+{
+    fprintf(f, ", \"%s\": {\"mean\": %.4f, \"sd\": %.4f}", name, v.mean, v.sd);
+}
+
+static void json_summary(FILE *f, const bench_set *s, uint32_t c)
+{
+    const bench_summary *m = &s->sums[c];
+    fprintf(f, "    {");
+    json_config(f, &s->cfgs[c]);
+    fprintf(f, ", \"runs\": %u, \"frames\": %.1f", (unsigned)s->opt->repeat, m->frames);
+    json_stat(f, "total_ms", m->total);
+    json_stat(f, "spawn_ms", m->spawn);
+    json_stat(f, "step_mean_ms", m->step_mean);
+    json_stat(f, "step_p99_ms", m->step_p99);
+    json_stat(f, "contacts_per_frame", m->contacts);
+    json_stat(f, "peak_rss_mib", m->rss);
+    fprintf(f, ", \"systems_ms\": {");
+    for (uint32_t k = 0; k < SIM_SYSTEM_COUNT; k++) {
+        fprintf(f, "%s\"%s\": {\"mean\": %.4f, \"sd\": %.4f}", k ? ", " : "", s->systems[k],
+                m->system[k].mean, m->system[k].sd);
+    }
+    fprintf(f, "}}");
+}
+
+void bench_export_json(FILE *f, const bench_set *s, bool deterministic)
+{
+    json_head(f, s);
+    fprintf(f, "  \"runs\": [\n");
+    uint32_t n = 0, total = bench_set_run_count(s);
+    for (uint32_t r = 0; r < s->opt->repeat; r++)
+        for (uint32_t c = 0; c < s->cfg_n; c++) {
+            json_run(f, s, r, c);
+            fprintf(f, "%s\n", ++n < total ? "," : "");
+        }
+    fprintf(f, "  ],\n  \"summary\": [\n");
+    for (uint32_t c = 0; c < s->cfg_n; c++) {
+        json_summary(f, s, c);
+        fprintf(f, "%s\n", c + 1 < s->cfg_n ? "," : "");
+    }
+    fprintf(f, "  ],\n  \"deterministic\": %s\n}\n", deterministic ? "true" : "false");
+}

@@ -1,0 +1,192 @@
+/* bench_run.c - one run: create the world, step it to the end, measure. */
+#include "bench_run.h"
+#include "bench_mem.h"
+#include "bench_msg.h"
+#include "bench_stats.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+/* What one run accumulates while its frames go by. */
+typedef struct run_state {
+    sim_world *w;
+    const bench_config *cfg;
+    uint32_t index, repeat; /* 0-based */
+    double start_ms;
+    uint64_t contacts;
+    double system_ms[SIM_SYSTEM_COUNT]; /* summed over frames */
+} run_state;
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static sim_config make_config(const bench_options *o, const bench_config *c, uint32_t particles)
+{
+    sim_config sc = sim_default_config();
+    sc.params.seed = o->seed;
+    sc.particles = particles;
+    sc.storage = c->storage;
+    sc.capacity = c->storage == ECS_STORAGE_FIXED ? o->fixed_limit : 0u;
+    sc.workers = o->threads;
+    sc.inner_parallelism_off = !c->ip_on;
+    return sc;
+}
+
+void bench_runner_init(bench_runner *r, const bench_options *o, uint32_t run_n)
+{
+    *r = (bench_runner){.opt = o, .run_n = run_n};
+    bench_progress_init(&r->progress, !o->quiet && isatty(fileno(stderr)));
+}
+
+void bench_runner_free(bench_runner *r)
+{
+    bench_progress_clear(&r->progress);
+    free(r->step_ms);
+    r->step_ms = NULL;
+    r->step_cap = 0;
+}
+
+static bool reserve_steps(bench_runner *r, size_t n)
+{
+    if (n <= r->step_cap) return true;
+    size_t cap = r->step_cap ? r->step_cap * 2 : 1024;
+    double *p = realloc(r->step_ms, cap * sizeof *p);
+    if (!p) return false;
+    r->step_ms = p;
+    r->step_cap = cap;
+    return true;
+}
+
+static void show_progress(bench_runner *r, const run_state *s, uint64_t frame, double now)
+{
+    if (!bench_progress_due(&r->progress, now)) return;
+    char text[200];
+    snprintf(text, sizeof text,
+             "run %u/%u: %u particles, IP %s, %s, repeat %u/%u: frame %llu, alive %u, %.1f s",
+             (unsigned)s->index + 1u, (unsigned)r->run_n, (unsigned)s->cfg->count,
+             bench_ip_name(s->cfg->ip_on), bench_storage_name(s->cfg->storage),
+             (unsigned)s->repeat + 1u, (unsigned)r->opt->repeat, (unsigned long long)frame,
+             (unsigned)sim_alive(s->w), (now - s->start_ms) / 1e3);
+    bench_progress_show(&r->progress, text, now);
+}
+
+static void after_frame(run_state *s, uint64_t frame, bench_result *out)
+{
+    ecs_context *ctx = sim_ecs(s->w);
+    for (uint32_t k = 0; k < SIM_SYSTEM_COUNT; k++)
+        s->system_ms[k] += ecs_system_stats_get(ctx, k).wall_ms;
+    s->contacts += sim_contacts(s->w);
+    if (frame == BENCH_CHECK_FRAME) {
+        out->check_hash = sim_hash(s->w);
+        out->has_check = true;
+    }
+}
+
+/* Steps until every particle died or --frames; only sim_step is timed. */
+static ecs_status run_frames(bench_runner *r, run_state *s, bench_result *out)
+{
+    uint64_t frame = 0;
+    while (sim_alive(s->w) > 0 && (r->opt->frames == 0 || frame < r->opt->frames)) {
+        if (!reserve_steps(r, frame + 1)) return ECS_ERR_NOMEM;
+        double t0 = now_ms();
+        ecs_status st = sim_step(s->w);
+        double t1 = now_ms();
+        out->frames = frame;
+        if (st != ECS_OK) return st;
+        r->step_ms[frame++] = t1 - t0;
+        after_frame(s, frame, out);
+        show_progress(r, s, frame, t1);
+    }
+    out->frames = frame;
+    return ECS_OK;
+}
+
+static void finish(bench_runner *r, const run_state *s, bench_result *out)
+{
+    size_t n = (size_t)out->frames;
+    double per_frame = n ? 1.0 / (double)n : 0.0;
+    out->step_mean_ms = bench_mean(r->step_ms, n);
+    out->total_ms = out->spawn_ms + out->step_mean_ms * (double)n;
+    out->step_p99_ms = bench_percentile(r->step_ms, n, 99.0);
+    out->contacts_per_frame = (double)s->contacts * per_frame;
+    for (uint32_t k = 0; k < SIM_SYSTEM_COUNT; k++) out->system_ms[k] = s->system_ms[k] * per_frame;
+    out->hash = sim_hash(s->w);
+}
+
+static void copy_names(sim_world *w, char names[SIM_SYSTEM_COUNT][BENCH_NAME_MAX])
+{
+    for (uint32_t k = 0; k < SIM_SYSTEM_COUNT; k++) {
+        const char *name = ecs_system_stats_get(sim_ecs(w), k).name;
+        snprintf(names[k], BENCH_NAME_MAX, "%s", name ? name : "?");
+    }
+}
+
+static void report_failure(bench_runner *r, const run_state *s, const char *what, ecs_status st,
+                           const char *msg)
+{
+    bench_progress_clear(&r->progress);
+    bench_error("%s failed (%u particles, IP %s, %s, repeat %u): %s%s%s", what,
+                (unsigned)s->cfg->count, bench_ip_name(s->cfg->ip_on),
+                bench_storage_name(s->cfg->storage), (unsigned)s->repeat + 1u,
+                ecs_status_name(st), msg[0] ? ": " : "", msg);
+}
+
+int bench_run(bench_runner *r, uint32_t index, uint32_t repeat, const bench_config *cfg,
+              bench_result *out, char names[SIM_SYSTEM_COUNT][BENCH_NAME_MAX])
+{
+    *out = (bench_result){.repeat = repeat + 1u};
+    run_state s = {.cfg = cfg, .index = index, .repeat = repeat};
+    sim_config sc = make_config(r->opt, cfg, cfg->count);
+    bool reset_ok = bench_mem_reset_peak();
+    ecs_error err = {.message = ""};
+    s.start_ms = now_ms();
+    ecs_status st = sim_create(&sc, &s.w, &err);
+    out->spawn_ms = now_ms() - s.start_ms;
+    if (st != ECS_OK) {
+        report_failure(r, &s, "sim_create", st, err.message);
+        return 1;
+    }
+    st = run_frames(r, &s, out);
+    if (st == ECS_OK) {
+        out->peak_rss_mib = bench_mem_peak_mib(reset_ok, &out->rss_per_run);
+        finish(r, &s, out);
+        copy_names(s.w, names);
+    } else {
+        char msg[64];
+        snprintf(msg, sizeof msg, "at frame %llu", (unsigned long long)out->frames + 1u);
+        report_failure(r, &s, "sim_step", st, msg);
+    }
+    sim_destroy(s.w);
+    return st == ECS_OK ? 0 : 1;
+}
+
+int bench_run_print_dag(const bench_options *o)
+{
+    bench_config c = {0u, o->ip_on[0], o->storages[0]};
+    sim_config sc = make_config(o, &c, 0u);
+    sim_world *w = NULL;
+    ecs_error err = {.message = ""};
+    ecs_status st = sim_create(&sc, &w, &err);
+    if (st != ECS_OK) {
+        bench_error("sim_create failed: %s: %s", ecs_status_name(st), err.message);
+        return 1;
+    }
+    size_t n = ecs_dot(sim_ecs(w), NULL, 0);
+    char *text = malloc(n + 1);
+    bool ok = text != NULL;
+    if (ok) {
+        ecs_dot(sim_ecs(w), text, n + 1);
+        fputs(text, stdout);
+    } else {
+        bench_error("out of memory for the DAG's %zu bytes of text", n);
+    }
+    free(text);
+    sim_destroy(w);
+    return ok ? 0 : 1;
+}

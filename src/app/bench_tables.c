@@ -1,0 +1,169 @@
+/* bench_tables.c - what a person reads first: the header line, the
+ * thesis's two tables with its published figures beside ours, and the
+ * per-system breakdown. */
+#include "bench_tables.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The thesis's published figures (workload.md): 8 threads, i7-2700K. */
+typedef struct thesis_row {
+    uint32_t count;
+    double ip_off_ms, ip_on_ms, ip_change; /* Table 1 */
+    double dyn_change_off, dyn_change_on;  /* Table 2: dynamic vs fixed, IP off / on */
+} thesis_row;
+
+static const thesis_row THESIS[] = {
+    {50000u, 9249.0, 3485.0, -62.32, +2.28, -0.45},
+    {100000u, 22026.0, 7403.0, -66.38, +1.42, -0.26},
+    {200000u, 58884.0, 19387.0, -67.07, +3.56, -0.44},
+};
+
+static const thesis_row *thesis_find(uint32_t count)
+{
+    for (size_t i = 0; i < sizeof THESIS / sizeof THESIS[0]; i++)
+        if (THESIS[i].count == count) return &THESIS[i];
+    return NULL;
+}
+
+static double change_pct(double base, double x)
+{
+    return base > 0.0 ? (x - base) / base * 100.0 : 0.0;
+}
+
+static void print_stat(bench_stat s) { printf("%9.1f ± %7.1f", s.mean, s.sd); }
+
+static const bench_summary *summary(const bench_set *s, uint32_t count, bool ip, ecs_storage st)
+{
+    int c = bench_set_find(s, count, ip, st);
+    return c < 0 ? NULL : &s->sums[c];
+}
+
+void bench_print_header(const bench_set *s)
+{
+    const bench_options *o = s->opt;
+    char frames[64];
+    if (o->frames)
+        snprintf(frames, sizeof frames, "at most %u frames", (unsigned)o->frames);
+    else
+        snprintf(frames, sizeof frames, "until every particle died");
+    printf("machine: %s, %ld online CPUs | threads %u | repeats %u | seed %u | frames: %s\n",
+           s->machine.cpu, s->machine.online, (unsigned)o->threads, (unsigned)o->repeat,
+           (unsigned)o->seed, frames);
+    if (!bench_set_rss_per_run(s))
+        printf("note: /proc/self/clear_refs or VmHWM unavailable: peak RSS is getrusage's "
+               "ru_maxrss, the peak of the whole process so far, not of each run\n");
+}
+
+/* ---- Table 1: inner parallelism ------------------------------------------- */
+
+static void table1_row(const bench_set *s, uint32_t count, ecs_storage st)
+{
+    const bench_summary *off = summary(s, count, false, st), *on = summary(s, count, true, st);
+    printf("%9u  %-7s  ", (unsigned)count, bench_storage_name(st));
+    print_stat(off->total);
+    printf("  ");
+    print_stat(on->total);
+    printf("  %+8.2f %%  %6.2fx |", change_pct(off->total.mean, on->total.mean),
+           on->total.mean > 0.0 ? off->total.mean / on->total.mean : 0.0);
+    const thesis_row *t = thesis_find(count);
+    if (t)
+        printf(" %8.0f  %8.0f  %+8.2f %% | %9.2fx\n", t->ip_off_ms, t->ip_on_ms, t->ip_change,
+               on->total.mean > 0.0 ? t->ip_on_ms / on->total.mean : 0.0);
+    else
+        printf(" %8s  %8s  %10s | %10s\n", "-", "-", "-", "-");
+}
+
+void bench_print_table1(const bench_set *s)
+{
+    const bench_options *o = s->opt;
+    if (o->ip_n < 2) {
+        printf("\nTable 1 (inner parallelism) needs --inner-parallelism on,off: skipped.\n");
+        return;
+    }
+    printf("\nTable 1. Inner parallelism (IP): total ms per run, mean ± sd of %u "
+           "(create with spawning + every frame)\n",
+           (unsigned)o->repeat);
+    printf("%9s  %-7s  %19s  %19s  %10s  %7s | %8s  %8s  %10s | %10s\n", "particles", "storage",
+           "IP off (baseline)", "IP on", "change", "speedup", "thesis", "thesis", "thesis",
+           "ours vs");
+    printf("%9s  %-7s  %19s  %19s  %10s  %7s | %8s  %8s  %10s | %10s\n", "", "", "", "", "", "",
+           "IP off", "IP on", "change", "thesis on");
+    for (uint32_t i = 0; i < o->count_n; i++)
+        for (uint32_t k = 0; k < o->storage_n; k++) table1_row(s, o->counts[i], o->storages[k]);
+    printf("thesis: 8 threads, Intel i7-2700K, g++ 6.1 -Ofast, mean of 3; \"ours vs thesis on\" "
+           "= thesis IP-on ms / our IP-on ms\n");
+}
+
+/* ---- Table 2: storage ----------------------------------------------------- */
+
+static void table2_row(const bench_set *s, uint32_t count, bool ip)
+{
+    const bench_summary *fix = summary(s, count, ip, ECS_STORAGE_FIXED);
+    const bench_summary *dyn = summary(s, count, ip, ECS_STORAGE_DYNAMIC);
+    printf("%9u  %-3s  ", (unsigned)count, bench_ip_name(ip));
+    print_stat(fix->total);
+    printf("  ");
+    print_stat(dyn->total);
+    printf("  %+8.2f %% |", change_pct(fix->total.mean, dyn->total.mean));
+    const thesis_row *t = thesis_find(count);
+    if (t)
+        printf(" %+8.2f %%\n", ip ? t->dyn_change_on : t->dyn_change_off);
+    else
+        printf(" %10s\n", "-");
+}
+
+void bench_print_table2(const bench_set *s)
+{
+    const bench_options *o = s->opt;
+    if (o->storage_n < 2) {
+        printf("\nTable 2 (storage) needs --storage fixed,dynamic: skipped.\n");
+        return;
+    }
+    printf("\nTable 2. Storage: total ms per run, mean ± sd of %u\n", (unsigned)o->repeat);
+    printf("%9s  %-3s  %19s  %19s  %10s | %10s\n", "particles", "IP", "fixed (baseline)",
+           "dynamic", "change", "thesis");
+    for (uint32_t i = 0; i < o->count_n; i++)
+        for (uint32_t j = 0; j < o->ip_n; j++) table2_row(s, o->counts[i], o->ip_on[j]);
+    printf("fixed: capacity = --fixed-limit %u, reserved up front; dynamic: sized to the count\n",
+           (unsigned)o->fixed_limit);
+}
+
+/* ---- per-system breakdown -------------------------------------------------- */
+
+static int system_width(const bench_set *s, uint32_t k)
+{
+    int n = (int)strlen(s->systems[k]);
+    return n < 7 ? 7 : n;
+}
+
+static void breakdown_head(const bench_set *s)
+{
+    printf("%9s  %-3s  %-7s", "particles", "IP", "storage");
+    for (uint32_t k = 0; k < SIM_SYSTEM_COUNT; k++)
+        printf("  %*s", system_width(s, k), s->systems[k]);
+    printf("  %6s  %10s  %8s  %8s  %s\n", "frames", "contacts/f", "p99 ms", "peak MiB",
+           "final hash");
+}
+
+static void breakdown_row(const bench_set *s, uint32_t c)
+{
+    const bench_config *k = &s->cfgs[c];
+    const bench_summary *m = &s->sums[c];
+    printf("%9u  %-3s  %-7s", (unsigned)k->count, bench_ip_name(k->ip_on),
+           bench_storage_name(k->storage));
+    for (uint32_t i = 0; i < SIM_SYSTEM_COUNT; i++)
+        printf("  %*.3f", system_width(s, i), m->system[i].mean);
+    printf("  %6.0f  %10.0f  %8.2f  %8.1f  %016llx\n", m->frames, m->contacts.mean,
+           m->step_p99.mean, m->rss.mean, (unsigned long long)bench_set_run(s, 0, c)->hash);
+}
+
+void bench_print_breakdown(const bench_set *s)
+{
+    printf("\nPer system: mean ms per frame (first subtask start to finish; the two chains "
+           "run concurrently, so systems overlap)\n");
+    breakdown_head(s);
+    for (uint32_t c = 0; c < s->cfg_n; c++) breakdown_row(s, c);
+    printf("p99 ms: 99th percentile of one sim_step; peak MiB: peak resident memory of "
+           "the run; both means over repeats\n");
+}

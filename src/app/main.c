@@ -1,0 +1,67 @@
+/* main.c - `particles MODE [options]`: dispatches to a mode. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench.h"
+
+#ifndef PARTICLES_VERSION
+#define PARTICLES_VERSION "unknown"
+#endif
+
+typedef struct app_mode {
+    const char *name;
+    int (*run)(int argc, char **argv); /* argv[0] is the mode's name */
+    const char *summary;
+} app_mode;
+
+static const app_mode MODES[] = {
+    {"bench", bench_main,
+     "run the thesis workload headless; tables beside the thesis's figures, CSV, JSON, chart"},
+};
+
+#define MODE_COUNT (sizeof MODES / sizeof MODES[0])
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: particles MODE [options]\n\nmodes:\n");
+    for (size_t i = 0; i < MODE_COUNT; i++)
+        fprintf(f, "  %-8s %s\n", MODES[i].name, MODES[i].summary);
+    fprintf(f, "\n  particles MODE --help    the options of one mode\n"
+               "  particles --help         this list\n"
+               "  particles --version      the version\n");
+}
+
+static const app_mode *find_mode(const char *name)
+{
+    for (size_t i = 0; i < MODE_COUNT; i++)
+        if (strcmp(MODES[i].name, name) == 0) return &MODES[i];
+    return NULL;
+}
+
+static bool is_help(const char *arg)
+{
+    return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0 || strcmp(arg, "help") == 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "particles: no mode given (try 'particles --help')\n");
+        return 2;
+    }
+    if (is_help(argv[1])) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("particles %s\n", PARTICLES_VERSION);
+        return 0;
+    }
+    const app_mode *mode = find_mode(argv[1]);
+    if (!mode) {
+        fprintf(stderr, "particles: unknown mode '%s' (try 'particles --help')\n", argv[1]);
+        return 2;
+    }
+    return mode->run(argc - 1, argv + 1);
+}
