@@ -16,7 +16,7 @@
 #include <assert.h>
 #include <stddef.h>
 
-#define PARALLEL_MATCH_MIN 8192u /* changed entities x systems worth a fan-out */
+#define PARALLEL_MATCH_MIN 8192u /* work units (see match_all) worth a fan-out */
 
 static void keep_first_error(ecs_context *ctx, ecs_status st)
 {
@@ -120,7 +120,11 @@ static bool reserve_scratch(ecs_context *ctx)
 static void match_all(ecs_context *ctx)
 {
     uint32_t n = ctx->batch_match.count, systems = ctx->system_count;
-    if (ctx->workers > 1 && systems > 1 && (uint64_t)n * systems >= PARALLEL_MATCH_MIN) {
+    /* Work: a membership test per changed entity and system, plus block
+     * moves over up to every subscribed entity (cheaper per element). */
+    uint64_t work = (uint64_t)n * systems;
+    for (uint32_t s = 0; s < systems; s++) work += ctx->systems[s].subs.count / 4u;
+    if (ctx->workers > 1 && systems > 1 && n > 0 && work >= PARALLEL_MATCH_MIN) {
         atomic_store(&ctx->pending_matches, systems);
         for (uint32_t s = 1; s < systems; s++) {
             ctx->systems[s].match_job.run = match_job;

@@ -108,10 +108,10 @@ static inline sim_contact sim_grid_contact(const sim_grid *g, uint32_t i, uint32
  * too. emit returns false to stop (out of memory); so does this then. */
 typedef bool (*sim_contact_fn)(void *user, sim_contact c);
 
-/* Slot i against slots [lo, hi), in blocks: a branch-free test loop that
- * vectorises writes one flag per candidate (touching is a coin flip in
- * crowded cells, which a branch would mispredict), then the flags are
- * read eight at a time. */
+/* Slot i against slots [lo, hi), in blocks: a branch-free test loop
+ * appends every candidate and advances only past touching ones (touching
+ * is a coin flip in crowded cells, which a branch would mispredict), then
+ * the contacts are made in slot order. */
 static inline bool sim_grid_pairs_in(const sim_grid *g, uint32_t i, uint32_t lo, uint32_t hi,
                                      sim_contact_fn emit, void *user)
 {
@@ -119,22 +119,16 @@ static inline bool sim_grid_pairs_in(const sim_grid *g, uint32_t i, uint32_t lo,
     const float px = g->x[i], py = g->y[i], pr = g->r[i];
     const float *restrict xs = g->x, *restrict ys = g->y, *restrict rs = g->r;
     while (lo < hi) {
-        uint32_t n = hi - lo > BLOCK ? BLOCK : hi - lo;
-        uint8_t hit[BLOCK + 8] = {0};
-        for (uint32_t k = 0; k < n; k++) {
-            float dx = xs[lo + k] - px, dy = ys[lo + k] - py, s = rs[lo + k] + pr;
-            hit[k] = dx * dx + dy * dy <= s * s;
+        uint32_t end = hi - lo > BLOCK ? lo + BLOCK : hi, n = 0;
+        uint32_t hit[BLOCK];
+        for (uint32_t j = lo; j < end; j++) {
+            float dx = xs[j] - px, dy = ys[j] - py, s = rs[j] + pr;
+            hit[n] = j;
+            n += dx * dx + dy * dy <= s * s;
         }
-        for (uint32_t k = 0; k < n; k += 8) {
-            uint64_t word;
-            memcpy(&word, hit + k, sizeof word);
-            while (word) {
-                uint32_t j = lo + k + (uint32_t)__builtin_ctzll(word) / 8u;
-                if (!emit(user, sim_grid_contact(g, i, j))) return false;
-                word &= word - 1u;
-            }
-        }
-        lo += n;
+        for (uint32_t k = 0; k < n; k++)
+            if (!emit(user, sim_grid_contact(g, i, hit[k]))) return false;
+        lo = end;
     }
     return true;
 }

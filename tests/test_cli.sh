@@ -1,0 +1,305 @@
+#!/usr/bin/env bash
+# test_cli.sh - the command-line contract of `particles`.
+#
+#   bash tests/test_cli.sh path/to/particles
+#
+# Bad input: exit status 2, exactly one non-empty line on stderr naming the
+# flag (or the mode) in question, nothing on stdout, no output file and no
+# FILE.tmp left behind. Good input: --help, --version, --print-dag, a tiny
+# real run with --csv/--json (and --chart when gnuplot is installed).
+# Prints one line per case and exits 1 if any case failed.
+set -u
+
+if [ $# -ne 1 ] || [ ! -x "$1" ]; then
+    echo "usage: $0 PATH_TO_PARTICLES" >&2
+    exit 2
+fi
+bin=$1
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/particles-cli.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+# The chart's gnuplot files go to $TMPDIR: keep them in $tmp too, so that a
+# leftover shows up in the checks below.
+export TMPDIR=$tmp
+mkdir "$tmp/nobin"
+
+failed=0
+cases=0
+out=$tmp/stdout
+err=$tmp/stderr
+rc=0
+
+ok() {
+    cases=$((cases + 1))
+    echo "ok   $1"
+}
+
+fail() {
+    cases=$((cases + 1))
+    failed=$((failed + 1))
+    echo "FAIL $1: $2"
+}
+
+# Runs the binary with the given arguments, stdout/stderr to $out/$err;
+# with $bin_path set, the binary (only) runs with PATH=$bin_path.
+bin_path=
+run() {
+    if [ -n "$bin_path" ]; then
+        PATH=$bin_path "$bin" "$@" >"$out" 2>"$err"
+    else
+        "$bin" "$@" >"$out" 2>"$err"
+    fi
+    rc=$?
+}
+
+# The first 300 bytes of a file, newlines shown as \n, for messages.
+show() {
+    head -c 300 "$1" | sed -e ':a' -e 'N' -e '$!ba' -e 's/\n/\\n/g'
+}
+
+# Names of files under $tmp that a failed run must not have left behind.
+leftovers() {
+    (cd "$tmp" && ls -d out.csv out.json out.png out.svg out.jpg ./*.tmp particles-chart-* \
+        2>/dev/null | tr '\n' ' ')
+}
+
+# bad NAME NEEDLE ARGS...: the run must be rejected as bad input, stderr
+# being one line that contains NEEDLE.
+bad() {
+    local name=$1 needle=$2
+    shift 2
+    rm -f "$tmp"/out.* "$tmp"/*.tmp
+    run "$@"
+    local why=()
+    [ "$rc" -eq 2 ] || why+=("exit status $rc, not 2")
+    if [ -s "$out" ]; then why+=("stdout not empty: '$(show "$out")'"); fi
+    local lines last line
+    lines=$(wc -l <"$err")
+    last=$(tail -c 1 "$err" | od -An -tx1 | tr -d ' \n')
+    line=$(head -n 1 "$err")
+    if [ "$lines" -ne 1 ] || [ "$last" != "0a" ] || [ -z "$line" ] || [[ $line == *$'\r'* ]]; then
+        why+=("stderr is not exactly one non-empty line: '$(show "$err")'")
+    elif [[ $line != *"$needle"* ]]; then
+        why+=("stderr does not name '$needle': '$line'")
+    fi
+    local left
+    left=$(leftovers)
+    [ -z "$left" ] || why+=("left behind: $left")
+    if [ ${#why[@]} -eq 0 ]; then
+        ok "$name ($line)"
+    else
+        local IFS=';'
+        fail "$name" "${why[*]}"
+    fi
+}
+
+files=(--csv "$tmp/out.csv" --json "$tmp/out.json")
+
+# ---- bad input -------------------------------------------------------------
+
+bad "no mode" "mode"
+bad "unknown mode" "frobnicate" frobnicate
+bad "empty mode" "mode" ""
+bad "bench --bogus" "--bogus" bench --bogus "${files[@]}"
+bad "bench stray argument" "stray" bench "${files[@]}" stray
+# The flag last: otherwise getopt takes the next word as its value.
+bad "--entities without value" "--entities" bench "${files[@]}" --entities
+bad "--csv without value" "--csv" bench --json "$tmp/out.json" --csv
+bad "--entities abc" "--entities" bench --entities abc "${files[@]}"
+bad "--entities 12x" "--entities" bench --entities 12x "${files[@]}"
+bad "--entities 0" "--entities" bench --entities 0 "${files[@]}"
+bad "--entities -5" "--entities" bench --entities -5 "${files[@]}"
+bad "--entities +5" "--entities" bench --entities +5 "${files[@]}"
+bad "--entities ' 5'" "--entities" bench --entities " 5" "${files[@]}"
+bad "--entities 50000,,100000" "--entities" bench --entities 50000,,100000 "${files[@]}"
+bad "--entities 5000, (trailing comma)" "--entities" bench --entities 5000, "${files[@]}"
+bad "--entities 99999999999999999999" "--entities" \
+    bench --entities 99999999999999999999 "${files[@]}"
+bad "--entities ''" "--entities" bench --entities "" "${files[@]}"
+bad "--entities 5000,5000 (duplicate)" "--entities" bench --entities 5000,5000 "${files[@]}"
+bad "--entities 500000 --storage fixed" "--entities" \
+    bench --entities 500000 --storage fixed "${files[@]}"
+bad "--fixed-limit 1000 --entities 2000" "--entities" \
+    bench --fixed-limit 1000 --entities 2000 "${files[@]}"
+bad "--fixed-limit 0" "--fixed-limit" bench --fixed-limit 0 "${files[@]}"
+bad "--inner-parallelism maybe" "--inner-parallelism" \
+    bench --inner-parallelism maybe "${files[@]}"
+bad "--inner-parallelism on,on (duplicate)" "--inner-parallelism" \
+    bench --inner-parallelism on,on "${files[@]}"
+bad "--storage elastic" "--storage" bench --storage elastic "${files[@]}"
+bad "--storage fixed,fixed (duplicate)" "--storage" bench --storage fixed,fixed "${files[@]}"
+bad "--threads 0" "--threads" bench --threads 0 "${files[@]}"
+bad "--threads abc" "--threads" bench --threads abc "${files[@]}"
+bad "--repeat 0" "--repeat" bench --repeat 0 "${files[@]}"
+bad "--frames -1" "--frames" bench --frames -1 "${files[@]}"
+bad "--seed x" "--seed" bench --seed x "${files[@]}"
+bad "--chart out.jpg" "--chart" bench --chart "$tmp/out.jpg" "${files[@]}"
+bad "--csv and --json the same file" "--csv" \
+    bench --csv "$tmp/out.csv" --json "$tmp/out.csv"
+bad "--csv ''" "--csv" bench --csv "" --json "$tmp/out.json"
+bad "--csv in a nonexistent directory" "--csv" \
+    bench --entities 1000 --frames 1 --repeat 1 --quiet \
+    --csv /nonexistent-dir/x.csv --json "$tmp/out.json"
+# --csv is staged (out.csv.tmp created) before --json fails: the .tmp must go.
+bad "--json in a nonexistent directory" "--json" \
+    bench --entities 1000 --frames 1 --repeat 1 --quiet \
+    --csv "$tmp/out.csv" --json /nonexistent-dir/x.json
+bad "--csv names a directory" "--csv" \
+    bench --entities 1000 --frames 1 --repeat 1 --quiet --csv "$tmp/nobin" --json "$tmp/out.json"
+# gnuplot looked up on a PATH without it.
+bin_path=$tmp/nobin
+bad "--chart without gnuplot on PATH" "--chart" \
+    bench --entities 1000 --frames 1 --repeat 1 --quiet --chart "$tmp/out.png" "${files[@]}"
+bin_path=
+
+# ---- good input ------------------------------------------------------------
+
+# good NAME ARGS...: exit 0 and nothing on stderr; stdout kept in $out.
+good() {
+    local name=$1
+    shift
+    run "$@"
+    good_why=()
+    [ "$rc" -eq 0 ] || good_why+=("exit status $rc, not 0")
+    if [ -s "$err" ]; then good_why+=("stderr not empty: '$(show "$err")'"); fi
+}
+
+report() {
+    if [ ${#good_why[@]} -eq 0 ]; then
+        ok "$1"
+    else
+        local IFS=';'
+        fail "$1" "${good_why[*]}"
+    fi
+}
+
+for h in --help -h help; do
+    good "particles $h" "$h"
+    for word in "usage: particles" bench --help --version; do
+        grep -qF -e "$word" "$out" || good_why+=("stdout does not mention '$word'")
+    done
+    report "particles $h"
+done
+
+all_options=(--entities --inner-parallelism --storage --threads --repeat --seed --frames
+    --fixed-limit --csv --json --chart --quiet --print-dag --help)
+for h in --help -h; do
+    good "particles bench $h" bench "$h"
+    for opt in "${all_options[@]}"; do
+        grep -qF -e "$opt" "$out" || good_why+=("stdout does not mention $opt")
+    done
+    report "particles bench $h"
+done
+
+good "particles --version" --version
+grep -qE '^particles [^ ]+$' "$out" || good_why+=("stdout is '$(show "$out")', not 'particles VERSION'")
+[ "$(wc -l <"$out")" -eq 1 ] || good_why+=("stdout is not one line")
+report "particles --version"
+
+# The dot text of src/ecs/inspect.c: nodes 'sN [label="NAME\n...', edges
+# '  sA -> sB;'.
+good "bench --print-dag" bench --print-dag
+node() {
+    sed -n "s/^  s\([0-9][0-9]*\) \[label=\"$1\\\\n.*/\1/p" "$out"
+}
+grep -q '^digraph ' "$out" || good_why+=("stdout does not start a digraph")
+[ "$(tail -n 1 "$out")" = "}" ] || good_why+=("the digraph is not closed")
+for edge in fade:render life:fade acceleration:velocity; do
+    from=$(node "${edge%%:*}")
+    to=$(node "${edge##*:}")
+    if [ -z "$from" ] || [ -z "$to" ]; then
+        good_why+=("no node labelled ${edge%%:*} or ${edge##*:}")
+    elif ! grep -qxF "  s$from -> s$to;" "$out"; then
+        good_why+=("no edge ${edge%%:*} (s$from) -> ${edge##*:} (s$to)")
+    fi
+done
+report "bench --print-dag (fade -> render, life -> fade)"
+
+# A tiny real run: 2 counts x 2 IP x 2 storage x 2 repeats = 16 runs.
+rm -f "$tmp"/a.* "$tmp"/*.tmp
+good "bench tiny run" bench --entities 5000,6000 --frames 30 --repeat 2 --threads 2 --quiet \
+    --csv "$tmp/a.csv" --json "$tmp/a.json"
+if [ -s "$out" ]; then good_why+=("--quiet but stdout has '$(show "$out")'"); fi
+report "bench tiny run: exit 0, --quiet prints nothing"
+
+good_why=()
+if [ ! -s "$tmp/a.csv" ]; then
+    good_why+=("no a.csv")
+else
+    # Columns found by name in the header.
+    csv_why=$(awk -F, '
+        NR == 1 {
+            for (i = 1; i <= NF; i++) col[$i] = i
+            split("count inner_parallelism storage repeat frames hash", want, " ")
+            for (k in want) if (!(want[k] in col)) { print "no column " want[k]; bad = 1 }
+            if (bad) exit
+            next
+        }
+        {
+            if (NF != fields && NR > 2) print "row " NR - 1 " has " NF " fields, row 1 " fields
+            if (NR == 2) fields = NF
+            rows++
+            c = $col["count"]
+            key = c "," $col["inner_parallelism"] "," $col["storage"] "," $col["repeat"]
+            if (key in seen) print "configuration " key " twice"
+            seen[key] = 1
+            ip[$col["inner_parallelism"]] = 1
+            st[$col["storage"]] = 1
+            if ($col["frames"] != 30) print "row " NR - 1 ": frames " $col["frames"] ", not 30"
+            if (!(c in hash)) hash[c] = $col["hash"]
+            else if (hash[c] != $col["hash"])
+                print "count " c ": hash " $col["hash"] " differs from " hash[c]
+            if ($col["hash"] !~ /^[0-9a-f]+$/) print "row " NR - 1 ": hash is \"" $col["hash"] "\""
+        }
+        END {
+            if (bad) exit
+            if (rows != 16) print rows " rows, not 16"
+            if (!("5000" in hash) || !("6000" in hash)) print "counts are not 5000 and 6000"
+            if (!("on" in ip) || !("off" in ip)) print "inner_parallelism is not on and off"
+            if (!("fixed" in st) || !("dynamic" in st)) print "storage is not fixed and dynamic"
+        }' "$tmp/a.csv" | head -n 5 | paste -sd ';')
+    [ -z "$csv_why" ] || good_why+=("$csv_why")
+fi
+report "bench tiny run: CSV header + 16 rows, one hash per count, frames 30"
+
+good_why=()
+if ! command -v python3 >/dev/null 2>&1; then
+    good_why+=("python3 not found: cannot check the JSON")
+elif ! python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/a.json" 2>"$tmp/py.err"; then
+    good_why+=("a.json is not valid JSON: $(tail -n 1 "$tmp/py.err")")
+else
+    runs=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["runs"]))' \
+        "$tmp/a.json" 2>&1)
+    [ "$runs" = 16 ] || good_why+=("runs: $runs, not 16")
+fi
+report "bench tiny run: JSON valid with 16 runs"
+
+good_why=()
+left=$(cd "$tmp" && ls -d ./*.tmp particles-chart-* 2>/dev/null | tr '\n' ' ')
+[ -z "$left" ] || good_why+=("left behind: $left")
+report "bench tiny run: no *.tmp left"
+
+if command -v gnuplot >/dev/null 2>&1; then
+    for ext in png svg; do
+        f=$tmp/c.$ext
+        rm -f "$f"
+        good "bench --chart c.$ext" bench --entities 2000,3000 --inner-parallelism on \
+            --storage dynamic --frames 10 --repeat 2 --threads 2 --quiet --chart "$f"
+        if [ ! -s "$f" ]; then
+            good_why+=("c.$ext missing or empty")
+        elif [ $ext = png ]; then
+            sig=$(head -c 8 "$f" | od -An -tx1 | tr -d ' \n')
+            [ "$sig" = 89504e470d0a1a0a ] || good_why+=("c.png starts with $sig, not the PNG signature")
+        else
+            grep -q '<svg' "$f" || good_why+=("c.svg does not contain <svg")
+        fi
+        left=$(cd "$tmp" && ls -d ./*.tmp particles-chart-* 2>/dev/null | tr '\n' ' ')
+        [ -z "$left" ] || good_why+=("left behind: $left")
+        report "bench --chart c.$ext"
+    done
+else
+    echo "skip bench --chart: gnuplot is not installed"
+fi
+
+echo "$((cases - failed)) of $cases cases passed"
+[ "$failed" -eq 0 ]
