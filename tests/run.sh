@@ -27,6 +27,11 @@ if [[ " ${presets[*]} " == *" debug "* ]]; then
             --errors-for-leak-kinds=definite,indirect "build/debug/tests/$t"
         ran=$((ran + 1))
     done
+    echo "=== valgrind memcheck: particles bench (a tiny run, two workers)"
+    valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+        build/debug/src/app/particles bench --entities 3000 --frames 20 --repeat 1 \
+        --threads 2 --quiet
+    ran=$((ran + 1))
 fi
 echo "presets ${presets[*]}: every test run passed"
 echo "tests: $ran passed, 0 failed"

@@ -60,7 +60,7 @@ void bench_cli_usage(FILE *f)
             "  --fixed-limit N           entity limit of fixed storage, 1..%u\n"
             "                            (default %u, the thesis's); with fixed storage\n"
             "                            selected every count must be <= N (dynamic\n"
-            "                            storage starts sized to the count)\n"
+            "                            storage starts at %u entities and doubles)\n"
             "  --csv FILE                write one row per run\n"
             "  --json FILE               write machine, options, runs and per-configuration\n"
             "                            mean and sd\n"
@@ -77,7 +77,7 @@ void bench_cli_usage(FILE *f)
             "or final hashes disagree, 2 bad input.\n",
             (unsigned)ECS_MAX_ENTITIES, BENCH_MAX_THREADS, (unsigned)online_cpus(),
             BENCH_MAX_REPEAT, (unsigned)UINT32_MAX, BENCH_MAX_FRAMES,
-            (unsigned)ECS_MAX_ENTITIES, BENCH_THESIS_FIXED_LIMIT);
+            (unsigned)ECS_MAX_ENTITIES, BENCH_THESIS_FIXED_LIMIT, (unsigned)ECS_DEFAULT_CAPACITY);
 }
 
 /* ---- values --------------------------------------------------------------- */

@@ -125,8 +125,9 @@ void bench_print_table2(const bench_set *s)
            "dynamic", "change", "thesis");
     for (uint32_t i = 0; i < o->count_n; i++)
         for (uint32_t j = 0; j < o->ip_n; j++) table2_row(s, o->counts[i], o->ip_on[j]);
-    printf("fixed: capacity = --fixed-limit %u, reserved up front; dynamic: sized to the count\n",
-           (unsigned)o->fixed_limit);
+    printf("fixed: capacity = --fixed-limit %u, reserved up front; dynamic: starts at %u "
+           "entities and doubles while spawning\n",
+           (unsigned)o->fixed_limit, (unsigned)ECS_DEFAULT_CAPACITY);
 }
 
 /* ---- per-system breakdown -------------------------------------------------- */

@@ -72,6 +72,42 @@ static bool copy_system(ecs_sys *sys, const ecs_system_def *def)
     return true;
 }
 
+/* Systems on the longest chain to a sink (the DAG's critical path, counted
+ * in systems) go first: roots launch in that order, and a completing
+ * system continues with its deepest dependent and queues the others, so
+ * the long chain is not left waiting behind short ones. */
+static uint32_t depth_of(ecs_context *ctx, uint32_t s, uint32_t *depth)
+{
+    if (depth[s]) return depth[s];
+    uint32_t d = 0;
+    const ecs_sys *sys = &ctx->systems[s];
+    for (uint32_t i = 0; i < sys->dependent_count; i++) {
+        uint32_t k = depth_of(ctx, sys->dependents[i], depth);
+        if (k > d) d = k;
+    }
+    return depth[s] = d + 1u;
+}
+
+static void sort_by_depth(uint32_t *ids, uint32_t n, const uint32_t *depth)
+{
+    for (uint32_t i = 1; i < n; i++) { /* insertion sort: stable, n is small */
+        uint32_t v = ids[i], j = i;
+        for (; j > 0 && depth[ids[j - 1]] < depth[v]; j--) ids[j] = ids[j - 1];
+        ids[j] = v;
+    }
+}
+
+static void order_by_depth(ecs_context *ctx)
+{
+    uint32_t n = ctx->system_count, *depth = ecs_alloc((n + 1) * sizeof *depth, 0);
+    if (!depth) return; /* only an ordering hint */
+    for (uint32_t s = 0; s < n; s++) depth_of(ctx, s, depth);
+    sort_by_depth(ctx->roots, ctx->root_count, depth);
+    for (uint32_t s = 0; s < n; s++)
+        sort_by_depth(ctx->systems[s].dependents, ctx->systems[s].dependent_count, depth);
+    ecs_free(depth);
+}
+
 static ecs_status build_graph(ecs_context *ctx, ecs_error *err)
 {
     uint32_t n = ctx->system_count;
@@ -90,6 +126,7 @@ static ecs_status build_graph(ecs_context *ctx, ecs_error *err)
             for (uint32_t i = 0; i < ctx->systems[d].def.after.count; i++)
                 if (ctx->systems[d].def.after.ids[i] == s) sys->dependents[k++] = d;
     }
+    order_by_depth(ctx);
     return ECS_OK;
 }
 

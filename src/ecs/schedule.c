@@ -166,9 +166,11 @@ static void system_job(ecs_job *job) { run_from(system_launch(CONTAINER_OF(job, 
 void ecs__run_systems(ecs_context *ctx)
 {
     if (ctx->system_count == 0) return;
+    /* The deepest root's subtasks are queued before the other roots. */
+    ecs_subtask_ *first = system_launch(&ctx->systems[ctx->roots[0]]);
     for (uint32_t r = 1; r < ctx->root_count; r++)
         ecs_pool_push(ctx->pool, &ctx->systems[ctx->roots[r]].start_job);
-    run_from(system_launch(&ctx->systems[ctx->roots[0]]));
+    run_from(first);
     ecs_pool_wait(ctx->pool, &ctx->pending_systems);
 }
 

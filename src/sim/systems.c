@@ -7,7 +7,6 @@
 #define MIN_SPLIT 4096u /* fewer subscribed particles run as one subtask */
 /* Contacts are gathered on the stack and pushed to the output in blocks. */
 #define CONTACT_BLOCK 256u
-#define PREFETCH_AHEAD 8u
 
 /* Runs the body (the variadic part) for every entity index i of the subtask: one plain loop over
  * [first, first + count) when the range has no holes (it vectorises),
@@ -121,8 +120,8 @@ static void sys_collision(ecs_iter *it)
 
 /* Sequential by definition: contacts in order, each seeing the previous
  * ones' effects. The pushes were computed by collision, in parallel; here
- * only loads and stores remain, with the particles of a contact a few
- * contacts ahead prefetched (their indices are scattered in memory). */
+ * only loads, adds and stores remain, on particles that spawning placed
+ * near each other in memory (prefetching measured no gain). */
 static void sys_solve_contacts(ecs_iter *it)
 {
     sim_world *w = it->user;
@@ -132,16 +131,7 @@ static void sys_solve_contacts(ecs_iter *it)
     for (uint32_t s = 0; s < batches; s++) {
         uint32_t n;
         const sim_contact *c = ecs_iter_dep_output(it, SIM_S_COLLISION, s, &n);
-        for (uint32_t k = 0; k < n; k++) {
-            if (k + PREFETCH_AHEAD < n) {
-                const sim_contact *f = &c[k + PREFETCH_AHEAD];
-                __builtin_prefetch(&pos[f->a], 1);
-                __builtin_prefetch(&pos[f->b], 1);
-                __builtin_prefetch(&vel[f->a], 1);
-                __builtin_prefetch(&vel[f->b], 1);
-            }
-            sim__solve_contact(pos, vel, &c[k]);
-        }
+        for (uint32_t k = 0; k < n; k++) sim__solve_contact(pos, vel, &c[k]);
         total += n;
     }
     w->contacts = total;
