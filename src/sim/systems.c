@@ -26,29 +26,22 @@
         }                                                                                      \
     } while (0)
 
-static void sys_acceleration(ecs_iter *it)
+/* to += from * dt over the subtask: acceleration and velocity. */
+static void integrate(ecs_iter *it, uint32_t from, uint32_t to)
 {
     const sim_world *w = it->user;
-    const sim_vec2 *acc = ecs_iter_read(it, SIM_C_ACCELERATION);
-    sim_vec2 *vel = ecs_iter_write(it, SIM_C_VELOCITY);
+    const sim_vec2 *src = ecs_iter_read(it, from);
+    sim_vec2 *dst = ecs_iter_write(it, to);
     float dt = w->p.dt;
     SIM_EACH(it, i, {
-        vel[i].x += acc[i].x * dt;
-        vel[i].y += acc[i].y * dt;
+        dst[i].x += src[i].x * dt;
+        dst[i].y += src[i].y * dt;
     });
 }
 
-static void sys_velocity(ecs_iter *it)
-{
-    const sim_world *w = it->user;
-    const sim_vec2 *vel = ecs_iter_read(it, SIM_C_VELOCITY);
-    sim_vec2 *pos = ecs_iter_write(it, SIM_C_POSITION);
-    float dt = w->p.dt;
-    SIM_EACH(it, i, {
-        pos[i].x += vel[i].x * dt;
-        pos[i].y += vel[i].y * dt;
-    });
-}
+static void sys_acceleration(ecs_iter *it) { integrate(it, SIM_C_ACCELERATION, SIM_C_VELOCITY); }
+
+static void sys_velocity(ecs_iter *it) { integrate(it, SIM_C_VELOCITY, SIM_C_POSITION); }
 
 static void sys_keep_in_bounds(ecs_iter *it)
 {
