@@ -69,6 +69,7 @@ static bool copy_system(ecs_sys *sys, const ecs_system_def *def)
     for (uint32_t i = 0; i < sys->def.writes.count; i++)
         sys->write_mask |= UINT64_C(1) << sys->def.writes.ids[i];
     sys->required = sys->read_mask | sys->write_mask;
+    sys->passes = sys->def.passes ? sys->def.passes : 1u;
     return true;
 }
 

@@ -80,7 +80,7 @@ typedef struct ecs_sys {
     ecs_oset subs; /* subscribed entity indices, ascending */
     ecs_subtask_ *subtasks;
     uint32_t subtask_count, subtask_cap;
-    uint32_t pass, passes; /* the pass running (or last run) and passes per step */
+    uint32_t pass, passes; /* the pass running (or last run); passes per step, >= 1 */
     /* Refresh scratch: who leaves and who joins, ascending. */
     uint32_t *removed, *added;
     uint32_t removed_count, added_count;

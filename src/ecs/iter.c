@@ -81,8 +81,7 @@ static const void *output_of(const ecs_sys *sys, uint32_t subtask, uint32_t *cou
 
 const void *ecs_iter_output(const ecs_iter *it, uint32_t *count)
 {
-    *count = (uint32_t)it->sub_->out_count;
-    return it->sub_->out;
+    return output_of(it->sub_->sys, it->subtask, count);
 }
 
 uint32_t ecs_output_subtasks(const ecs_context *ctx, uint32_t system)

@@ -76,7 +76,6 @@ ecs_status ecs__prepare_subtasks(ecs_context *ctx)
         }
         sys->subtask_count = n;
         sys->pass = 0;
-        sys->passes = sys->def.passes ? sys->def.passes : 1u;
         sys->start_job.run = system_job;
         atomic_store_explicit(&sys->pending_deps, sys->def.after.count, memory_order_relaxed);
         atomic_store_explicit(&sys->pending_subtasks, n, memory_order_relaxed);

@@ -16,7 +16,6 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "sim.h"
 
@@ -99,13 +98,7 @@ static inline sim_contact sim_grid_contact(const sim_grid *g, uint32_t i, uint32
     return (sim_contact){g->entity[i], g->entity[j], d, push};
 }
 
-/* Calls emit(user, contact) for every touching pair whose first item is
- * in slots [from, to): over any partition of [0, count) into ranges, every
- * touching pair of the grid is found exactly once, always in the same
- * order. A pair's partners are the later items of its own cell and the
- * whole next cell of its row (one slot range), and the three cells below
- * (another). Inline so that emit, a constant at every call site, inlines
- * too. emit returns false to stop (out of memory); so does this then. */
+/* Receives one contact; returns false to stop the walk (out of memory). */
 typedef bool (*sim_contact_fn)(void *user, sim_contact c);
 
 /* Slot i against slots [lo, hi), in blocks: a branch-free test loop
@@ -116,15 +109,12 @@ static inline bool sim_grid_pairs_in(const sim_grid *g, uint32_t i, uint32_t lo,
                                      sim_contact_fn emit, void *user)
 {
     enum { BLOCK = 64 };
-    const float px = g->x[i], py = g->y[i], pr = g->r[i];
-    const float *restrict xs = g->x, *restrict ys = g->y, *restrict rs = g->r;
     while (lo < hi) {
         uint32_t end = hi - lo > BLOCK ? lo + BLOCK : hi, n = 0;
         uint32_t hit[BLOCK];
         for (uint32_t j = lo; j < end; j++) {
-            float dx = xs[j] - px, dy = ys[j] - py, s = rs[j] + pr;
             hit[n] = j;
-            n += dx * dx + dy * dy <= s * s;
+            n += sim_grid_touching(g, i, j);
         }
         for (uint32_t k = 0; k < n; k++)
             if (!emit(user, sim_grid_contact(g, i, hit[k]))) return false;
@@ -133,6 +123,13 @@ static inline bool sim_grid_pairs_in(const sim_grid *g, uint32_t i, uint32_t lo,
     return true;
 }
 
+/* Calls emit(user, contact) for every touching pair whose first item is
+ * in slots [from, to): over any partition of [0, count) into ranges, every
+ * touching pair of the grid is found exactly once, always in the same
+ * order. A pair's partners are the later items of its own cell and the
+ * whole next cell of its row (one slot range), and the three cells below
+ * (another). Inline so that emit, a constant at every call site, inlines
+ * too; when emit returns false, so does this. */
 static inline bool sim_grid_pairs(const sim_grid *g, uint32_t from, uint32_t to,
                                   sim_contact_fn emit, void *user)
 {

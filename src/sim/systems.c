@@ -1,17 +1,16 @@
 /* systems.c - the nine systems of the particle simulation and their DAG. */
 #include "world.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #define MIN_SPLIT 4096u /* fewer subscribed particles run as one subtask */
 /* Contacts are gathered on the stack and pushed to the output in blocks. */
 #define CONTACT_BLOCK 256u
 
-/* Runs the body (the variadic part) for every entity index i of the subtask: one plain loop over
- * [first, first + count) when the range has no holes (it vectorises),
- * else a walk of the index list (once particles die, holes are everywhere
- * and runs of consecutive indices are short). */
+/* Runs the body (the variadic part) for every entity index i of the
+ * subtask: one plain loop over [first, first + count) when the range has
+ * no holes (it vectorises), else a walk of the index list (once particles
+ * die, holes are everywhere and runs of consecutive indices are short). */
 #define SIM_EACH(it, i, ...)                                                                    \
     do {                                                                                       \
         const uint32_t *idx_ = (it)->entities;                                                 \
@@ -77,7 +76,6 @@ static void finish_spatial_partition(ecs_context *ctx, uint32_t system, void *us
 typedef struct contact_sink {
     ecs_iter *it;
     uint32_t used;
-    bool failed;
     sim_contact buf[CONTACT_BLOCK];
 } contact_sink;
 

@@ -71,15 +71,15 @@ static ecs_status spawn_one(sim_world *w, const particle *q)
  * holds which differs. */
 static ecs_status spawn_all(sim_world *w, uint32_t n, char *msg, size_t size)
 {
-    particle *all = malloc((size_t)(n ? n : 1u) * sizeof *all);
-    float *xy = malloc((size_t)(n ? n : 1u) * 2u * sizeof *xy);
-    float *radius = malloc((size_t)(n ? n : 1u) * sizeof *radius);
-    uint32_t *idx = malloc((size_t)(n ? n : 1u) * sizeof *idx);
-    sim_grid order;
-    int ok = all && xy && radius && idx &&
-             sim_grid_init(&order, w->p.world_w, w->p.world_h, w->p.radius_max, 1u) == 0;
-    ecs_status st = ok ? ECS_OK : ECS_ERR_NOMEM;
-    if (ok) {
+    size_t m = n ? n : 1u;
+    particle *all = malloc(m * sizeof *all);
+    float *xy = malloc(m * 2u * sizeof *xy), *radius = malloc(m * sizeof *radius);
+    uint32_t *idx = malloc(m * sizeof *idx);
+    sim_grid order = {0}; /* freeable even if never or half initialised */
+    ecs_status st = ECS_ERR_NOMEM;
+    snprintf(msg, size, "out of memory spawning %u particles", (unsigned)n);
+    if (all && xy && radius && idx &&
+        sim_grid_init(&order, w->p.world_w, w->p.world_h, w->p.radius_max, 1u) == 0) {
         sim_rng rng = sim_rng_seed(w->p.seed);
         for (uint32_t i = 0; i < n; i++) {
             all[i] = draw(&w->p, &rng);
@@ -88,7 +88,7 @@ static ecs_status spawn_all(sim_world *w, uint32_t n, char *msg, size_t size)
             radius[i] = all[i].radius;
             idx[i] = i;
         }
-        if (sim_grid_build(&order, xy, radius, idx, n) != 0) st = ECS_ERR_NOMEM;
+        if (sim_grid_build(&order, xy, radius, idx, n) == 0) st = ECS_OK;
         for (uint32_t k = 0; k < order.count && st == ECS_OK; k++) {
             st = spawn_one(w, &all[order.entity[k]]);
             if (st != ECS_OK)
@@ -96,8 +96,7 @@ static ecs_status spawn_all(sim_world *w, uint32_t n, char *msg, size_t size)
                          (unsigned)n, ecs_status_name(st));
         }
     }
-    if (ok) sim_grid_free(&order);
-    if (st == ECS_ERR_NOMEM) snprintf(msg, size, "out of memory spawning %u particles", (unsigned)n);
+    sim_grid_free(&order);
     free(all);
     free(xy);
     free(radius);
