@@ -7,13 +7,17 @@
 #include <stdio.h>
 
 #include "ecs.h"
+#include "options.h"
 
-#define BENCH_MAX_LIST 32u        /* items in --entities */
-#define BENCH_MAX_THREADS 256u
+#define BENCH_PROG "particles bench"
+#define BENCH_MAX_LIST APP_MAX_LIST /* items in --entities */
+#define BENCH_MAX_THREADS APP_MAX_THREADS
 #define BENCH_MAX_REPEAT 1000u
 #define BENCH_MAX_FRAMES 1000000u
-#define BENCH_THESIS_FIXED_LIMIT 400000u
+#define BENCH_THESIS_FIXED_LIMIT APP_THESIS_FIXED_LIMIT
 
+/* The shared simulation flags (see options.h) spelled out, as the rest of
+ * the bench reads them, and the bench's own. */
 typedef struct bench_options {
     uint32_t counts[BENCH_MAX_LIST]; /* particle counts, in the order given */
     uint32_t count_n;

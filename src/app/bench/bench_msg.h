@@ -2,7 +2,7 @@
 #ifndef BENCH_MSG_H
 #define BENCH_MSG_H
 
-/* One line on stderr, prefixed "particles bench: ". */
+/* One line on stderr, prefixed "particles bench: " (app_error's). */
 void bench_error(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))

@@ -1,0 +1,377 @@
+/* options.c - the command line shared by the modes: one getopt_long loop
+ * over the simulation's flags and the mode's own. */
+#include "options.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define SHARED_N 6u
+#define MODE_OPTS_MAX 26u /* a mode's own flags */
+
+static const struct option SHARED[SHARED_N] = {
+    {"entities", required_argument, NULL, APP_OPT_ENTITIES},
+    {"inner-parallelism", required_argument, NULL, APP_OPT_IP},
+    {"storage", required_argument, NULL, APP_OPT_STORAGE},
+    {"threads", required_argument, NULL, APP_OPT_THREADS},
+    {"seed", required_argument, NULL, APP_OPT_SEED},
+    {"fixed-limit", required_argument, NULL, APP_OPT_FIXED_LIMIT}};
+
+static const char *const IP_WORDS[] = {"off", "on"};
+static const char *const STORAGE_WORDS[] = {"dynamic", "fixed"};
+static const ecs_storage STORAGE_KINDS[] = {ECS_STORAGE_DYNAMIC, ECS_STORAGE_FIXED};
+
+uint32_t app_online_cpus(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1) return 1u;
+    return n > (long)APP_MAX_THREADS ? APP_MAX_THREADS : (uint32_t)n;
+}
+
+void app_verror(const char *prog, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "%s: ", prog);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+void app_error(const char *prog, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    app_verror(prog, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- values --------------------------------------------------------------- */
+
+bool app_scan_u32(const char *s, size_t len, uint32_t lo, uint32_t hi, uint32_t *out)
+{
+    char buf[24];
+    if (len == 0 || len >= sizeof buf) return false;
+    for (size_t i = 0; i < len; i++)
+        if (s[i] < '0' || s[i] > '9') return false;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    errno = 0;
+    unsigned long long v = strtoull(buf, NULL, 10);
+    if (errno != 0 || v < lo || v > hi) return false;
+    *out = (uint32_t)v;
+    return true;
+}
+
+static bool u32_item(const app_mode_cli *cli, const char *flag, const char *s, size_t len,
+                     uint32_t lo, uint32_t hi, uint32_t *out)
+{
+    if (app_scan_u32(s, len, lo, hi, out)) return true;
+    app_error(cli->prog, "%s: '%.*s' is not an integer from %u to %u", flag, (int)len, s,
+              (unsigned)lo, (unsigned)hi);
+    return false;
+}
+
+bool app_parse_u32(const app_mode_cli *cli, const char *flag, const char *arg, uint32_t lo,
+                   uint32_t hi, uint32_t *out)
+{
+    return u32_item(cli, flag, arg, strlen(arg), lo, hi, out);
+}
+
+static int find_word(const char *s, size_t len, const char *const *words, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (strlen(words[i]) == len && strncmp(s, words[i], len) == 0) return (int)i;
+    return -1;
+}
+
+static bool word_item(const app_mode_cli *cli, const char *flag, const char *s, size_t len,
+                      const char *const *words, uint32_t n, uint32_t *out)
+{
+    int i = find_word(s, len, words, n);
+    if (i >= 0) {
+        *out = (uint32_t)i;
+        return true;
+    }
+    char all[160] = "";
+    for (uint32_t k = 0; k < n; k++) {
+        size_t used = strlen(all);
+        snprintf(all + used, sizeof all - used, "%s%s", k ? ", " : "", words[k]);
+    }
+    app_error(cli->prog, "%s: '%.*s' is not one of %s", flag, (int)len, s, all);
+    return false;
+}
+
+bool app_parse_word(const app_mode_cli *cli, const char *flag, const char *arg,
+                    const char *const *words, uint32_t n, uint32_t *out)
+{
+    return word_item(cli, flag, arg, strlen(arg), words, n, out);
+}
+
+bool app_parse_file(const app_mode_cli *cli, const char *flag, const char *arg,
+                    const char **out)
+{
+    if (arg[0] == '\0') {
+        app_error(cli->prog, "%s: the file name is empty", flag);
+        return false;
+    }
+    *out = arg;
+    return true;
+}
+
+/* ---- lists ---------------------------------------------------------------- */
+
+/* What one list item is. */
+typedef struct list_kind {
+    const char *flag;
+    const char *const *words; /* NULL: integers in [lo, hi] */
+    uint32_t word_n, lo, hi, cap;
+} list_kind;
+
+static const list_kind COUNTS = {"--entities", NULL, 0, 1u, ECS_MAX_ENTITIES, APP_MAX_LIST};
+static const list_kind IPS = {"--inner-parallelism", IP_WORDS, 2, 0, 0, 2};
+static const list_kind STORAGES = {"--storage", STORAGE_WORDS, 2, 0, 0, 2};
+
+static bool parse_item(const app_mode_cli *cli, const char *s, size_t len, const list_kind *k,
+                       uint32_t *out, uint32_t *n)
+{
+    uint32_t v;
+    bool ok = k->words ? word_item(cli, k->flag, s, len, k->words, k->word_n, &v)
+                       : u32_item(cli, k->flag, s, len, k->lo, k->hi, &v);
+    if (!ok) return false;
+    for (uint32_t i = 0; i < *n; i++) {
+        if (out[i] == v) {
+            app_error(cli->prog, "%s: '%.*s' is listed twice", k->flag, (int)len, s);
+            return false;
+        }
+    }
+    out[(*n)++] = v;
+    return true;
+}
+
+/* A comma-separated list of at most min(list_max, k->cap) items into out. */
+static bool parse_list(const app_mode_cli *cli, const char *arg, const list_kind *k,
+                       uint32_t *out, uint32_t *n)
+{
+    uint32_t max = cli->list_max < k->cap ? cli->list_max : k->cap;
+    *n = 0;
+    if (max <= 1u) {
+        if (strchr(arg, ',')) {
+            app_error(cli->prog, "%s: '%s' is not a single value (this mode runs one "
+                      "simulation; lists are for particles bench)", k->flag, arg);
+            return false;
+        }
+        return parse_item(cli, arg, strlen(arg), k, out, n);
+    }
+    for (const char *s = arg;; s++) {
+        size_t len = strcspn(s, ",");
+        if (len == 0) {
+            app_error(cli->prog, "%s: empty item in '%s'", k->flag, arg);
+            return false;
+        }
+        if (*n == max) {
+            app_error(cli->prog, "%s: more than %u items in '%s'", k->flag, (unsigned)max, arg);
+            return false;
+        }
+        if (!parse_item(cli, s, len, k, out, n)) return false;
+        s += len;
+        if (*s == '\0') return true;
+    }
+}
+
+/* ---- the shared flags ----------------------------------------------------- */
+
+static bool apply_shared(const app_mode_cli *cli, int c, const char *arg, app_sim_options *sim)
+{
+    uint32_t idx[2];
+    switch (c) {
+    case APP_OPT_ENTITIES: return parse_list(cli, arg, &COUNTS, sim->counts, &sim->count_n);
+    case APP_OPT_IP:
+        if (!parse_list(cli, arg, &IPS, idx, &sim->ip_n)) return false;
+        for (uint32_t i = 0; i < sim->ip_n; i++) sim->ip_on[i] = idx[i] == 1u;
+        return true;
+    case APP_OPT_STORAGE:
+        if (!parse_list(cli, arg, &STORAGES, idx, &sim->storage_n)) return false;
+        for (uint32_t i = 0; i < sim->storage_n; i++) sim->storages[i] = STORAGE_KINDS[idx[i]];
+        return true;
+    case APP_OPT_THREADS:
+        return app_parse_u32(cli, "--threads", arg, 1u, APP_MAX_THREADS, &sim->threads);
+    case APP_OPT_SEED: return app_parse_u32(cli, "--seed", arg, 0u, UINT32_MAX, &sim->seed);
+    case APP_OPT_FIXED_LIMIT:
+        return app_parse_u32(cli, "--fixed-limit", arg, 1u, ECS_MAX_ENTITIES, &sim->fixed_limit);
+    default: return false;
+    }
+}
+
+static bool check_counts(const app_mode_cli *cli, const app_sim_options *sim)
+{
+    bool fixed = false;
+    for (uint32_t i = 0; i < sim->storage_n; i++) fixed |= sim->storages[i] == ECS_STORAGE_FIXED;
+    for (uint32_t i = 0; fixed && i < sim->count_n; i++) {
+        if (sim->counts[i] > sim->fixed_limit) {
+            app_error(cli->prog,
+                      "--entities: %u exceeds the fixed storage limit %u (--fixed-limit); "
+                      "raise the limit or use --storage dynamic",
+                      (unsigned)sim->counts[i], (unsigned)sim->fixed_limit);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* ---- the loop ------------------------------------------------------------- */
+
+/* The shared flags and the mode's in all[], the short flags (the mode's
+ * options whose code is a letter) in shorts[] after a leading ':'. */
+static bool merge(const app_mode_cli *cli, struct option *all, char *shorts)
+{
+    uint32_t n = 0, s = 0;
+    memcpy(all, SHARED, sizeof SHARED);
+    shorts[s++] = ':';
+    for (const struct option *o = cli->longopts; o && o->name; o++, n++) {
+        if (n == MODE_OPTS_MAX) return false;
+        all[SHARED_N + n] = *o;
+        if (o->flag || o->val <= 0 || o->val > 127 || !strchr(
+            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", o->val))
+            continue;
+        shorts[s++] = (char)o->val;
+        if (o->has_arg == required_argument) shorts[s++] = ':';
+    }
+    all[SHARED_N + n] = (struct option){NULL, 0, NULL, 0};
+    shorts[s] = '\0';
+    return true;
+}
+
+/* Whether the '?' getopt_long just returned is a known flag given a value
+ * it does not take ("--quiet=1"): then optopt is that flag's code. */
+static bool value_not_taken(const struct option *all, const char *arg)
+{
+    if (optopt == 0 || strncmp(arg, "--", 2) != 0 || !strchr(arg, '=')) return false;
+    for (const struct option *o = all; o->name; o++)
+        if (!o->flag && o->val == optopt && o->has_arg == no_argument) return true;
+    return false;
+}
+
+/* How many long flags "--name[=value]" abbreviates. */
+static int prefix_matches(const struct option *all, const char *arg)
+{
+    size_t len = strcspn(arg + 2, "=");
+    int n = 0;
+    for (const struct option *o = all; len > 0 && o->name; o++)
+        n += strncmp(o->name, arg + 2, len) == 0;
+    return n;
+}
+
+/* One line for the '?' or ':' getopt_long just returned. */
+static void report(const app_mode_cli *cli, int c, char **argv, const struct option *all)
+{
+    const char *arg = argv[optind - 1];
+    bool is_short = optopt > 0 && optopt < 128 && strncmp(arg, "--", 2) != 0;
+    char name[3] = {'-', is_short ? (char)optopt : '\0', '\0'};
+    if (is_short) arg = name;
+    if (c == ':')
+        app_error(cli->prog, "%s needs a value (see %s --help)", arg, cli->prog);
+    else if (value_not_taken(all, arg))
+        app_error(cli->prog, "%.*s takes no value, not '%s' (see %s --help)",
+                  (int)strcspn(arg, "="), arg, strchr(arg, '=') + 1, cli->prog);
+    else if (!is_short && prefix_matches(all, arg) > 1)
+        app_error(cli->prog, "ambiguous option '%s' (see %s --help)", arg, cli->prog);
+    else
+        app_error(cli->prog, "unknown option '%s' (see %s --help)", arg, cli->prog);
+}
+
+int app_options_parse(int argc, char **argv, const app_mode_cli *cli, app_sim_options *sim)
+{
+    struct option all[SHARED_N + MODE_OPTS_MAX + 1];
+    char shorts[2 + 2 * MODE_OPTS_MAX];
+    if (!merge(cli, all, shorts)) {
+        app_error(cli->prog, "more than %u options in this mode", MODE_OPTS_MAX);
+        return 2;
+    }
+    bool help = false;
+    int c;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, shorts, all, NULL)) != -1) {
+        if (c == '?' || c == ':') {
+            report(cli, c, argv, all);
+            return 2;
+        }
+        if (c == 0) continue; /* a flag that sets a variable by itself */
+        bool ok = c >= APP_OPT_ENTITIES && c < APP_OPT_MODE_FIRST
+                      ? apply_shared(cli, c, optarg, sim)
+                      : cli->apply(c, optarg, cli->mode_options);
+        if (!ok) return 2;
+        help |= c == 'h';
+    }
+    if (optind < argc) {
+        app_error(cli->prog, "unexpected argument '%s' (see %s --help)", argv[optind], cli->prog);
+        return 2;
+    }
+    return help || check_counts(cli, sim) ? 0 : 2;
+}
+
+/* ---- help ----------------------------------------------------------------- */
+
+/* items[0..n) of words (or numbers when words is NULL), comma-separated. */
+static void join(char *buf, size_t size, const uint32_t *items, uint32_t n,
+                 const char *const *words)
+{
+    buf[0] = '\0';
+    for (uint32_t i = 0; i < n; i++) {
+        size_t used = strlen(buf);
+        if (words)
+            snprintf(buf + used, size - used, "%s%s", i ? "," : "", words[items[i]]);
+        else
+            snprintf(buf + used, size - used, "%s%u", i ? "," : "", (unsigned)items[i]);
+    }
+}
+
+static void usage_lists(FILE *f, bool list, const app_sim_options *d)
+{
+    char counts[APP_MAX_LIST * 12], ip[16], storage[24];
+    uint32_t idx[2];
+    join(counts, sizeof counts, d->counts, d->count_n, NULL);
+    for (uint32_t i = 0; i < d->ip_n; i++) idx[i] = d->ip_on[i] ? 1u : 0u;
+    join(ip, sizeof ip, idx, d->ip_n, IP_WORDS);
+    for (uint32_t i = 0; i < d->storage_n; i++) idx[i] = d->storages[i] == ECS_STORAGE_FIXED;
+    join(storage, sizeof storage, idx, d->storage_n, STORAGE_WORDS);
+    if (list)
+        fprintf(f,
+                "  --entities LIST           particle counts, comma-separated, each 1..%u\n"
+                "                            (default %s)\n"
+                "  --inner-parallelism LIST  on, off or both (default %s)\n"
+                "  --storage LIST            fixed, dynamic or both (default %s)\n",
+                (unsigned)ECS_MAX_ENTITIES, counts, ip, storage);
+    else
+        fprintf(f,
+                "  --entities N              particles, 1..%u (default %s)\n"
+                "  --inner-parallelism IP    on or off (default %s)\n"
+                "  --storage KIND            fixed or dynamic (default %s)\n",
+                (unsigned)ECS_MAX_ENTITIES, counts, ip, storage);
+}
+
+void app_options_usage(FILE *f, uint32_t list_max, const app_sim_options *d)
+{
+    bool list = list_max > 1u;
+    uint32_t cpus = app_online_cpus();
+    usage_lists(f, list, d);
+    fprintf(f, "  --threads N               workers including the caller, 1..%u\n",
+            APP_MAX_THREADS);
+    if (d->threads == cpus)
+        fprintf(f, "                            (default: online CPUs, here %u)\n", cpus);
+    else
+        fprintf(f, "                            (default %u)\n", (unsigned)d->threads);
+    fprintf(f, "  --seed S                  Park-Miller seed, 0..%u (default %u%s\n",
+            (unsigned)UINT32_MAX, (unsigned)d->seed,
+            d->seed == 0 ? ",\n                            which the generator maps to 1, as "
+                           "the thesis)"
+                         : ")");
+    fprintf(f,
+            "  --fixed-limit N           entity limit of fixed storage, 1..%u\n"
+            "                            (default %u%s); with fixed storage\n"
+            "                            selected %s must be <= N (dynamic\n"
+            "                            storage starts at %u entities and doubles)\n",
+            (unsigned)ECS_MAX_ENTITIES, (unsigned)d->fixed_limit,
+            d->fixed_limit == APP_THESIS_FIXED_LIMIT ? ", the thesis's" : "",
+            list ? "every count" : "--entities", (unsigned)ECS_DEFAULT_CAPACITY);
+}

@@ -1,0 +1,104 @@
+/* options.h - the command line shared by the modes of `particles`.
+ *
+ * The flags that describe a simulation (--entities, --threads,
+ * --inner-parallelism, --storage, --fixed-limit, --seed) mean the same in
+ * every mode and are parsed here, once, by app_options_parse, together
+ * with the mode's own flags. A mode that runs one simulation at a time
+ * (the window) takes one value where the bench takes a list. */
+#ifndef APP_OPTIONS_H
+#define APP_OPTIONS_H
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ecs.h"
+
+#define APP_MAX_LIST 32u /* items in a list flag */
+#define APP_MAX_THREADS 256u
+#define APP_THESIS_FIXED_LIMIT 400000u
+
+/* getopt_long codes of the shared flags; a mode numbers its own flags
+ * from APP_OPT_MODE_FIRST. */
+enum {
+    APP_OPT_ENTITIES = 256,
+    APP_OPT_IP,
+    APP_OPT_STORAGE,
+    APP_OPT_THREADS,
+    APP_OPT_SEED,
+    APP_OPT_FIXED_LIMIT,
+    APP_OPT_MODE_FIRST
+};
+
+/* The simulation flags as given (or their defaults). */
+typedef struct app_sim_options {
+    uint32_t counts[APP_MAX_LIST]; /* particle counts, in the order given */
+    uint32_t count_n;
+    bool ip_on[2]; /* inner parallelism values, in the order given */
+    uint32_t ip_n;
+    ecs_storage storages[2]; /* in the order given */
+    uint32_t storage_n;
+    uint32_t threads; /* workers, the caller included */
+    uint32_t seed;
+    uint32_t fixed_limit;
+} app_sim_options;
+
+/* What a mode tells the shared parser. */
+typedef struct app_mode_cli {
+    const char *prog;                /* "particles bench": prefixes every message */
+    uint32_t list_max;               /* items allowed in a list flag: 1 for one run,
+                                        where "a,b" is refused as not one value */
+    const struct option *longopts;   /* the mode's own flags, NULL-terminated */
+    /* Applies one of the mode's own flags; false after printing why not. */
+    bool (*apply)(int code, const char *arg, void *mode_options);
+    void *mode_options;
+} app_mode_cli;
+
+/* The number of online CPUs, at least 1 and at most APP_MAX_THREADS. */
+uint32_t app_online_cpus(void);
+
+/* Parses argv (argv[0] is the mode's name) into *sim (which holds the
+ * mode's defaults on entry) and, through cli->apply, the mode's options;
+ * -h/--help is the mode's business (give it in longopts with the code
+ * 'h'; a mode's flag whose code is a letter is also that short flag).
+ * Unless 'h' was given, checks the shared values against each other (with
+ * fixed storage selected, every count within --fixed-limit). Returns 0, or
+ * 2 after printing one line naming the flag, the value and what is
+ * allowed, or the unknown option, the flag missing its value, the
+ * unexpected argument. */
+int app_options_parse(int argc, char **argv, const app_mode_cli *cli, app_sim_options *sim);
+
+/* s[0..len) as a decimal integer in [lo, hi] and nothing else (no sign,
+ * space or suffix); prints nothing. */
+bool app_scan_u32(const char *s, size_t len, uint32_t lo, uint32_t hi, uint32_t *out);
+
+/* Helpers for a mode's own flags; each prints one line on failure:
+ * "<prog>: <flag>: '<value>' is not ...". */
+bool app_parse_u32(const app_mode_cli *cli, const char *flag, const char *arg, uint32_t lo,
+                   uint32_t hi, uint32_t *out);
+/* One of words[0..n), its index in *out. */
+bool app_parse_word(const app_mode_cli *cli, const char *flag, const char *arg,
+                    const char *const *words, uint32_t n, uint32_t *out);
+bool app_parse_file(const app_mode_cli *cli, const char *flag, const char *arg,
+                    const char **out);
+
+/* One line on stderr: "<prog>: <message>". */
+void app_verror(const char *prog, const char *fmt, va_list ap)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 0)))
+#endif
+    ;
+void app_error(const char *prog, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* The help text of the shared flags, for a mode's --help: list flags
+ * described as lists when list_max > 1. */
+void app_options_usage(FILE *f, uint32_t list_max, const app_sim_options *defaults);
+
+#endif /* APP_OPTIONS_H */
