@@ -1,9 +1,14 @@
-/* main.c - `particles MODE [options]`: dispatches to a mode. */
+/* main.c - `particles [MODE] [options]`: dispatches to a mode; no mode (or
+ * options first) is the window, `run`. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "bench.h"
+#ifdef PARTICLES_WINDOW
+#include "window.h"
+#include "window_cli.h"
+#endif
 
 #ifndef PARTICLES_VERSION
 #define PARTICLES_VERSION "unknown"
@@ -16,6 +21,9 @@ typedef struct app_mode {
 } app_mode;
 
 static const app_mode MODES[] = {
+#ifdef PARTICLES_WINDOW
+    {"run", window_main, "(the default) open a window on the simulation, with live controls"},
+#endif
     {"bench", bench_main,
      "run the thesis workload headless; tables beside the thesis's figures, CSV, JSON, chart"},
 };
@@ -24,12 +32,18 @@ static const app_mode MODES[] = {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: particles MODE [options]\n\nmodes:\n");
+    fprintf(f, "usage: particles [MODE] [options]\n\nmodes:\n");
     for (size_t i = 0; i < MODE_COUNT; i++)
         fprintf(f, "  %-8s %s\n", MODES[i].name, MODES[i].summary);
     fprintf(f, "\n  particles MODE --help    the options of one mode\n"
                "  particles --help         this list\n"
                "  particles --version      the version\n");
+#ifdef PARTICLES_WINDOW
+    fprintf(f, "\nWith no mode, or options first, `particles` is `particles run`:\n\n");
+    window_cli_usage(f);
+#else
+    fprintf(f, "\nThis build has no window mode (built with PARTICLES_WINDOW=OFF).\n");
+#endif
 }
 
 static const app_mode *find_mode(const char *name)
@@ -44,20 +58,31 @@ static bool is_help(const char *arg)
     return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0 || strcmp(arg, "help") == 0;
 }
 
+/* No mode, or options first ("-" alone is not one). */
+static bool is_default(int argc, char **argv)
+{
+    return argc < 2 || (argv[1][0] == '-' && argv[1][1] != '\0');
+}
+
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "particles: no mode given (try 'particles --help')\n");
-        return 2;
-    }
-    if (is_help(argv[1])) {
+    if (argc >= 2 && is_help(argv[1])) {
         usage(stdout);
         return 0;
     }
-    if (strcmp(argv[1], "--version") == 0) {
+    if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
         printf("particles %s\n", PARTICLES_VERSION);
         return 0;
     }
+#ifdef PARTICLES_WINDOW
+    if (is_default(argc, argv)) return window_main(argc, argv);
+#else
+    if (is_default(argc, argv) || strcmp(argv[1], "run") == 0) {
+        fprintf(stderr, "particles: this build has no window mode (PARTICLES_WINDOW=OFF); "
+                        "use 'particles bench' (try 'particles --help')\n");
+        return 2;
+    }
+#endif
     const app_mode *mode = find_mode(argv[1]);
     if (!mode) {
         fprintf(stderr, "particles: unknown mode '%s' (try 'particles --help')\n", argv[1]);

@@ -1,0 +1,190 @@
+/* window_cli.c - the options of the window mode: its own flags; the
+ * simulation's are parsed by options.c, one value each. */
+#include "window_cli.h"
+
+#include <string.h>
+#include <strings.h>
+
+#define SIZE_MIN 64u
+#define SIZE_MAX_PX 16384u
+
+enum {
+    OPT_FRAMES = APP_OPT_MODE_FIRST,
+    OPT_SCREENSHOT,
+    OPT_VSYNC,
+    OPT_ASSETS,
+    OPT_DRAW,
+    OPT_SIZE
+};
+
+static const struct option LONGOPTS[] = {
+    {"frames", required_argument, NULL, OPT_FRAMES},
+    {"screenshot", required_argument, NULL, OPT_SCREENSHOT},
+    {"vsync", required_argument, NULL, OPT_VSYNC},
+    {"assets", required_argument, NULL, OPT_ASSETS},
+    {"draw", required_argument, NULL, OPT_DRAW},
+    {"size", required_argument, NULL, OPT_SIZE},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0}};
+
+static const char *const ON_OFF[] = {"off", "on"};
+static const char *const DRAWS[] = {"points", "quads"};
+
+static window_options defaults(void)
+{
+    uint32_t cpus = app_online_cpus();
+    return (window_options){
+        .particles = 50000u,
+        .threads = cpus,
+        .max_threads = cpus,
+        .ip_on = true,
+        .storage = ECS_STORAGE_FIXED,
+        .fixed_limit = APP_THESIS_FIXED_LIMIT, /* room to spray */
+        .vsync = true,
+        .draw = WINDOW_DRAW_POINTS,
+        .width = 1440u,
+        .height = 900u,
+    };
+}
+
+static app_sim_options sim_of(const window_options *o)
+{
+    return (app_sim_options){
+        .counts = {o->particles},
+        .count_n = 1,
+        .ip_on = {o->ip_on},
+        .ip_n = 1,
+        .storages = {o->storage},
+        .storage_n = 1,
+        .threads = o->threads,
+        .seed = o->seed,
+        .fixed_limit = o->fixed_limit,
+    };
+}
+
+void window_cli_usage(FILE *f)
+{
+    const window_options d = defaults();
+    const app_sim_options sim = sim_of(&d);
+    fputs("usage: particles [run] [options]\n"
+          "Opens a window on the thesis particle simulation, stepped by the ECS on\n"
+          "--threads workers and drawn with OpenGL 3.3: a wave of --entities\n"
+          "particles falls, collides and fades, and a HUD shows fps, step and render\n"
+          "times, the particle count, workers, inner parallelism and storage.\n"
+          "\n",
+          f);
+    app_options_usage(f, 1u, &sim);
+    fprintf(f,
+            "  --frames N                quit after N frames, 0..%u (default 0: when\n"
+            "                            the window is closed)\n"
+            "  --screenshot FILE         save the last frame at exit, FILE ending in .png\n"
+            "  --vsync on|off            wait for the display's refresh (default on)\n"
+            "  --assets DIR              the shaders and the font (default: next to the\n"
+            "                            executable, then the install prefix's share/)\n"
+            "  --draw points|quads       point sprites or instanced quads (default points)\n"
+            "  --size WxH                the window's size, each %u..%u (default %ux%u)\n"
+            "  -h, --help                print this and exit\n"
+            "\n",
+            WINDOW_MAX_FRAMES, SIZE_MIN, SIZE_MAX_PX, (unsigned)d.width, (unsigned)d.height);
+    fputs("Controls:\n"
+          "  H                    show/hide this help on screen\n"
+          "  I                    toggle inner parallelism\n"
+          "  + / -                one worker more / fewer (1..max, live)\n"
+          "  Space                pause/resume\n"
+          "  N                    one frame while paused\n"
+          "  R                    new wave\n"
+          "  G                    highlight the grid cell under the mouse and its particles\n"
+          "  left mouse button    spray particles (through the ECS's deferred creation;\n"
+          "                       with fixed storage at its limit the HUD says so)\n"
+          "  S                    save a screenshot (particles-YYYYmmdd-HHMMSS.png in the\n"
+          "                       current directory)\n"
+          "  Esc or closing the window  quit\n"
+          "\n"
+          "max is the larger of --threads and the online CPUs. With --frames it prints\n"
+          "one summary line at exit: frames, mean fps, mean step ms, mean render ms\n"
+          "(prepare + upload + draw). Exit status: 0 done, 1 no display / no OpenGL\n"
+          "3.3 / a missing or broken shader or font (one line says which), 2 bad\n"
+          "input. With no display it says so and suggests `particles bench`;\n"
+          "SDL_VIDEODRIVER=offscreen is accepted only when set explicitly.\n",
+          f);
+}
+
+/* "WxH", each within [SIZE_MIN, SIZE_MAX_PX]. */
+static bool parse_size(const app_mode_cli *cli, const char *arg, window_options *o)
+{
+    size_t w = strcspn(arg, "xX");
+    const char *h = arg + w + (arg[w] != '\0');
+    if (arg[w] == '\0' || !app_scan_u32(arg, w, SIZE_MIN, SIZE_MAX_PX, &o->width) ||
+        !app_scan_u32(h, strlen(h), SIZE_MIN, SIZE_MAX_PX, &o->height)) {
+        app_error(cli->prog, "--size: '%s' is not WIDTHxHEIGHT with each from %u to %u "
+                  "(e.g. 1440x900)", arg, SIZE_MIN, SIZE_MAX_PX);
+        return false;
+    }
+    return true;
+}
+
+static bool parse_png(const app_mode_cli *cli, const char *arg, window_options *o)
+{
+    size_t n = strlen(arg);
+    if (n <= 4 || strcasecmp(arg + n - 4, ".png") != 0) {
+        app_error(cli->prog, "--screenshot: '%s' is not a file name ending in .png", arg);
+        return false;
+    }
+    o->screenshot = arg;
+    return true;
+}
+
+typedef struct window_parse {
+    app_mode_cli cli;
+    window_options *o;
+} window_parse;
+
+static bool apply(int c, const char *arg, void *ctx)
+{
+    const window_parse *p = ctx;
+    const app_mode_cli *cli = &p->cli;
+    window_options *o = p->o;
+    uint32_t i;
+    switch (c) {
+    case OPT_FRAMES: return app_parse_u32(cli, "--frames", arg, 0u, WINDOW_MAX_FRAMES, &o->frames);
+    case OPT_SCREENSHOT: return parse_png(cli, arg, o);
+    case OPT_VSYNC:
+        if (!app_parse_word(cli, "--vsync", arg, ON_OFF, 2, &i)) return false;
+        o->vsync = i == 1u;
+        return true;
+    case OPT_ASSETS:
+        if (arg[0] == '\0') {
+            app_error(cli->prog, "--assets: '' is not a directory name");
+            return false;
+        }
+        o->assets = arg;
+        return true;
+    case OPT_DRAW:
+        if (!app_parse_word(cli, "--draw", arg, DRAWS, 2, &i)) return false;
+        o->draw = i == 1u ? WINDOW_DRAW_QUADS : WINDOW_DRAW_POINTS;
+        return true;
+    case OPT_SIZE: return parse_size(cli, arg, o);
+    case 'h': o->help = true; return true;
+    default: return false;
+    }
+}
+
+int window_cli_parse(int argc, char **argv, window_options *o)
+{
+    *o = defaults();
+    app_sim_options sim = sim_of(o);
+    bool run = argc > 0 && strcmp(argv[0], "run") == 0;
+    window_parse p = {{run ? "particles run" : "particles", 1u, LONGOPTS, apply, NULL}, o};
+    p.cli.mode_options = &p;
+    int rc = app_options_parse(argc, argv, &p.cli, &sim);
+    if (rc != 0) return rc;
+    o->particles = sim.counts[0];
+    o->ip_on = sim.ip_on[0];
+    o->storage = sim.storages[0];
+    o->threads = sim.threads;
+    o->seed = sim.seed;
+    o->fixed_limit = sim.fixed_limit;
+    uint32_t cpus = app_online_cpus();
+    o->max_threads = o->threads > cpus ? o->threads : cpus;
+    return 0;
+}

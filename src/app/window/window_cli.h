@@ -1,0 +1,42 @@
+/* window_cli.h - the options of the window mode (`particles`, `particles run`). */
+#ifndef WINDOW_CLI_H
+#define WINDOW_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "options.h"
+
+#define WINDOW_MAX_FRAMES 100000000u
+
+typedef enum window_draw {
+    WINDOW_DRAW_POINTS = 0, /* point sprites: one vertex per particle */
+    WINDOW_DRAW_QUADS       /* instanced quads: four vertices per particle */
+} window_draw;
+
+typedef struct window_options {
+    uint32_t particles;     /* the first wave, and every new one */
+    uint32_t threads;       /* workers at start */
+    uint32_t max_threads;   /* the most `+` may reach: max(threads, online CPUs) */
+    bool ip_on;
+    ecs_storage storage;
+    uint32_t fixed_limit;
+    uint32_t seed;
+    uint32_t frames;        /* 0: until the window is closed */
+    const char *screenshot; /* NULL: none at exit */
+    bool vsync;
+    const char *assets;     /* NULL: next to the executable, then the install prefix */
+    window_draw draw;
+    uint32_t width, height; /* the window's initial size (--size WxH) */
+    bool help;
+} window_options;
+
+/* Parses argv (argv[0] is "run", or the program when no mode was given).
+ * Returns 0, or 2 after printing one line naming the flag and what is
+ * allowed. */
+int window_cli_parse(int argc, char **argv, window_options *o);
+
+void window_cli_usage(FILE *f);
+
+#endif /* WINDOW_CLI_H */
