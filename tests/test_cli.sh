@@ -7,6 +7,9 @@
 # flag (or the mode) in question, nothing on stdout, no output file and no
 # FILE.tmp left behind. Good input: --help, --version, --print-dag, a tiny
 # real run with --csv/--json (and --chart when gnuplot is installed).
+# The window mode (`particles`, `particles run`) is checked only where it
+# exits before opening a window (bad input, --help); its cases are skipped
+# when the binary was built without it (`particles --help` lists no `run`).
 # Prints one line per case and exits 1 if any case failed.
 set -u
 
@@ -25,6 +28,7 @@ mkdir "$tmp/nobin"
 
 failed=0
 cases=0
+skipped=0
 out=$tmp/stdout
 err=$tmp/stderr
 rc=0
@@ -40,17 +44,32 @@ fail() {
     echo "FAIL $1: $2"
 }
 
+skip() {
+    skipped=$((skipped + 1))
+    echo "skip $1: $2"
+}
+
 # Runs the binary with the given arguments, stdout/stderr to $out/$err;
-# with $bin_path set, the binary (only) runs with PATH=$bin_path.
+# with $bin_path set, the binary (only) runs with PATH=$bin_path. With
+# $no_display set it runs with no display and a time limit, so that a
+# window case that wrongly got past its checks fails instead of opening a
+# window or hanging.
 bin_path=
+no_display=
 run() {
     if [ -n "$bin_path" ]; then
         PATH=$bin_path "$bin" "$@" >"$out" 2>"$err"
+    elif [ -n "$no_display" ]; then
+        env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER timeout 30 "$bin" "$@" >"$out" 2>"$err"
     else
         "$bin" "$@" >"$out" 2>"$err"
     fi
     rc=$?
 }
+
+# Whether this binary has the window mode: its --help lists the mode `run`.
+has_window=
+if "$bin" --help 2>/dev/null | grep -qE '^  run '; then has_window=1; fi
 
 # The first 300 bytes of a file, newlines shown as \n, for messages.
 show() {
@@ -97,11 +116,20 @@ files=(--csv "$tmp/out.csv" --json "$tmp/out.json")
 
 # ---- bad input -------------------------------------------------------------
 
-bad "no mode" "mode"
+if [ -n "$has_window" ]; then
+    skip "no mode" "opens the window in this build"
+else
+    bad "no mode (no window mode built)" "window mode"
+    bad "run (no window mode built)" "window mode" run --frames 1
+    bad "--frames 1 (no mode, no window mode built)" "window mode" --frames 1
+fi
 bad "unknown mode" "frobnicate" frobnicate
 bad "empty mode" "mode" ""
 bad "bench --bogus" "--bogus" bench --bogus "${files[@]}"
 bad "bench stray argument" "stray" bench "${files[@]}" stray
+bad "bench -x" "'-x'" bench -x "${files[@]}"
+bad "bench --quiet=yes" "--quiet" bench --quiet=yes "${files[@]}"
+bad "bench --s 1 (ambiguous)" "--s" bench --s 1 "${files[@]}"
 # The flag last: otherwise getopt takes the next word as its value.
 bad "--entities without value" "--entities" bench "${files[@]}" --entities
 bad "--csv without value" "--csv" bench --json "$tmp/out.json" --csv
@@ -152,6 +180,46 @@ bad "--chart without gnuplot on PATH" "--chart" \
     bench --entities 1000 --frames 1 --repeat 1 --quiet --chart "$tmp/out.png" "${files[@]}"
 bin_path=
 
+# ---- bad input to the window mode: refused before any window opens ---------
+
+# wbad NAME NEEDLE ARGS...: bad, without a display, or skipped in a build
+# without the window mode.
+wbad() {
+    if [ -z "$has_window" ]; then
+        skip "$1" "built without the window mode"
+        return
+    fi
+    no_display=1
+    bad "$@"
+    no_display=
+}
+
+wbad "run --entities 0" "--entities" run --entities 0
+wbad "run --entities 1,2 (one value)" "--entities" run --entities 1,2
+wbad "run --entities abc" "--entities" run --entities abc
+wbad "run --entities 500000 (fixed, over the default limit)" "--entities" run --entities 500000
+wbad "run --fixed-limit 1000 --entities 2000" "--entities" \
+    run --fixed-limit 1000 --entities 2000
+wbad "run --threads 0" "--threads" run --threads 0
+wbad "run --inner-parallelism both" "--inner-parallelism" run --inner-parallelism both
+wbad "run --inner-parallelism on,off (one value)" "--inner-parallelism" \
+    run --inner-parallelism on,off
+wbad "run --storage x" "--storage" run --storage x
+wbad "run --seed -1" "--seed" run --seed -1
+wbad "run --frames -1" "--frames" run --frames -1
+wbad "run --screenshot x.jpg" "--screenshot" run --screenshot x.jpg
+wbad "run --vsync maybe" "--vsync" run --vsync maybe
+wbad "run --draw lines" "--draw" run --draw lines
+wbad "run --size 10x10" "--size" run --size 10x10
+wbad "run --size abc" "--size" run --size abc
+wbad "run --size 1440x" "--size" run --size 1440x
+wbad "run --assets ''" "--assets" run --assets ""
+wbad "run --bogus" "--bogus" run --bogus
+wbad "run stray argument" "stray" run stray
+wbad "run --frames without value" "--frames" run --frames
+wbad "--entities 0 (no mode: the window)" "--entities" --entities 0
+wbad "--frames 10 stray (no mode: the window)" "stray" --frames 10 stray
+
 # ---- good input ------------------------------------------------------------
 
 # good NAME ARGS...: exit 0 and nothing on stderr; stdout kept in $out.
@@ -180,6 +248,26 @@ for h in --help -h help; do
     done
     report "particles $h"
 done
+
+window_words=("usage: particles [run]" --entities --inner-parallelism --storage --threads
+    --seed --fixed-limit --frames --screenshot --vsync --assets --draw --size --help
+    Controls "show/hide" "toggle inner parallelism" "+ / -" Space "one frame while paused"
+    "new wave" "grid cell" "left mouse button" particles-YYYYmmdd-HHMMSS.png Esc
+    "summary line" "Exit status" "particles bench" SDL_VIDEODRIVER=offscreen)
+if [ -n "$has_window" ]; then
+    no_display=1
+    for args in "--help" "run --help" "run -h" "--entities 1000 --help"; do
+        # shellcheck disable=SC2086 # the words are the arguments
+        good "particles $args" $args
+        for word in "${window_words[@]}"; do
+            grep -qF -e "$word" "$out" || good_why+=("stdout does not mention '$word'")
+        done
+        report "particles $args (the window's options and controls)"
+    done
+    no_display=
+else
+    skip "particles run --help" "built without the window mode"
+fi
 
 all_options=(--entities --inner-parallelism --storage --threads --repeat --seed --frames
     --fixed-limit --csv --json --chart --quiet --print-dag --help)
@@ -301,5 +389,5 @@ else
     echo "skip bench --chart: gnuplot is not installed"
 fi
 
-echo "$((cases - failed)) of $cases cases passed"
+echo "$((cases - failed)) of $cases cases passed, $skipped skipped"
 [ "$failed" -eq 0 ]
