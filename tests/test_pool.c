@@ -1,8 +1,10 @@
 /* test_pool.c - the worker pool runs every job exactly once: a million tiny
- * jobs pushed by the caller and from inside jobs, nested waits, and pools
- * created and destroyed over and over. */
+ * jobs pushed by the caller and from inside jobs, nested waits, pools
+ * created and destroyed over and over, and the active thread count changed
+ * between batches (parked threads run nothing and are joined at destroy). */
 #include "test_util.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 
 #include "alloc.h"
@@ -15,13 +17,15 @@ typedef struct tiny_job {
     ecs_job job;
     uint32_t slot;
     struct run_state *state;
+    pthread_t ran_on; /* the thread that ran it last */
 } tiny_job;
 
 typedef struct run_state {
     ecs_pool *pool;
     tiny_job *jobs;
     atomic_uchar *hits; /* one per job: how often it ran */
-    uint32_t spawn_below; /* jobs with a smaller slot push slot + HALF */
+    uint32_t spawn_below; /* jobs with a smaller slot push slot + spawn_offset */
+    uint32_t spawn_offset;
     atomic_uint pending;
     atomic_uint ran;
 } run_state;
@@ -46,9 +50,10 @@ static void tiny_run(ecs_job *job)
     tiny_job *t = tiny_of(job);
     run_state *st = t->state;
     uint32_t slot = t->slot;
+    t->ran_on = pthread_self();
     atomic_fetch_add_explicit(&st->hits[slot], 1, memory_order_relaxed);
     /* The first half each push one job of the second half from inside. */
-    if (slot < st->spawn_below) ecs_pool_push(st->pool, &st->jobs[slot + HALF].job);
+    if (slot < st->spawn_below) ecs_pool_push(st->pool, &st->jobs[slot + st->spawn_offset].job);
     finish_one(st); /* t may be gone after this */
 }
 
@@ -69,6 +74,7 @@ static void million_jobs(uint32_t threads)
         atomic_init(&st.hits[i], 0);
     }
     st.spawn_below = HALF;
+    st.spawn_offset = HALF;
     atomic_init(&st.pending, JOBS);
     atomic_init(&st.ran, 0);
 
@@ -210,6 +216,60 @@ static void test_create_destroy(void **state)
     free(st.hits);
 }
 
+/* Batches of jobs (half of them pushed from inside jobs) with the active
+ * count going up and down: each batch runs exactly once on no more threads
+ * than are active, and the rest are parked by the time set_active returns. */
+static void test_set_active(void **state)
+{
+    (void)state;
+    enum { THREADS = 4, BATCH = 20000 };
+    size_t live0 = ecs_alloc_live();
+    run_state st;
+    st.pool = ecs_pool_create(THREADS);
+    assert_non_null(st.pool);
+    assert_int_equal(ecs_pool_active(st.pool), THREADS);
+    assert_int_equal(ecs_pool_parked(st.pool), 0);
+    st.jobs = xcalloc(BATCH, sizeof *st.jobs);
+    st.hits = xcalloc(BATCH, sizeof *st.hits);
+    static const uint32_t actives[] = {1, 2, 4, 3, 1, 4, 2, 2, 1, 3};
+    for (uint32_t round = 0; round < 4 * ARRAY_LEN(actives); round++) {
+        uint32_t active = actives[round % ARRAY_LEN(actives)];
+        ecs_pool_set_active(st.pool, active);
+        assert_int_equal(ecs_pool_active(st.pool), active);
+        assert_int_equal(ecs_pool_parked(st.pool), THREADS - active);
+        st.spawn_below = st.spawn_offset = BATCH / 2;
+        atomic_init(&st.pending, BATCH);
+        atomic_init(&st.ran, 0);
+        for (uint32_t i = 0; i < BATCH; i++) {
+            st.jobs[i].job.run = tiny_run;
+            atomic_init(&st.jobs[i].job.published, 0);
+            st.jobs[i].slot = i;
+            st.jobs[i].state = &st;
+            atomic_init(&st.hits[i], 0);
+        }
+        for (uint32_t i = 0; i < BATCH / 2; i++) ecs_pool_push(st.pool, &st.jobs[i].job);
+        ecs_pool_wait(st.pool, &st.pending);
+        assert_int_equal(atomic_load(&st.ran), BATCH);
+        pthread_t seen[THREADS + 1];
+        uint32_t distinct = 0;
+        for (uint32_t i = 0; i < BATCH; i++) {
+            assert_int_equal(atomic_load(&st.hits[i]), 1);
+            uint32_t k = 0;
+            while (k < distinct && !pthread_equal(seen[k], st.jobs[i].ran_on)) k++;
+            if (k == distinct) {
+                assert_true(distinct < active); /* one more than active: a parked thread ran */
+                seen[distinct++] = st.jobs[i].ran_on;
+            }
+        }
+    }
+    ecs_pool_set_active(st.pool, 1);
+    assert_int_equal(ecs_pool_parked(st.pool), THREADS - 1);
+    ecs_pool_destroy(st.pool); /* joins the parked threads too */
+    assert_int_equal(ecs_alloc_live(), live0);
+    free(st.jobs);
+    free(st.hits);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -218,6 +278,7 @@ int main(void)
         cmocka_unit_test(test_million_4),
         cmocka_unit_test(test_nested_waits),
         cmocka_unit_test(test_create_destroy),
+        cmocka_unit_test(test_set_active),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -162,6 +162,10 @@ static ecs_status build(ecs_context *ctx, const ecs_config *cfg, ecs_error *err)
     ctx->storage = cfg->storage;
     ctx->limit = cfg->storage == ECS_STORAGE_FIXED ? cfg->capacity : ECS_MAX_ENTITIES;
     ctx->workers = cfg->workers ? cfg->workers : online_cpus();
+    ctx->max_workers = cfg->max_workers ? cfg->max_workers : ctx->workers;
+    if (ctx->max_workers < ctx->workers)
+        return ecs__fail(err, ECS_ERR_INVALID, "max_workers %u is below workers %u",
+                         (unsigned)ctx->max_workers, (unsigned)ctx->workers);
     ctx->inner_off = cfg->inner_parallelism_off;
     ctx->on_reclaim = cfg->on_reclaim;
     ctx->user = cfg->user;
@@ -169,9 +173,11 @@ static ecs_status build(ecs_context *ctx, const ecs_config *cfg, ecs_error *err)
     /* Fixed storage allocates its whole limit now: no growth, ever. */
     if (!ecs__grow(ctx, capacity))
         return ecs__fail(err, ECS_ERR_NOMEM, "out of memory allocating %u entities", capacity);
-    ctx->pool = ecs_pool_create(ctx->workers);
+    ctx->pool = ecs_pool_create(ctx->max_workers);
     if (!ctx->pool)
-        return ecs__fail(err, ECS_ERR_THREAD, "could not start %u worker threads", ctx->workers);
+        return ecs__fail(err, ECS_ERR_THREAD, "could not start %u worker threads",
+                         (unsigned)ctx->max_workers);
+    ecs_pool_set_active(ctx->pool, ctx->workers);
     return ECS_OK;
 }
 
@@ -228,5 +234,26 @@ void ecs_context_destroy(ecs_context *ctx)
 }
 
 uint32_t ecs_worker_count(const ecs_context *ctx) { return ctx->workers; }
+uint32_t ecs_max_workers(const ecs_context *ctx) { return ctx->max_workers; }
+
+#define ASSERT_BETWEEN_STEPS(ctx)                                                              \
+    assert(!(ctx)->running && !(ctx)->refreshing && "only between steps")
+
+ecs_status ecs_set_workers(ecs_context *ctx, uint32_t workers)
+{
+    ASSERT_BETWEEN_STEPS(ctx);
+    if (workers < 1 || workers > ctx->max_workers) return ECS_ERR_INVALID;
+    ecs_pool_set_active(ctx->pool, workers);
+    ctx->workers = workers;
+    return ECS_OK;
+}
+
+void ecs_set_inner_parallelism(ecs_context *ctx, bool on)
+{
+    ASSERT_BETWEEN_STEPS(ctx);
+    ctx->inner_off = !on;
+}
+
+bool ecs_inner_parallelism(const ecs_context *ctx) { return !ctx->inner_off; }
 uint32_t ecs_system_count(const ecs_context *ctx) { return ctx->system_count; }
 uint32_t ecs_component_count(const ecs_context *ctx) { return ctx->component_count; }

@@ -116,8 +116,8 @@ struct ecs_context {
     ecs_sset batch_kill, batch_match;
     bool refreshing; /* inside refresh: no reentrant step/refresh/destroy */
 
-    ecs_pool *pool;
-    uint32_t workers;
+    ecs_pool *pool;            /* max_workers threads, workers of them active */
+    uint32_t workers, max_workers;
     bool inner_off;
     bool running; /* systems are executing: structural calls are forbidden */
     atomic_uint pending_systems;

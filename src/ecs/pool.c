@@ -13,7 +13,17 @@
  * consistent fence between their write and their read, so at least one
  * of them sees the other: either the sleeper finds the job, or the pusher
  * sees the sleeper and signals under the mutex, which the sleeper holds
- * until it waits. */
+ * until it waits.
+ *
+ * Parking: threads from `active` on take no jobs. A parked worker waits on
+ * its own condition variable and is never counted in `sleepers`, so a
+ * push's signal always reaches a thread that can run the job. Workers
+ * check `active` under the mutex before sleeping, and ecs_pool_set_active
+ * changes it under the mutex, wakes the sleepers and waits until every
+ * thread it deactivates has parked (after it returns, none of them is
+ * looking for work) and every one it activates has left its park. Their
+ * rings are empty (only a ring's own thread pushes to it, and set_active
+ * runs with no job in flight). */
 #include "pool.h"
 
 #include "alloc.h"
@@ -34,11 +44,19 @@ typedef struct pool_ring {
     ck_ring_buffer_t *slots;
 } pool_ring;
 
+typedef struct pool_park {
+    pthread_cond_t wake; /* this thread alone waits on it, while parked */
+    bool parked;         /* under the mutex */
+} pool_park;
+
 struct ecs_pool {
     pool_ring *rings; /* one per thread; [0] belongs to the owner thread */
     pthread_mutex_t mutex;
     pthread_cond_t wake;
+    pthread_cond_t parked_changed; /* set_active waits here for workers to (un)park */
+    pool_park *parks;              /* one per thread; [0] (the owner) never parks */
     atomic_uint sleepers;
+    atomic_uint active; /* threads [0, active) take jobs; changed under the mutex */
     atomic_bool stopping;
     uint32_t threads; /* including the caller */
     uint32_t started; /* worker threads actually running */
@@ -58,10 +76,18 @@ static _Thread_local uint32_t tls_index;
 
 static uint32_t self_index(const ecs_pool *pool) { return tls_pool == pool ? tls_index : 0; }
 
+static bool self_active(ecs_pool *pool)
+{
+    return self_index(pool) < atomic_load_explicit(&pool->active, memory_order_acquire);
+}
+
+/* Only active threads take jobs, and only their rings can hold any. */
 static bool pool_take(ecs_pool *pool, ecs_job **out)
 {
     void *item = NULL;
-    uint32_t self = self_index(pool), n = pool->threads;
+    uint32_t self = self_index(pool);
+    uint32_t n = atomic_load_explicit(&pool->active, memory_order_acquire);
+    if (self >= n) return false; /* parked meanwhile: set_active waits for it */
     for (uint32_t k = 0; k < n; k++) {
         pool_ring *r = &pool->rings[(self + k) % n];
         if (ck_ring_size(&r->ring) && ck_ring_dequeue_spmc(&r->ring, r->slots, &item)) break;
@@ -84,11 +110,16 @@ static void pool_run(ecs_job *job)
 }
 
 /* Sleeps until woken, unless a job or the wake condition turns up first.
- * Returns a job if one was taken. */
+ * Returns a job if one was taken. A worker that is no longer active
+ * returns at once, to park. */
 static ecs_job *pool_sleep(ecs_pool *pool, atomic_uint *counter)
 {
     ecs_job *job = NULL;
     pthread_mutex_lock(&pool->mutex);
+    if (!counter && !self_active(pool)) {
+        pthread_mutex_unlock(&pool->mutex);
+        return NULL;
+    }
     atomic_fetch_add_explicit(&pool->sleepers, 1, memory_order_seq_cst);
     /* Pairs with the fence in ecs_pool_push: the ring is read with plain
      * loads, which C11 (and weaker CPUs) may hoist above the increment. */
@@ -104,12 +135,13 @@ static ecs_job *pool_sleep(ecs_pool *pool, atomic_uint *counter)
 }
 
 /* Bounded spin: returns a job, or NULL once POOL_SPIN_NS passed without
- * one (or the waited-on counter reached zero). */
+ * one (or the waited-on counter reached zero, or this worker was parked). */
 static ecs_job *pool_find(ecs_pool *pool, atomic_uint *counter)
 {
     ecs_job *job;
     uint64_t start = 0;
     for (unsigned i = 0;; i++) {
+        if (!counter && !self_active(pool)) return NULL;
         if (pool_take(pool, &job)) return job;
         if (counter && atomic_load_explicit(counter, memory_order_acquire) == 0) return NULL;
         if (!counter && atomic_load_explicit(&pool->stopping, memory_order_relaxed)) return NULL;
@@ -122,6 +154,21 @@ static ecs_job *pool_find(ecs_pool *pool, atomic_uint *counter)
     }
 }
 
+/* Blocks while this worker is inactive (and the pool not stopping). */
+static void pool_park_self(ecs_pool *pool, uint32_t index)
+{
+    pool_park *park = &pool->parks[index];
+    pthread_mutex_lock(&pool->mutex);
+    park->parked = true;
+    pthread_cond_signal(&pool->parked_changed);
+    while (index >= atomic_load_explicit(&pool->active, memory_order_relaxed) &&
+           !atomic_load_explicit(&pool->stopping, memory_order_relaxed))
+        pthread_cond_wait(&park->wake, &pool->mutex);
+    park->parked = false;
+    pthread_cond_signal(&pool->parked_changed);
+    pthread_mutex_unlock(&pool->mutex);
+}
+
 static void *pool_worker(void *arg)
 {
     worker_arg *w = arg;
@@ -129,6 +176,10 @@ static void *pool_worker(void *arg)
     tls_pool = pool;
     tls_index = w->index;
     while (!atomic_load_explicit(&pool->stopping, memory_order_acquire)) {
+        if (!self_active(pool)) {
+            pool_park_self(pool, w->index);
+            continue;
+        }
         ecs_job *job = pool_find(pool, NULL);
         if (!job) job = pool_sleep(pool, NULL);
         if (job) pool_run(job);
@@ -140,6 +191,7 @@ static void pool_free(ecs_pool *pool)
 {
     for (uint32_t i = 0; pool->rings && i < pool->threads; i++) ecs_free(pool->rings[i].slots);
     ecs_free(pool->rings);
+    ecs_free(pool->parks);
     ecs_free(pool->args);
     ecs_free(pool->workers);
     ecs_free(pool);
@@ -152,9 +204,10 @@ ecs_pool *ecs_pool_create(uint32_t threads)
     if (!pool) return NULL;
     pool->threads = threads;
     pool->rings = ecs_alloc(sizeof *pool->rings * threads, 0);
+    pool->parks = ecs_alloc(sizeof *pool->parks * threads, 0);
     pool->args = ecs_alloc(sizeof *pool->args * threads, 0);
     pool->workers = ecs_alloc(sizeof(pthread_t) * threads, 0);
-    bool ok = pool->rings && pool->args && pool->workers;
+    bool ok = pool->rings && pool->parks && pool->args && pool->workers;
     for (uint32_t i = 0; ok && i < threads; i++) {
         pool->rings[i].slots = ecs_alloc(sizeof(ck_ring_buffer_t) * POOL_RING_SIZE, 0);
         ok = pool->rings[i].slots != NULL;
@@ -166,7 +219,13 @@ ecs_pool *ecs_pool_create(uint32_t threads)
     }
     pthread_mutex_init(&pool->mutex, NULL);
     pthread_cond_init(&pool->wake, NULL);
+    pthread_cond_init(&pool->parked_changed, NULL);
+    for (uint32_t i = 0; i < threads; i++) {
+        pthread_cond_init(&pool->parks[i].wake, NULL);
+        pool->parks[i].parked = false;
+    }
     atomic_init(&pool->sleepers, 0);
+    atomic_init(&pool->active, threads);
     atomic_init(&pool->stopping, false);
     for (uint32_t i = 1; i < threads; i++) {
         pool->args[i] = (worker_arg){pool, i};
@@ -184,14 +243,60 @@ void ecs_pool_destroy(ecs_pool *pool)
     if (!pool) return;
     atomic_store_explicit(&pool->stopping, true, memory_order_seq_cst);
     ecs_pool_notify(pool);
+    pthread_mutex_lock(&pool->mutex); /* parked workers check stopping under it */
+    for (uint32_t i = 1; i < pool->threads; i++) pthread_cond_signal(&pool->parks[i].wake);
+    pthread_mutex_unlock(&pool->mutex);
     for (uint32_t i = 0; i < pool->started; i++) pthread_join(pool->workers[i], NULL);
-    for (uint32_t i = 0; i < pool->threads; i++) assert(ck_ring_size(&pool->rings[i].ring) == 0);
+    for (uint32_t i = 0; i < pool->threads; i++) {
+        assert(ck_ring_size(&pool->rings[i].ring) == 0);
+        pthread_cond_destroy(&pool->parks[i].wake);
+    }
+    pthread_cond_destroy(&pool->parked_changed);
     pthread_cond_destroy(&pool->wake);
     pthread_mutex_destroy(&pool->mutex);
     pool_free(pool);
 }
 
 uint32_t ecs_pool_threads(const ecs_pool *pool) { return pool->threads; }
+
+uint32_t ecs_pool_active(const ecs_pool *pool)
+{
+    return atomic_load_explicit(&pool->active, memory_order_acquire);
+}
+
+/* Every worker from `active` on is parked, every one below is not. */
+static bool settled(const ecs_pool *pool, uint32_t active)
+{
+    for (uint32_t i = 1; i < pool->threads; i++)
+        if (pool->parks[i].parked != (i >= active)) return false;
+    return true;
+}
+
+void ecs_pool_set_active(ecs_pool *pool, uint32_t active)
+{
+    assert(active >= 1 && active <= pool->threads);
+    assert(self_index(pool) == 0 && "the owner thread sets the active count");
+    pthread_mutex_lock(&pool->mutex);
+    uint32_t was = atomic_load_explicit(&pool->active, memory_order_relaxed);
+    atomic_store_explicit(&pool->active, active, memory_order_seq_cst);
+    for (uint32_t i = was; i < active; i++) pthread_cond_signal(&pool->parks[i].wake);
+    if (active < was) {
+        for (uint32_t i = active; i < was; i++) assert(ck_ring_size(&pool->rings[i].ring) == 0);
+        /* Sleepers that are now inactive wake, see it and park. */
+        pthread_cond_broadcast(&pool->wake);
+    }
+    while (!settled(pool, active)) pthread_cond_wait(&pool->parked_changed, &pool->mutex);
+    pthread_mutex_unlock(&pool->mutex);
+}
+
+uint32_t ecs_pool_parked(ecs_pool *pool)
+{
+    uint32_t n = 0;
+    pthread_mutex_lock(&pool->mutex);
+    for (uint32_t i = 1; i < pool->threads; i++) n += pool->parks[i].parked;
+    pthread_mutex_unlock(&pool->mutex);
+    return n;
+}
 
 void ecs_pool_push(ecs_pool *pool, ecs_job *job)
 {

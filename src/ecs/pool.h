@@ -7,7 +7,12 @@
  *
  * No thread ever blocks on a job it queued: a thread waiting for a counter
  * to reach zero runs queued jobs meanwhile, and sleeps on a condition
- * variable only when the queue is empty. Idle workers sleep too. */
+ * variable only when the queue is empty. Idle workers sleep too.
+ *
+ * Only the first `active` threads (the owner included) take jobs; the
+ * others are parked, each on a condition variable of its own, outside the
+ * sleepers a push signals, until they become active again or the pool is
+ * destroyed. */
 #ifndef ECS_POOL_H
 #define ECS_POOL_H
 
@@ -36,11 +41,22 @@ struct ecs_job {
     atomic_uint published;
 };
 
-/* threads: total including the caller (>= 1). NULL on failure. */
+/* threads: total including the caller (>= 1), all active at first. NULL
+ * on failure. */
 ecs_pool *ecs_pool_create(uint32_t threads);
-/* Wakes, stops and joins every worker. The queue must be drained. */
+/* Wakes, stops and joins every worker, parked ones included. The queue must
+ * be drained. */
 void ecs_pool_destroy(ecs_pool *pool);
 uint32_t ecs_pool_threads(const ecs_pool *pool);
+
+/* Lets threads [0, active) take jobs and parks the rest; 1 <= active <=
+ * threads. Owner thread only, while no job is queued or running. Returns
+ * once every thread from `active` on is parked (so none of them takes a
+ * job pushed afterwards) and every one below it has left its park. */
+void ecs_pool_set_active(ecs_pool *pool, uint32_t active);
+uint32_t ecs_pool_active(const ecs_pool *pool);
+/* Worker threads parked right now (for tests). */
+uint32_t ecs_pool_parked(ecs_pool *pool);
 
 /* Queues a job; when the queue is full the job runs at once on this
  * thread. Either way it runs exactly once. */

@@ -16,6 +16,11 @@
  * Threading: every function not prefixed ecs_iter_ must be called from the
  * thread that owns the context, outside ecs_step's system phase (the step
  * callback is fine). ecs_iter_ functions are for process callbacks.
+ *
+ * Threads: the pool starts max_workers threads (the caller included) once;
+ * ecs_set_workers picks how many of them run the next steps and parks the
+ * rest (blocked, not spinning), and ecs_set_inner_parallelism switches
+ * subtask splitting, both between any two steps without changing results.
  */
 #ifndef ECS_H
 #define ECS_H
@@ -161,6 +166,10 @@ typedef struct ecs_config {
     ecs_storage storage;
     uint32_t capacity;  /* default ECS_DEFAULT_CAPACITY; fixed storage needs > 0 */
     uint32_t workers;   /* threads running systems, the caller included; 0: online CPUs */
+    /* Threads the pool starts once, at creation (the caller included): the
+     * most ecs_set_workers may ask for later. 0: workers. Below workers
+     * (after its default) is rejected with ECS_ERR_INVALID. */
+    uint32_t max_workers;
     bool inner_parallelism_off; /* every system runs as a single subtask */
     ecs_entity_fn on_reclaim;   /* optional: an index was reclaimed at refresh */
     void *user;                 /* handed to on_reclaim */
@@ -177,7 +186,11 @@ ecs_config ecs_default_config(void);
 ecs_status ecs_context_create(const ecs_config *cfg, ecs_context **out, ecs_error *err);
 void ecs_context_destroy(ecs_context *ctx);
 
+/* Threads that run systems now (the caller included): ecs_config.workers
+ * or the last ecs_set_workers. */
 uint32_t ecs_worker_count(const ecs_context *ctx);
+/* Threads the pool started: the most ecs_set_workers accepts. */
+uint32_t ecs_max_workers(const ecs_context *ctx);
 uint32_t ecs_system_count(const ecs_context *ctx);
 uint32_t ecs_component_count(const ecs_context *ctx);
 
@@ -225,6 +238,20 @@ ecs_status ecs_step(ecs_context *ctx, ecs_step_fn fn, void *user);
 /* Applies pending changes (subscriptions, reclaims) now, without running
  * systems. ecs_step does this itself. */
 void ecs_refresh(ecs_context *ctx);
+
+/* Live threading, between steps only: owner thread, never while systems
+ * run or inside a refresh (the step callback is fine). From then on,
+ * PER_WORKER systems split into `workers` subtasks, refresh matches on as
+ * many threads, and only that many threads (the caller included) run
+ * jobs: the pool's other threads stay parked on a condition variable of
+ * their own, costing no CPU, until a later call activates them or the
+ * context is destroyed. Returns ECS_ERR_INVALID (and changes nothing)
+ * unless 1 <= workers <= ecs_max_workers. Results never depend on it. */
+ecs_status ecs_set_workers(ecs_context *ctx, uint32_t workers);
+/* Inner parallelism on (systems split as declared) or off (every system
+ * one subtask), from the next step on; same rule as ecs_set_workers. */
+void ecs_set_inner_parallelism(ecs_context *ctx, bool on);
+bool ecs_inner_parallelism(const ecs_context *ctx);
 
 /* Outputs a system produced in the last step: one array per subtask, to be
  * read in subtask order. Valid until that system runs again. */
