@@ -1,0 +1,186 @@
+/* gfx.c - creating the renderer, the frame, the view and reading pixels. */
+#include "gfx_internal.h"
+
+#include <cglm/cglm.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+gfx_status gfx__fail(gfx_error *err, gfx_status st, const char *fmt, ...)
+{
+    if (err) {
+        err->status = st;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        va_end(ap);
+    }
+    return st;
+}
+
+gfx_def gfx_default_def(void)
+{
+    return (gfx_def){
+        .font_px = 15.0f,
+        .margin = 4.0f,
+        .draw = GFX_DRAW_POINTS,
+        .background = {12, 14, 20, 255},
+    };
+}
+
+static gfx_def with_defaults(const gfx_def *def)
+{
+    gfx_def d = *def, z = gfx_default_def();
+    if (d.font_px <= 0.0f) d.font_px = z.font_px;
+    if (d.margin <= 0.0f) d.margin = z.margin;
+    if (!d.background.a) d.background = z.background;
+    return d;
+}
+
+static gfx_status load_gl(gfx_renderer *r, gfx_error *err)
+{
+    int version = gladLoadGL((GLADloadfunc)r->def.load);
+    if (!version)
+        return gfx__fail(err, GFX_ERR_GL, "could not load the OpenGL entry points "
+                                          "(is an OpenGL context current?)");
+    const char *v = (const char *)glGetString(GL_VERSION);
+    const char *name = (const char *)glGetString(GL_RENDERER);
+    snprintf(r->version, sizeof r->version, "%s", v ? v : "unknown");
+    snprintf(r->renderer, sizeof r->renderer, "%s", name ? name : "unknown");
+    int major = GLAD_VERSION_MAJOR(version), minor = GLAD_VERSION_MINOR(version);
+    if (major < 3 || (major == 3 && minor < 3))
+        return gfx__fail(err, GFX_ERR_GL, "OpenGL %d.%d (%s) is older than the 3.3 needed",
+                         major, minor, r->renderer);
+    GLfloat range[2] = {1.0f, 1.0f};
+    glGetFloatv(GL_POINT_SIZE_RANGE, range);
+    r->max_point_px = range[1];
+    return GFX_OK;
+}
+
+gfx_status gfx_create(const gfx_def *def, gfx_renderer **out, gfx_error *err)
+{
+    *out = NULL;
+    if (!def || !def->load || !def->shader_dir || !def->font_path)
+        return gfx__fail(err, GFX_ERR_INVALID, "gfx_create: load, shader_dir and font_path are required");
+    if (!(def->world_w > 0.0f) || !(def->world_h > 0.0f))
+        return gfx__fail(err, GFX_ERR_INVALID, "gfx_create: the world needs a positive size");
+    gfx_renderer *r = calloc(1, sizeof *r);
+    if (!r) return gfx__fail(err, GFX_ERR_NOMEM, "out of memory");
+    r->def = with_defaults(def);
+    gfx_status st = load_gl(r, err);
+    if (st == GFX_OK) st = gfx__particles_init(r, err);
+    if (st == GFX_OK) st = gfx__overlay_init(r, err);
+    if (st == GFX_OK) st = gfx__font_init(&r->font, r->def.font_path, r->def.font_px, err);
+    if (st != GFX_OK) {
+        gfx_destroy(r);
+        return st;
+    }
+    glDisable(GL_DEPTH_TEST);
+    glEnable(GL_BLEND);
+    /* Color blends over what is below; the framebuffer's alpha stays opaque
+     * (a screenshot is not see-through). */
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    *out = r;
+    return GFX_OK;
+}
+
+void gfx_destroy(gfx_renderer *r)
+{
+    if (!r) return;
+    /* Only what was created is deleted: a failed gladLoadGL leaves the
+     * entry points NULL, and so every GL name stays 0. */
+    if (glDeleteProgram) {
+        gfx__font_fini(&r->font);
+        gfx__overlay_fini(r);
+        gfx__particles_fini(r);
+    }
+    free(r->overlay);
+    free(r);
+}
+
+const char *gfx_gl_version(const gfx_renderer *r) { return r->version; }
+const char *gfx_gl_renderer(const gfx_renderer *r) { return r->renderer; }
+void gfx_set_draw(gfx_renderer *r, gfx_draw draw) { r->def.draw = draw; }
+gfx_draw gfx_get_draw(const gfx_renderer *r) { return r->def.draw; }
+
+/* Fits the world and its margin into the drawable, centred. */
+static void layout(gfx_renderer *r, int w, int h)
+{
+    const gfx_def *d = &r->def;
+    float fw = (float)(w > 0 ? w : 1), fh = (float)(h > 0 ? h : 1);
+    float sx = fw / (d->world_w + 2.0f * d->margin), sy = fh / (d->world_h + 2.0f * d->margin);
+    float ppu = sx < sy ? sx : sy;
+    gfx_view v = {.w = d->world_w * ppu, .h = d->world_h * ppu, .px_per_unit = ppu};
+    v.x = (fw - v.w) * 0.5f;
+    v.y = (fh - v.h) * 0.5f;
+    r->view = v;
+    r->fb_w = w;
+    r->fb_h = h;
+    /* The whole drawable in world units, y down. */
+    mat4 m;
+    glm_ortho(-v.x / ppu, (fw - v.x) / ppu, (fh - v.y) / ppu, -v.y / ppu, -1.0f, 1.0f, m);
+    memcpy(r->proj_world, m, sizeof r->proj_world);
+    glm_ortho(0.0f, fw, fh, 0.0f, -1.0f, 1.0f, m);
+    memcpy(r->proj_pixels, m, sizeof r->proj_pixels);
+}
+
+static void clear_to(gfx_color c)
+{
+    glClearColor(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+}
+
+void gfx_begin_frame(gfx_renderer *r, int drawable_w, int drawable_h)
+{
+    layout(r, drawable_w, drawable_h);
+    glViewport(0, 0, drawable_w, drawable_h);
+    gfx_color bg = r->def.background;
+    clear_to((gfx_color){(uint8_t)(bg.r / 3), (uint8_t)(bg.g / 3), (uint8_t)(bg.b / 3), 255});
+    /* The world itself, GL's origin bottom-left. */
+    const gfx_view *v = &r->view;
+    glEnable(GL_SCISSOR_TEST);
+    glScissor((GLint)(v->x + 0.5f), (GLint)((float)drawable_h - v->y - v->h + 0.5f),
+              (GLsizei)(v->w + 0.5f), (GLsizei)(v->h + 0.5f));
+    clear_to(bg);
+    glDisable(GL_SCISSOR_TEST);
+    r->overlay_count = 0;
+}
+
+gfx_view gfx_get_view(const gfx_renderer *r) { return r->view; }
+
+bool gfx_pixel_to_world(const gfx_renderer *r, float px, float py, float *wx, float *wy)
+{
+    const gfx_view *v = &r->view;
+    *wx = (px - v->x) / v->px_per_unit;
+    *wy = (py - v->y) / v->px_per_unit;
+    return *wx >= 0.0f && *wy >= 0.0f && *wx < r->def.world_w && *wy < r->def.world_h;
+}
+
+void gfx_world_to_pixel(const gfx_renderer *r, float wx, float wy, float *px, float *py)
+{
+    *px = r->view.x + wx * r->view.px_per_unit;
+    *py = r->view.y + wy * r->view.px_per_unit;
+}
+
+gfx_status gfx_read_pixels(gfx_renderer *r, uint8_t *rgba, int w, int h)
+{
+    if (w != r->fb_w || h != r->fb_h || w <= 0 || h <= 0) return GFX_ERR_INVALID;
+    glReadBuffer(GL_BACK);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+    /* GL's rows run bottom to top. */
+    size_t row = (size_t)w * 4u;
+    uint8_t tmp[4096];
+    for (int y = 0; y < h / 2; y++) {
+        uint8_t *a = rgba + (size_t)y * row, *b = rgba + (size_t)(h - 1 - y) * row;
+        for (size_t off = 0; off < row; off += sizeof tmp) {
+            size_t n = row - off < sizeof tmp ? row - off : sizeof tmp;
+            memcpy(tmp, a + off, n);
+            memcpy(a + off, b + off, n);
+            memcpy(b + off, tmp, n);
+        }
+    }
+    return glGetError() == GL_NO_ERROR ? GFX_OK : GFX_ERR_GL;
+}

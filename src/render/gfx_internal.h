@@ -1,0 +1,93 @@
+/* gfx_internal.h - the renderer's state, shared by the files of src/render
+ * and nothing else. */
+#ifndef GFX_INTERNAL_H
+#define GFX_INTERNAL_H
+
+#include "gfx.h"
+
+#include <glad/gl.h>
+
+/* Overlay vertex: pixel position, atlas coordinates (u < 0: solid), color. */
+typedef struct gfx_overlay_vertex {
+    float x, y, u, v;
+    gfx_color c;
+} gfx_overlay_vertex;
+
+/* A baked ASCII font: glyphs 32..126 in one single-channel texture. */
+#define GFX_GLYPH_FIRST 32
+#define GFX_GLYPH_COUNT 95
+
+typedef struct gfx_glyph {
+    float x0, y0, x1, y1; /* atlas rectangle, pixels */
+    float xoff, yoff, advance;
+} gfx_glyph;
+
+typedef struct gfx_font {
+    GLuint texture;
+    int atlas_w, atlas_h;
+    float px, ascent, line_height;
+    gfx_glyph glyphs[GFX_GLYPH_COUNT];
+} gfx_font;
+
+/* The particle program of one draw path. */
+typedef struct gfx_particle_prog {
+    GLuint program;
+    GLint u_proj, u_px_per_unit, u_highlight, u_highlight_on;
+} gfx_particle_prog;
+
+struct gfx_renderer {
+    gfx_def def;
+    char version[128], renderer[128];
+    float max_point_px; /* the driver's largest point size */
+
+    /* The view of the last gfx_begin_frame. */
+    int fb_w, fb_h;
+    gfx_view view;
+    float proj_world[16], proj_pixels[16]; /* column-major, cglm's mat4 */
+
+    /* Particles: one instance buffer, read by both draw paths. */
+    gfx_particle_prog prog[2]; /* [GFX_DRAW_POINTS], [GFX_DRAW_QUADS] */
+    GLuint vao[2];
+    GLuint instances;
+    uint32_t instance_cap, instance_count;
+    float max_radius; /* of the last upload */
+    bool highlight_on;
+    float highlight[4];
+
+    /* Overlay: vertices queued this frame, drawn at gfx_end_frame. */
+    GLuint overlay_program, overlay_vao, overlay_vbo;
+    GLint u_overlay_proj, u_overlay_atlas;
+    gfx_overlay_vertex *overlay;
+    size_t overlay_count, overlay_cap; /* vertices */
+    size_t overlay_vbo_cap;            /* vertices the buffer holds */
+    gfx_font font;
+};
+
+/* gfx.c: fills err (status and one line); returns the status. */
+gfx_status gfx__fail(gfx_error *err, gfx_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* shader.c: compiles dir/vert_name and dir/frag_name with `defines` (lines
+ * of "#define ...") after the version line, and links them. */
+gfx_status gfx__program(const char *dir, const char *vert_name, const char *frag_name,
+                        const char *defines, GLuint *out, gfx_error *err);
+
+/* particles.c */
+gfx_status gfx__particles_init(gfx_renderer *r, gfx_error *err);
+void gfx__particles_fini(gfx_renderer *r);
+
+/* overlay.c */
+gfx_status gfx__overlay_init(gfx_renderer *r, gfx_error *err);
+void gfx__overlay_fini(gfx_renderer *r);
+/* Queues one textured or solid quad; u0 < 0 means solid. */
+void gfx__overlay_quad(gfx_renderer *r, float x0, float y0, float x1, float y1, float u0,
+                       float v0, float u1, float v1, gfx_color c);
+
+/* text.c */
+gfx_status gfx__font_init(gfx_font *f, const char *path, float px, gfx_error *err);
+void gfx__font_fini(gfx_font *f);
+
+#endif /* GFX_INTERNAL_H */

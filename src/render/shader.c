@@ -1,0 +1,111 @@
+/* shader.c - shader files: read, compiled with a version prelude, linked;
+ * a failure is one line naming the file and the line with GL's log. */
+#include "gfx_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SHADER_MAX_BYTES (1u << 20)
+
+/* The whole file, NUL-terminated; NULL after filling err. */
+static char *read_text(const char *path, gfx_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        gfx__fail(err, GFX_ERR_FILE, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    char *buf = malloc(SHADER_MAX_BYTES + 1u);
+    size_t n = buf ? fread(buf, 1, SHADER_MAX_BYTES + 1u, f) : 0;
+    bool bad = !buf || ferror(f) || n > SHADER_MAX_BYTES;
+    fclose(f);
+    if (bad) {
+        gfx__fail(err, buf ? GFX_ERR_FILE : GFX_ERR_NOMEM, "%s: %s", path,
+                  !buf ? "out of memory" : n > SHADER_MAX_BYTES ? "larger than 1 MiB" : "read error");
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+/* The first line number in a driver's log: Mesa writes "0:12(5): error",
+ * NVIDIA "0(12) : error". 0 when there is none. */
+static long log_line(const char *log)
+{
+    for (const char *p = log; (p = strchr(p, '0')) != NULL; p++) {
+        if ((p[1] == ':' || p[1] == '(') && p[2] >= '0' && p[2] <= '9') return strtol(p + 2, NULL, 10);
+    }
+    return 0;
+}
+
+/* Newlines to "; " and trailing space dropped, so the log fits one line. */
+static void one_line(char *s)
+{
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == '\n' || s[n - 1] == ' ' || s[n - 1] == '\r')) s[--n] = '\0';
+    for (char *p = s; *p; p++)
+        if (*p == '\n' || *p == '\r') *p = ' ';
+}
+
+static gfx_status compile(GLenum kind, const char *path, const char *defines, GLuint *out,
+                          gfx_error *err)
+{
+    char *src = read_text(path, err);
+    if (!src) return err ? err->status : GFX_ERR_FILE;
+    /* The file has no #version line: ours, the defines, then "#line 1" so
+     * the log's line numbers are the file's. */
+    const char *parts[4] = {"#version 330 core\n", defines ? defines : "", "#line 1\n", src};
+    GLuint sh = glCreateShader(kind);
+    glShaderSource(sh, 4, parts, NULL);
+    glCompileShader(sh);
+    free(src);
+    GLint ok = GL_FALSE;
+    glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+    if (ok) {
+        *out = sh;
+        return GFX_OK;
+    }
+    char log[512] = "";
+    glGetShaderInfoLog(sh, sizeof log, NULL, log);
+    glDeleteShader(sh);
+    one_line(log);
+    return gfx__fail(err, GFX_ERR_SHADER, "%s:%ld: shader does not compile: %s", path,
+                     log_line(log), log[0] ? log : "(the driver gave no log)");
+}
+
+gfx_status gfx__program(const char *dir, const char *vert_name, const char *frag_name,
+                        const char *defines, GLuint *out, gfx_error *err)
+{
+    char vpath[1024], fpath[1024];
+    if ((size_t)snprintf(vpath, sizeof vpath, "%s/%s", dir, vert_name) >= sizeof vpath ||
+        (size_t)snprintf(fpath, sizeof fpath, "%s/%s", dir, frag_name) >= sizeof fpath)
+        return gfx__fail(err, GFX_ERR_FILE, "%s: the shader directory's name is too long", dir);
+    GLuint vs = 0, fs = 0;
+    gfx_status st = compile(GL_VERTEX_SHADER, vpath, defines, &vs, err);
+    if (st == GFX_OK) st = compile(GL_FRAGMENT_SHADER, fpath, defines, &fs, err);
+    if (st != GFX_OK) {
+        if (vs) glDeleteShader(vs);
+        return st;
+    }
+    GLuint prog = glCreateProgram();
+    glAttachShader(prog, vs);
+    glAttachShader(prog, fs);
+    glLinkProgram(prog);
+    glDeleteShader(vs);
+    glDeleteShader(fs);
+    GLint ok = GL_FALSE;
+    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[512] = "";
+        glGetProgramInfoLog(prog, sizeof log, NULL, log);
+        glDeleteProgram(prog);
+        one_line(log);
+        return gfx__fail(err, GFX_ERR_SHADER, "%s + %s: shaders do not link: %s", vpath, fpath,
+                         log[0] ? log : "(the driver gave no log)");
+    }
+    *out = prog;
+    return GFX_OK;
+}
