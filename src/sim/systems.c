@@ -139,9 +139,12 @@ static void sys_render(ecs_iter *it)
     SIM_EACH(it, i, { *out++ = (sim_instance){pos[i].x, pos[i].y, radius[i], color[i]}; });
 }
 
+/* Subtask 0 also hands the pending sprays to the ecs: it exists even when
+ * nothing is alive (an empty system still runs one subtask). */
 static void sys_life(ecs_iter *it)
 {
-    const sim_world *w = it->user;
+    sim_world *w = it->user;
+    if (it->subtask == 0 && w->spray_count) sim__spray_issue(w, it);
     float *life = ecs_iter_write(it, SIM_C_LIFE);
     float dt = w->p.dt;
     SIM_EACH(it, i, {

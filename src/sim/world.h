@@ -3,7 +3,15 @@
 #define SIM_WORLD_H
 
 #include "grid.h"
+#include "rng.h"
 #include "sim.h"
+
+/* One particle as drawn from a generator. */
+typedef struct sim__particle {
+    sim_vec2 pos, vel;
+    float radius, life;
+    sim_rgba color;
+} sim__particle;
 
 struct sim_world {
     sim_params p;
@@ -12,10 +20,30 @@ struct sim_world {
     int grid_failed;       /* set by spatial_partition's finish on OOM */
     uint64_t frame;
     uint32_t contacts;     /* last frame */
+    uint32_t particles;    /* what sim_create and every new wave spawn */
+    uint32_t wave;
+    /* Sprays: drawn by sim_spray (owner thread, between steps), handed to
+     * the ecs by the life system's subtask 0 in the next step. */
+    sim_rng spray_rng;
+    sim__particle *spray;  /* pending, in call order */
+    uint32_t spray_count, spray_cap;
+    uint32_t spray_issued;  /* this step: deferred creates recorded ... */
+    uint32_t spray_created; /* ... and carried out (counted by their init) */
+    uint32_t spray_dropped; /* the last step's issued - created */
 };
 
 /* The system table: the thesis's DAG, plus fade -> render unless thesis_dag. */
 void sim__system_defs(sim_world *w, bool thesis_dag, ecs_system_def out[SIM_SYSTEM_COUNT]);
+
+/* Spawning (spawn.c). Creates the world's particle count from the stream
+ * of wave `wave` (wave 0: the seed itself), in grid order; on failure msg
+ * says why. */
+ecs_status sim__spawn_wave(sim_world *w, uint32_t wave, char *msg, size_t size);
+/* The generator of sprays: a stream of its own, from the seed. */
+sim_rng sim__spray_stream(uint32_t seed);
+/* Inside the life system's subtask 0: records one deferred create per
+ * pending spray particle and empties the queue. */
+void sim__spray_issue(sim_world *w, ecs_iter *it);
 
 /* One contact of solve_contacts: swap the two velocities, move the two
  * centers apart by the contact's push. */

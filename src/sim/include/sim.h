@@ -9,8 +9,16 @@
  *     life -> fade -> render
  *
  * One sim_step is one frame of fixed dt. The state after N frames depends
- * only on the parameters and the seed: never on the worker count, inner
- * parallelism or the storage kind.
+ * only on the parameters, the seed and the calls that add particles (sprays,
+ * new waves): never on the worker count, inner parallelism or the storage
+ * kind, even when workers and inner parallelism change between frames.
+ *
+ * What the module gives, besides stepping: live threading (sim_set_workers
+ * up to max_workers threads started once, sim_set_inner_parallelism),
+ * spraying particles at a point (sim_spray, created in the next step,
+ * sim_spray_dropped when fixed storage is full), new waves (sim_new_wave),
+ * and the broadphase grid's layout for a UI (sim_get_grid_layout,
+ * sim_cell_at). All of these are owner-thread calls between steps.
  */
 #ifndef SIM_H
 #define SIM_H
@@ -90,6 +98,8 @@ typedef struct sim_config {
     uint32_t capacity;          /* fixed: the limit (0: particles); dynamic: the
                                    initial size (0: the ecs default, then grows) */
     uint32_t workers;           /* 0: online CPUs */
+    uint32_t max_workers;       /* threads started once, the most sim_set_workers
+                                   accepts (0: workers; below workers: rejected) */
     bool inner_parallelism_off; /* every system as one subtask */
     bool thesis_dag;            /* declare the thesis's DAG exactly (no fade ->
                                    render): validation must reject it */
@@ -120,6 +130,62 @@ const sim_params *sim_get_params(const sim_world *w);
 /* The last frame's render output: batches in subtask order. */
 uint32_t sim_render_batches(const sim_world *w);
 const sim_instance *sim_render_batch(const sim_world *w, uint32_t batch, uint32_t *count);
+
+/* ---- Threading (between steps; the state never depends on it) -------- */
+
+/* Threads running the next steps, 1 <= workers <= sim_max_workers: the
+ * rest are parked. ECS_ERR_INVALID (nothing changes) otherwise. */
+ecs_status sim_set_workers(sim_world *w, uint32_t workers);
+uint32_t sim_workers(const sim_world *w);
+uint32_t sim_max_workers(const sim_world *w);
+/* Systems split into subtasks (on) or run as one subtask each (off). */
+void sim_set_inner_parallelism(sim_world *w, bool on);
+bool sim_inner_parallelism(const sim_world *w);
+
+/* ---- Adding particles (between steps) ---------------------------------- */
+
+/* Most spray particles waiting for the next step. */
+#define SIM_SPRAY_MAX 65536u
+/* Sprayed particles land within this distance of the sprayed point. */
+#define SIM_SPRAY_RADIUS 20.0f
+
+/* Queues n particles around world point (x, y): each uniform within
+ * SIM_SPRAY_RADIUS of it, then moved so its circle lies inside the world;
+ * radius, velocity, color and life as the workload draws them. They come
+ * from the world's own spray generator (a stream of the seed), so a run
+ * with the same seed and the same calls is the same. The next sim_step
+ * creates them (at its refresh, after the systems ran), in call order.
+ * ECS_ERR_INVALID for n == 0 or a non-finite point; ECS_ERR_FULL, queueing
+ * none, when more than SIM_SPRAY_MAX would wait; ECS_ERR_NOMEM. */
+ecs_status sim_spray(sim_world *w, float x, float y, uint32_t n);
+/* Spray particles queued for the next step. */
+uint32_t sim_spray_pending(const sim_world *w);
+/* Particles of the last step's sprays that were not created: fixed storage
+ * was full (that step returned ECS_ERR_FULL; the world is intact). */
+uint32_t sim_spray_dropped(const sim_world *w);
+
+/* Kills every particle, then spawns the configured count again as
+ * sim_create does (drawn in generator order, created in grid order), from
+ * the generator stream of the next wave. Wave 0 is what sim_create spawned;
+ * the frame count goes on; pending sprays are dropped. ECS_ERR_NOMEM (the
+ * wave is then partial). */
+ecs_status sim_new_wave(sim_world *w);
+/* The current wave: 0 after sim_create, + 1 per sim_new_wave. */
+uint32_t sim_wave(const sim_world *w);
+
+/* ---- The broadphase grid, for a UI ------------------------------------- */
+
+/* Square cells of side cell_size, cols x rows of them from (0, 0), indexed
+ * row-major (y * cols + x). A particle belongs to the cell of its center. */
+typedef struct sim_grid_layout {
+    float cell_size;
+    uint32_t cols, rows;
+} sim_grid_layout;
+
+sim_grid_layout sim_get_grid_layout(const sim_world *w);
+/* The row-major cell of world point (x, y); points outside the world fall
+ * in the nearest border cell, as in the grid itself. */
+uint32_t sim_cell_at(const sim_world *w, float x, float y);
 
 /* The underlying context, for statistics (ecs_system_stats_get), the DAG
  * (ecs_dot) and inspection. Owned by the world. */

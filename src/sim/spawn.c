@@ -1,0 +1,202 @@
+/* spawn.c - where particles come from: the waves (sim_create's spawn is
+ * wave 0) and sprays, each drawn from a generator stream of its own. */
+#include "world.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Stream k of a seed: wave k >= 1 uses stream k, sprays stream 0; wave 0
+ * is the seed itself (what sim_create has always spawned). splitmix64's
+ * finaliser over (k, the seed as the generator takes it), so seeds 0 and
+ * 1, which wave 0 treats alike, give the same streams too. */
+static sim_rng stream(uint32_t seed, uint32_t k)
+{
+    uint64_t z = (uint64_t)k << 32 | sim_rng_seed(seed).x;
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    z ^= z >> 31;
+    return sim_rng_seed((uint32_t)(z >> 32));
+}
+
+sim_rng sim__spray_stream(uint32_t seed) { return stream(seed, 0u); }
+
+/* Everything after the position, in the thesis's order: radius, velocity,
+ * color, life. */
+static void draw_body(const sim_params *p, sim_rng *rng, sim__particle *q)
+{
+    q->radius = sim_rng_range(rng, p->radius_min, p->radius_max);
+    q->vel.x = sim_rng_range(rng, -p->speed_max, p->speed_max);
+    q->vel.y = sim_rng_range(rng, -p->speed_max, p->speed_max);
+    q->color.r = sim_rng_byte(rng);
+    q->color.g = sim_rng_byte(rng);
+    q->color.b = sim_rng_byte(rng);
+    q->color.a = 255u;
+    q->life = sim_rng_range(rng, p->life_min, p->life_max);
+}
+
+/* A wave's particle: anywhere in the world. */
+static sim__particle draw(const sim_params *p, sim_rng *rng)
+{
+    sim__particle q;
+    q.pos.x = sim_rng_range(rng, 0.0f, p->world_w);
+    q.pos.y = sim_rng_range(rng, 0.0f, p->world_h);
+    draw_body(p, rng, &q);
+    return q;
+}
+
+static ecs_status add_components(ecs_context *ctx, ecs_entity e, const sim__particle *q,
+                                 const sim_vec2 *acceleration)
+{
+    const void *values[SIM_COMPONENT_COUNT] = {
+        [SIM_C_POSITION] = &q->pos,  [SIM_C_VELOCITY] = &q->vel,
+        [SIM_C_ACCELERATION] = acceleration, [SIM_C_COLOR] = &q->color,
+        [SIM_C_CIRCLE] = &q->radius, [SIM_C_LIFE] = &q->life,
+    };
+    ecs_status st = ECS_OK;
+    for (uint32_t c = 0; c < SIM_COMPONENT_COUNT && st == ECS_OK; c++)
+        st = ecs_add(ctx, e, c, values[c]);
+    return st;
+}
+
+static ecs_status spawn_one(sim_world *w, const sim__particle *q)
+{
+    ecs_entity e;
+    ecs_status st = ecs_create(w->ctx, &e);
+    return st == ECS_OK ? add_components(w->ctx, e, q, &w->p.acceleration) : st;
+}
+
+/* Draws every particle in generator order, then creates the entities in
+ * grid order (row-major cells, draw order within a cell), so that entity
+ * indices follow space: neighbours in the world are neighbours in the
+ * component columns, which is what the contact solver and the grid build
+ * touch at random otherwise. The particles are the same; only which index
+ * holds which differs. */
+static ecs_status spawn_all(sim_world *w, sim_rng rng, uint32_t n, char *msg, size_t size)
+{
+    size_t m = n ? n : 1u;
+    sim__particle *all = malloc(m * sizeof *all);
+    float *xy = malloc(m * 2u * sizeof *xy), *radius = malloc(m * sizeof *radius);
+    uint32_t *idx = malloc(m * sizeof *idx);
+    sim_grid order = {0}; /* freeable even if never or half initialised */
+    ecs_status st = ECS_ERR_NOMEM;
+    snprintf(msg, size, "out of memory spawning %u particles", (unsigned)n);
+    if (all && xy && radius && idx &&
+        sim_grid_init(&order, w->p.world_w, w->p.world_h, w->p.radius_max, 1u) == 0) {
+        for (uint32_t i = 0; i < n; i++) {
+            all[i] = draw(&w->p, &rng);
+            xy[2u * i] = all[i].pos.x;
+            xy[2u * i + 1u] = all[i].pos.y;
+            radius[i] = all[i].radius;
+            idx[i] = i;
+        }
+        if (sim_grid_build(&order, xy, radius, idx, n) == 0) st = ECS_OK;
+        for (uint32_t k = 0; k < order.count && st == ECS_OK; k++) {
+            st = spawn_one(w, &all[order.entity[k]]);
+            if (st != ECS_OK)
+                snprintf(msg, size, "spawning particle %u of %u: %s", (unsigned)k + 1u,
+                         (unsigned)n, ecs_status_name(st));
+        }
+    }
+    sim_grid_free(&order);
+    free(all);
+    free(xy);
+    free(radius);
+    free(idx);
+    return st;
+}
+
+ecs_status sim__spawn_wave(sim_world *w, uint32_t wave, char *msg, size_t size)
+{
+    sim_rng rng = wave == 0u ? sim_rng_seed(w->p.seed) : stream(w->p.seed, wave);
+    ecs_status st = spawn_all(w, rng, w->particles, msg, size);
+    ecs_refresh(w->ctx);
+    return st;
+}
+
+ecs_status sim_new_wave(sim_world *w)
+{
+    ecs_context *ctx = w->ctx;
+    for (uint32_t i = 0, cap = ecs_capacity(ctx); i < cap; i++) {
+        ecs_entity e = ecs_handle(ctx, i);
+        if (!ecs_entity_is_null(e)) ecs_kill(ctx, e);
+    }
+    ecs_refresh(ctx); /* reclaims every index before the wave reuses them */
+    w->spray_count = 0;
+    w->wave++;
+    char msg[128];
+    return sim__spawn_wave(w, w->wave, msg, sizeof msg);
+}
+
+uint32_t sim_wave(const sim_world *w) { return w->wave; }
+
+/* A sprayed particle: within SIM_SPRAY_RADIUS of (x, y), uniform over the
+ * disc (by rejection: plain arithmetic, the same everywhere), then moved
+ * so that its circle lies inside the world. */
+static sim__particle draw_spray(const sim_params *p, sim_rng *rng, float x, float y)
+{
+    const float r = SIM_SPRAY_RADIUS;
+    float dx, dy;
+    do {
+        dx = sim_rng_range(rng, -r, r);
+        dy = sim_rng_range(rng, -r, r);
+    } while (dx * dx + dy * dy > r * r);
+    sim__particle q;
+    draw_body(p, rng, &q);
+    float px = x + dx, py = y + dy, lo = q.radius;
+    float hx = p->world_w - q.radius, hy = p->world_h - q.radius;
+    q.pos.x = px < lo ? lo : (px > hx ? hx : px);
+    q.pos.y = py < lo ? lo : (py > hy ? hy : py);
+    return q;
+}
+
+ecs_status sim_spray(sim_world *w, float x, float y, uint32_t n)
+{
+    if (n == 0u || !isfinite(x) || !isfinite(y)) return ECS_ERR_INVALID;
+    if (n > SIM_SPRAY_MAX - w->spray_count) return ECS_ERR_FULL;
+    uint32_t need = w->spray_count + n;
+    if (need > w->spray_cap) {
+        uint32_t cap = w->spray_cap ? w->spray_cap : 256u;
+        while (cap < need) cap *= 2u;
+        if (cap > SIM_SPRAY_MAX) cap = SIM_SPRAY_MAX;
+        sim__particle *grown = realloc(w->spray, (size_t)cap * sizeof *grown);
+        if (!grown) return ECS_ERR_NOMEM;
+        w->spray = grown;
+        w->spray_cap = cap;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        w->spray[w->spray_count++] = draw_spray(&w->p, &w->spray_rng, x, y);
+    return ECS_OK;
+}
+
+uint32_t sim_spray_pending(const sim_world *w) { return w->spray_count; }
+uint32_t sim_spray_dropped(const sim_world *w) { return w->spray_dropped; }
+
+typedef struct spray_payload {
+    sim_world *w;
+    sim__particle q;
+} spray_payload;
+
+/* At the refresh, on the owner thread, for each create the ecs carried out
+ * (one it dropped at the fixed limit never gets here). */
+static void spray_init(ecs_context *ctx, ecs_entity e, void *payload)
+{
+    spray_payload *s = payload;
+    ecs_status st = add_components(ctx, e, &s->q, &s->w->p.acceleration);
+    assert(st == ECS_OK && "adding to a just-created entity cannot fail");
+    (void)st;
+    s->w->spray_created++;
+}
+
+void sim__spray_issue(sim_world *w, ecs_iter *it)
+{
+    assert(it->subtask == 0 && it->pass == 0);
+    spray_payload s = {.w = w};
+    for (uint32_t i = 0; i < w->spray_count; i++) {
+        s.q = w->spray[i];
+        ecs_iter_defer_create(it, spray_init, &s, sizeof s);
+    }
+    w->spray_issued = w->spray_count;
+    w->spray_count = 0;
+}
