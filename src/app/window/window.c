@@ -1,0 +1,376 @@
+/* window.c - the window mode: the simulation drawn live, with the HUD and
+ * the controls (see window_cli_usage). */
+#include "window.h"
+#include "gfx.h"
+#include "sim.h"
+#include "window_assets.h"
+#include "window_cli.h"
+#include "window_hud.h"
+#include "window_platform.h"
+#include "window_shot.h"
+#include "window_stats.h"
+
+#include <SDL.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PROG "particles"
+#define SPRAY_PER_FRAME 200u
+#define NOTICE_NS 4000000000u
+#define PAUSED_WAIT_MS 250
+
+/* The render system's output goes to the GPU as it is. */
+_Static_assert(sizeof(sim_instance) == sizeof(gfx_instance), "instance layouts differ");
+_Static_assert(offsetof(sim_instance, x) == offsetof(gfx_instance, x), "instance layouts differ");
+_Static_assert(offsetof(sim_instance, y) == offsetof(gfx_instance, y), "instance layouts differ");
+_Static_assert(offsetof(sim_instance, radius) == offsetof(gfx_instance, radius),
+               "instance layouts differ");
+_Static_assert(offsetof(sim_instance, color) == offsetof(gfx_instance, r), "instance layouts differ");
+
+typedef struct window_app {
+    window_options opt;
+    window_platform plat;
+    gfx_renderer *gfx;
+    sim_world *world;
+    gfx_batch *batches; /* one per render subtask: max_threads */
+    window_stats stats;
+    float scale;        /* drawable pixels per window coordinate */
+    int px_w, px_h;     /* drawable size this frame */
+    bool running, paused, step_once, help, highlight, spraying, shot_requested;
+    float mouse_x, mouse_y; /* window coordinates */
+    char notice[192];
+    uint64_t notice_until;
+    int status;
+} window_app;
+
+static void notify(window_app *a, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void notify(window_app *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->notice, sizeof a->notice, fmt, ap);
+    va_end(ap);
+    a->notice_until = window_now_ns() + NOTICE_NS;
+}
+
+/* ---- start and stop -------------------------------------------------------- */
+
+static int create_world(window_app *a)
+{
+    sim_config cfg = sim_default_config();
+    cfg.params.seed = a->opt.seed;
+    cfg.particles = a->opt.particles;
+    cfg.storage = a->opt.storage;
+    cfg.capacity = a->opt.storage == ECS_STORAGE_FIXED ? a->opt.fixed_limit : 0u;
+    cfg.workers = a->opt.threads;
+    cfg.max_workers = a->opt.max_threads;
+    cfg.inner_parallelism_off = !a->opt.ip_on;
+    ecs_error err = {0};
+    ecs_status st = sim_create(&cfg, &a->world, &err);
+    if (st != ECS_OK) {
+        app_error(PROG, "the simulation could not start: %s", err.message);
+        return 1;
+    }
+    a->batches = calloc(a->opt.max_threads + 1u, sizeof *a->batches);
+    if (!a->batches) {
+        app_error(PROG, "out of memory");
+        return 1;
+    }
+    return 0;
+}
+
+static int create_renderer(window_app *a, const window_assets *assets)
+{
+    const sim_params *p = sim_get_params(a->world);
+    gfx_def def = gfx_default_def();
+    def.load = window_platform_gl_proc;
+    def.shader_dir = assets->shader_dir;
+    def.font_path = assets->font_path;
+    def.font_px = 15.0f * a->scale;
+    def.world_w = p->world_w;
+    def.world_h = p->world_h;
+    def.max_radius = p->radius_max;
+    def.draw = a->opt.draw == WINDOW_DRAW_QUADS ? GFX_DRAW_QUADS : GFX_DRAW_POINTS;
+    gfx_error err = {0};
+    if (gfx_create(&def, &a->gfx, &err) != GFX_OK) {
+        app_error(PROG, "%s", err.message);
+        return 1;
+    }
+    return 0;
+}
+
+static void update_sizes(window_app *a)
+{
+    int ww, wh;
+    window_platform_sizes(&a->plat, &ww, &wh, &a->px_w, &a->px_h);
+    a->scale = ww > 0 ? (float)a->px_w / (float)ww : 1.0f;
+}
+
+static int start(window_app *a, int argc, char **argv)
+{
+    int rc = window_cli_parse(argc, argv, &a->opt);
+    if (rc != 0) return rc;
+    if (a->opt.help) {
+        window_cli_usage(stdout);
+        return -1;
+    }
+    window_assets assets;
+    if (window_assets_find(a->opt.assets, &assets) != 0) return 1;
+    rc = window_platform_open(&a->plat, "particles", (int)a->opt.width, (int)a->opt.height,
+                              a->opt.vsync);
+    if (rc == 0) {
+        update_sizes(a);
+        rc = create_world(a);
+    }
+    if (rc == 0) rc = create_renderer(a, &assets);
+    return rc;
+}
+
+static void stop(window_app *a)
+{
+    sim_destroy(a->world);
+    gfx_destroy(a->gfx);
+    window_platform_close(&a->plat);
+    free(a->batches);
+}
+
+/* ---- controls ------------------------------------------------------------------ */
+
+static void change_workers(window_app *a, int delta)
+{
+    uint32_t n = sim_workers(a->world), max = sim_max_workers(a->world);
+    uint32_t want = delta > 0 ? n + 1u : n - 1u;
+    if (want < 1u || want > max) {
+        notify(a, "workers stay %u: from 1 to %u (set by --threads and the CPUs)", (unsigned)n,
+               (unsigned)max);
+        return;
+    }
+    sim_set_workers(a->world, want);
+}
+
+static void new_wave(window_app *a, const char *why)
+{
+    ecs_status st = sim_new_wave(a->world);
+    if (st != ECS_OK) {
+        app_error(PROG, "a new wave could not start: %s", ecs_status_name(st));
+        a->status = 1;
+        a->running = false;
+        return;
+    }
+    notify(a, "%s: wave %u", why, (unsigned)sim_wave(a->world));
+}
+
+static void key(window_app *a, const SDL_KeyboardEvent *k)
+{
+    bool repeat = k->repeat != 0;
+    switch (k->keysym.sym) {
+    case SDLK_ESCAPE: a->running = false; break;
+    case SDLK_h: if (!repeat) a->help = !a->help; break;
+    case SDLK_i:
+        if (!repeat) sim_set_inner_parallelism(a->world, !sim_inner_parallelism(a->world));
+        break;
+    case SDLK_PLUS:
+    case SDLK_EQUALS:
+    case SDLK_KP_PLUS: change_workers(a, +1); break;
+    case SDLK_MINUS:
+    case SDLK_KP_MINUS: change_workers(a, -1); break;
+    case SDLK_SPACE: if (!repeat) a->paused = !a->paused; break;
+    case SDLK_n: if (a->paused) a->step_once = true; break;
+    case SDLK_r: if (!repeat) new_wave(a, "new wave"); break;
+    case SDLK_g: if (!repeat) a->highlight = !a->highlight; break;
+    case SDLK_s: if (!repeat) a->shot_requested = true; break;
+    default: break;
+    }
+}
+
+static void handle(window_app *a, const SDL_Event *e)
+{
+    switch (e->type) {
+    case SDL_QUIT: a->running = false; break;
+    case SDL_KEYDOWN: key(a, &e->key); break;
+    case SDL_MOUSEMOTION:
+        a->mouse_x = (float)e->motion.x;
+        a->mouse_y = (float)e->motion.y;
+        break;
+    case SDL_MOUSEBUTTONDOWN:
+    case SDL_MOUSEBUTTONUP:
+        if (e->button.button == SDL_BUTTON_LEFT) a->spraying = e->type == SDL_MOUSEBUTTONDOWN;
+        a->mouse_x = (float)e->button.x;
+        a->mouse_y = (float)e->button.y;
+        break;
+    default: break;
+    }
+}
+
+/* Drains the events; while paused with nothing to do, blocks for the next
+ * one (or a HUD refresh) instead of spinning. */
+static void poll_events(window_app *a)
+{
+    SDL_Event e;
+    if (a->paused && !a->step_once && SDL_WaitEventTimeout(&e, PAUSED_WAIT_MS)) handle(a, &e);
+    while (SDL_PollEvent(&e)) handle(a, &e);
+}
+
+static bool mouse_world(const window_app *a, float *wx, float *wy)
+{
+    return gfx_pixel_to_world(a->gfx, a->mouse_x * a->scale, a->mouse_y * a->scale, wx, wy);
+}
+
+/* ---- a frame ----------------------------------------------------------------- */
+
+static void step(window_app *a, window_frame *f)
+{
+    float wx, wy;
+    if (a->spraying && mouse_world(a, &wx, &wy)) sim_spray(a->world, wx, wy, SPRAY_PER_FRAME);
+    uint64_t t0 = window_now_ns();
+    ecs_status st = sim_step(a->world);
+    f->step_ms = (double)(window_now_ns() - t0) / 1e6;
+    f->stepped = true;
+    ecs_context *ctx = sim_ecs(a->world);
+    for (uint32_t s = 0; s < SIM_SYSTEM_COUNT; s++)
+        f->system_ms[s] = ecs_system_stats_get(ctx, s).wall_ms;
+    if (st == ECS_ERR_FULL) {
+        notify(a, "storage full (fixed limit %u): %u sprayed particles dropped",
+               (unsigned)a->opt.fixed_limit, (unsigned)sim_spray_dropped(a->world));
+    } else if (st != ECS_OK) {
+        app_error(PROG, "frame %llu: the simulation step failed: %s",
+                  (unsigned long long)sim_frame(a->world), ecs_status_name(st));
+        a->status = 1;
+        a->running = false;
+        return;
+    }
+    if (sim_alive(a->world) == 0) new_wave(a, "every particle died");
+}
+
+static void set_highlight(window_app *a)
+{
+    float wx, wy;
+    bool on = a->highlight && mouse_world(a, &wx, &wy);
+    float rect[4] = {0};
+    if (on) {
+        sim_grid_layout g = sim_get_grid_layout(a->world);
+        uint32_t cell = sim_cell_at(a->world, wx, wy);
+        window_hud_cell_rect(&g, cell, rect);
+        const sim_params *p = sim_get_params(a->world);
+        window_hud_cell(a->gfx, &g, cell, p->world_w, p->world_h);
+    }
+    gfx_set_highlight(a->gfx, on, rect[0], rect[1], rect[2], rect[3]);
+}
+
+static void hud(window_app *a)
+{
+    window_hud h = {
+        .stats = &a->stats,
+        .alive = sim_alive(a->world),
+        .contacts = sim_contacts(a->world),
+        .wave = sim_wave(a->world),
+        .frame = sim_frame(a->world),
+        .workers = sim_workers(a->world),
+        .max_workers = sim_max_workers(a->world),
+        .ip_on = sim_inner_parallelism(a->world),
+        .storage = a->opt.storage,
+        .fixed_limit = a->opt.fixed_limit,
+        .paused = a->paused,
+        .help = a->help,
+        .vsync_on = a->plat.vsync_on,
+        .draw = gfx_get_draw(a->gfx),
+        .notice = window_now_ns() < a->notice_until ? a->notice : NULL,
+    };
+    ecs_context *ctx = sim_ecs(a->world);
+    for (uint32_t s = 0; s < SIM_SYSTEM_COUNT; s++) h.system_names[s] = ecs_system_stats_get(ctx, s).name;
+    window_hud_draw(a->gfx, &h, a->scale);
+}
+
+static uint32_t gather_batches(window_app *a)
+{
+    uint32_t n = sim_render_batches(a->world);
+    if (n > a->opt.max_threads + 1u) n = a->opt.max_threads + 1u; /* never: render splits per worker */
+    for (uint32_t b = 0; b < n; b++) {
+        uint32_t count = 0;
+        const sim_instance *items = sim_render_batch(a->world, b, &count);
+        a->batches[b] = (gfx_batch){(const gfx_instance *)(const void *)items, count};
+    }
+    return n;
+}
+
+static void save_shot(window_app *a, const char *path, bool quiet)
+{
+    if (window_shot_save(a->gfx, a->px_w, a->px_h, path) != 0) {
+        a->status = 1;
+        notify(a, "screenshot failed: see the terminal");
+    } else if (!quiet) {
+        notify(a, "saved %s", path);
+    }
+}
+
+static void draw(window_app *a, window_frame *f, bool last)
+{
+    uint64_t t0 = window_now_ns();
+    update_sizes(a);
+    gfx_begin_frame(a->gfx, a->px_w, a->px_h);
+    uint32_t n = gather_batches(a);
+    uint64_t t1 = window_now_ns();
+    if (gfx_upload(a->gfx, a->batches, n) != GFX_OK) notify(a, "the instance buffer could not be filled");
+    uint64_t t2 = window_now_ns();
+    set_highlight(a);
+    gfx_draw_particles(a->gfx);
+    uint64_t t3 = window_now_ns();
+    hud(a);
+    uint64_t t4 = window_now_ns();
+    gfx_end_frame(a->gfx);
+    if (a->shot_requested) {
+        char name[64];
+        window_shot_name(name, sizeof name);
+        save_shot(a, name, false);
+        a->shot_requested = false;
+    }
+    if (last && a->opt.screenshot) save_shot(a, a->opt.screenshot, true);
+    window_platform_swap(&a->plat);
+    uint64_t t5 = window_now_ns();
+    f->prepare_ms = (double)((t1 - t0) + (t4 - t3)) / 1e6;
+    f->upload_ms = (double)(t2 - t1) / 1e6;
+    f->draw_ms = (double)((t3 - t2) + (t5 - t4)) / 1e6;
+}
+
+static void run(window_app *a)
+{
+    window_stats_init(&a->stats, window_now_ns());
+    a->running = true;
+    uint64_t frames = 0;
+    while (a->running) {
+        poll_events(a);
+        if (!a->running) break;
+        window_frame f = {0};
+        if (!a->paused || a->step_once) step(a, &f);
+        a->step_once = false;
+        if (!a->running) break;
+        bool last = a->opt.frames && frames + 1u >= a->opt.frames;
+        draw(a, &f, last);
+        window_stats_add(&a->stats, &f, window_now_ns());
+        frames++;
+        if (last) a->running = false;
+    }
+}
+
+int window_main(int argc, char **argv)
+{
+    window_app a;
+    memset(&a, 0, sizeof a);
+    int rc = start(&a, argc, argv);
+    if (rc == 0) {
+        run(&a);
+        if (a.opt.frames) window_stats_print_summary(&a.stats, stdout);
+        rc = a.status;
+    }
+    stop(&a);
+    return rc < 0 ? 0 : rc;
+}

@@ -1,0 +1,69 @@
+/* window_stats.c - accumulating frame timings per second and per run. */
+#include "window_stats.h"
+
+#include <string.h>
+
+#define SECOND_NS 1000000000u
+
+static void span_reset(window_span *s, uint64_t now_ns)
+{
+    memset(s, 0, sizeof *s);
+    s->start_ns = s->end_ns = now_ns;
+}
+
+static void span_add(window_span *s, const window_frame *f, uint64_t now_ns)
+{
+    s->end_ns = now_ns;
+    s->frames++;
+    s->prepare_ms += f->prepare_ms;
+    s->upload_ms += f->upload_ms;
+    s->draw_ms += f->draw_ms;
+    if (!f->stepped) return;
+    s->steps++;
+    s->step_ms += f->step_ms;
+    for (uint32_t i = 0; i < SIM_SYSTEM_COUNT; i++) s->system_ms[i] += f->system_ms[i];
+}
+
+void window_stats_init(window_stats *s, uint64_t now_ns)
+{
+    span_reset(&s->current, now_ns);
+    span_reset(&s->last, now_ns);
+    span_reset(&s->run, now_ns);
+}
+
+void window_stats_add(window_stats *s, const window_frame *f, uint64_t now_ns)
+{
+    span_add(&s->current, f, now_ns);
+    span_add(&s->run, f, now_ns);
+    if (now_ns - s->current.start_ns >= SECOND_NS) {
+        s->last = s->current;
+        span_reset(&s->current, now_ns);
+    }
+}
+
+double window_span_fps(const window_span *s)
+{
+    uint64_t ns = s->end_ns - s->start_ns;
+    return ns ? (double)s->frames * 1e9 / (double)ns : 0.0;
+}
+
+double window_span_step_ms(const window_span *s) { return s->steps ? s->step_ms / s->steps : 0.0; }
+
+double window_span_system_ms(const window_span *s, uint32_t system)
+{
+    return s->steps ? s->system_ms[system] / s->steps : 0.0;
+}
+
+double window_span_mean(const window_span *s, double sum) { return s->frames ? sum / s->frames : 0.0; }
+
+void window_stats_print_summary(const window_stats *s, FILE *f)
+{
+    const window_span *r = &s->run;
+    double prep = window_span_mean(r, r->prepare_ms), up = window_span_mean(r, r->upload_ms),
+           draw = window_span_mean(r, r->draw_ms);
+    fprintf(f,
+            "frames %u, mean fps %.1f, mean step %.2f ms, mean render %.2f ms "
+            "(prepare %.2f + upload %.2f + draw %.2f)\n",
+            (unsigned)r->frames, window_span_fps(r), window_span_step_ms(r), prep + up + draw,
+            prep, up, draw);
+}

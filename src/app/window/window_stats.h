@@ -1,0 +1,54 @@
+/* window_stats.h - frame timings: the last whole second for the HUD, the
+ * whole run for the summary line. */
+#ifndef WINDOW_STATS_H
+#define WINDOW_STATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "sim.h"
+
+static inline uint64_t window_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* One frame. The render time is prepare + upload + draw (swap included:
+ * software GL rasterises there). */
+typedef struct window_frame {
+    bool stepped;
+    double step_ms, prepare_ms, upload_ms, draw_ms;
+    double system_ms[SIM_SYSTEM_COUNT]; /* when stepped */
+} window_frame;
+
+/* Sums over a span of frames; means on demand. */
+typedef struct window_span {
+    uint64_t start_ns, end_ns;
+    uint32_t frames, steps;
+    double step_ms, prepare_ms, upload_ms, draw_ms;
+    double system_ms[SIM_SYSTEM_COUNT];
+} window_span;
+
+typedef struct window_stats {
+    window_span current; /* the second in progress */
+    window_span last;    /* the last whole second: what the HUD shows */
+    window_span run;     /* every frame since the start */
+} window_stats;
+
+void window_stats_init(window_stats *s, uint64_t now_ns);
+void window_stats_add(window_stats *s, const window_frame *f, uint64_t now_ns);
+
+/* Means of a span (0 where it has no frames or steps). */
+double window_span_fps(const window_span *s);
+double window_span_step_ms(const window_span *s);
+double window_span_system_ms(const window_span *s, uint32_t system);
+double window_span_mean(const window_span *s, double sum); /* per frame */
+
+/* "frames N, mean fps F, mean step S ms, mean render R ms (prepare P + upload U + draw D)". */
+void window_stats_print_summary(const window_stats *s, FILE *f);
+
+#endif /* WINDOW_STATS_H */
