@@ -14,7 +14,9 @@ for preset in "${presets[@]}"; do
     echo "=== preset: $preset"
     cmake --preset "$preset" >/dev/null
     cmake --build --preset "$preset" -j "$jobs"
-    ctest --preset "$preset" -j "$jobs"
+    # The render and window tests need a display: a virtual one (Xvfb with
+    # Mesa's software OpenGL) for the whole ctest run.
+    xvfb-run -a -s "-screen 0 1600x1000x24" ctest --preset "$preset" -j "$jobs"
     ran=$((ran + $(ctest --preset "$preset" -N | sed -n 's/^Total Tests: //p')))
 done
 if [[ " ${presets[*]} " == *" debug "* ]]; then

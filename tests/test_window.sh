@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# test_window.sh - the window mode end to end, in a real window (Xvfb).
+#
+#   bash tests/test_window.sh path/to/particles path/to/png_probe
+#
+# A short unattended run saves a screenshot of the right size that is not
+# blank and prints one summary line; a broken shader, a missing font, a
+# missing --assets directory, no display and an OpenGL older than 3.3 each
+# give one line on stderr saying what is missing and exit 1, leaving no
+# screenshot behind. Prints one line per case, exits 1 if any failed.
+set -u
+
+if [ $# -ne 2 ] || [ ! -x "$1" ] || [ ! -x "$2" ]; then
+    echo "usage: $0 PATH_TO_PARTICLES PATH_TO_PNG_PROBE" >&2
+    exit 2
+fi
+bin=$1
+probe=$2
+data=$(dirname "$bin") # shaders/ and assets/ sit next to the executable
+
+if [ -z "${DISPLAY:-}" ]; then
+    echo "FAIL no DISPLAY: run this under xvfb-run (tests/run.sh does)"
+    exit 1
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/particles-window.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+out=$tmp/stdout
+err=$tmp/stderr
+failed=0
+cases=0
+
+ok() { cases=$((cases + 1)); echo "ok   $1"; }
+fail() { cases=$((cases + 1)); failed=$((failed + 1)); echo "FAIL $1: $2"; }
+
+# A failure case: exit 1, exactly one line on stderr containing every
+# given text, no screenshot written.
+expect_failure() {
+    local name=$1 rc=$2
+    shift 2
+    local lines
+    lines=$(wc -l <"$err")
+    if [ "$rc" -ne 1 ]; then
+        fail "$name" "exit $rc, want 1; stderr: $(head -c 300 "$err")"
+        return
+    fi
+    if [ "$lines" -ne 1 ]; then
+        fail "$name" "$lines lines on stderr, want 1: $(head -c 300 "$err")"
+        return
+    fi
+    for want in "$@"; do
+        if ! grep -qF -- "$want" "$err"; then
+            fail "$name" "stderr does not say '$want': $(cat "$err")"
+            return
+        fi
+    done
+    if [ -e "$tmp/shot.png" ]; then
+        fail "$name" "a screenshot was written"
+        return
+    fi
+    ok "$name"
+}
+
+small=(--entities 20000 --vsync off --threads 2)
+
+# ---- a real run --------------------------------------------------------------
+"$bin" "${small[@]}" --frames 30 --screenshot "$tmp/shot.png" >"$out" 2>"$err"
+rc=$?
+if [ $rc -ne 0 ]; then
+    fail "30 frames with a screenshot" "exit $rc: $(head -c 400 "$err")"
+elif ! grep -qE '^frames 30, mean fps [0-9.]+, mean step [0-9.]+ ms, mean render [0-9.]+ ms \(prepare [0-9.]+ \+ upload [0-9.]+ \+ draw [0-9.]+\)$' "$out" ||
+    [ "$(wc -l <"$out")" -ne 1 ]; then
+    fail "30 frames with a screenshot" "summary line: $(head -c 400 "$out")"
+else
+    read -r w h colors lit < <("$probe" "$tmp/shot.png")
+    if [ "${w:-0}" -ne 1440 ] || [ "${h:-0}" -ne 900 ]; then
+        fail "screenshot size" "${w:-?}x${h:-?}, want 1440x900"
+    elif [ "$colors" -lt 1000 ] || [ "$lit" -lt 50 ]; then
+        # 20 000 particles of random colors: thousands of colors, and far
+        # more than 5 % of the pixels off the background.
+        fail "screenshot content" "$colors colors, $lit per mille lit: blank?"
+    else
+        ok "30 frames: summary line, 1440x900 screenshot with $colors colors ($lit per mille lit)"
+    fi
+    ls "$tmp" | grep -q '^\.shot' && fail "screenshot temporary" "left behind: $(ls -a "$tmp")"
+fi
+rm -f "$tmp/shot.png"
+
+# Both draw paths and a dynamic-storage, one-worker, IP-off run.
+"$bin" --entities 5000 --vsync off --frames 5 --draw quads --storage dynamic --threads 1 \
+    --inner-parallelism off >"$out" 2>"$err"
+rc=$?
+[ $rc -eq 0 ] && grep -q '^frames 5,' "$out" && ok "quads, dynamic storage, 1 worker, IP off" ||
+    fail "quads, dynamic storage, 1 worker, IP off" "exit $rc: $(head -c 300 "$err")"
+
+# ---- broken and missing files ------------------------------------------------
+mkdir -p "$tmp/a"
+cp -r "$data/shaders" "$data/assets" "$tmp/a/"
+printf 'out vec4 o_color;\nvoid main() { o_color = vec4(1.0) +; }\n' >"$tmp/a/shaders/particles.frag"
+"$bin" "${small[@]}" --frames 1 --assets "$tmp/a" --screenshot "$tmp/shot.png" >"$out" 2>"$err"
+expect_failure "broken shader names file and line" $? "$tmp/a/shaders/particles.frag:2:"
+
+cp "$data/shaders/particles.frag" "$tmp/a/shaders/"
+rm "$tmp/a/assets/DejaVuSans.ttf"
+"$bin" "${small[@]}" --frames 1 --assets "$tmp/a" --screenshot "$tmp/shot.png" >"$out" 2>"$err"
+expect_failure "missing font names the file" $? "$tmp/a/assets/DejaVuSans.ttf"
+
+"$bin" "${small[@]}" --frames 1 --assets "$tmp/none" --screenshot "$tmp/shot.png" >"$out" 2>"$err"
+expect_failure "missing --assets directory" $? "--assets" "$tmp/none"
+
+# ---- no display, no OpenGL 3.3 -----------------------------------------------
+env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER "$bin" "${small[@]}" --frames 1 \
+    --screenshot "$tmp/shot.png" >"$out" 2>"$err"
+expect_failure "no display suggests the bench" $? "no display" "particles bench"
+
+# An X server that is not there: one line naming it (no stray line from a
+# Wayland probe), not a silent fall-back to an invisible driver.
+env -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER DISPLAY=:7391 "$bin" "${small[@]}" --frames 1 \
+    --screenshot "$tmp/shot.png" >"$out" 2>"$err"
+expect_failure "unreachable X server is named" $? "DISPLAY=:7391" "particles bench"
+
+MESA_GL_VERSION_OVERRIDE=3.0 "$bin" "${small[@]}" --frames 1 --screenshot "$tmp/shot.png" \
+    >"$out" 2>"$err"
+expect_failure "OpenGL older than 3.3" $? "OpenGL" "3.3" "particles bench"
+
+echo "window: $((cases - failed)) of $cases cases passed"
+echo "$((cases - failed)) passed, $failed failed"
+[ $failed -eq 0 ]
