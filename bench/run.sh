@@ -8,6 +8,10 @@
 #                                 fixed/dynamic, 3 repeats, 2 threads) written to
 #                                 bench/results/MACHINE/ (default: dev-2core-epyc)
 #   bench/run.sh ecs [ARGS...]    the ECS micro-benchmark (ecs_bench --help)
+#   bench/run.sh window [MACHINE] the window's fps and its split at 50 000 and
+#                                 200 000 particles, points and quads (under
+#                                 xvfb-run without a display), written to
+#                                 bench/results/MACHINE/window.txt
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/install-deps
@@ -18,6 +22,11 @@ case "${1:-}" in
 ecs)
     shift
     exec build/release/bench/ecs_bench "$@"
+    ;;
+window)
+    out="bench/results/${2:-dev-2core-epyc}"
+    mkdir -p "$out"
+    bash bench/window.sh "$particles" 5 | tee "$out/window.txt"
     ;;
 full)
     out="bench/results/${2:-dev-2core-epyc}"
