@@ -24,7 +24,7 @@ void main()
     if (u_highlight_on != 0) {
         bool inside = all(greaterThanEqual(a_circle.xy, u_highlight.xy)) &&
                       all(lessThan(a_circle.xy, u_highlight.zw));
-        v_color = inside ? vec4(1.0, 0.92, 0.25, 1.0) : vec4(a_color.rgb * 0.3, a_color.a);
+        v_color = inside ? vec4(1.0, 0.92, 0.25, 1.0) : vec4(a_color.rgb * 0.5, a_color.a);
     }
 #ifdef GFX_POINTS
     gl_Position = u_proj * vec4(a_circle.xy, 0.0, 1.0);

@@ -102,9 +102,9 @@ static const gfx_instance RED = {50.0f, 50.0f, 10.0f, 255, 0, 0, 255};
 static const gfx_instance GREEN = {100.0f, 50.0f, 10.0f, 0, 255, 0, 255};
 static const gfx_instance FADED = {150.0f, 50.0f, 10.0f, 0, 0, 255, 128}; /* half faded */
 
-/* Draws the three particles, in two batches (order kept), and reads the
- * frame back. */
-static void draw_scene(void)
+/* Draws the three particles, in two batches (order kept), then through
+ * the lens if one is given, and reads the frame back. */
+static void draw_scene_lens(const gfx_lens *lens)
 {
     SDL_GL_GetDrawableSize(fx.win, &fx.w, &fx.h);
     gfx_begin_frame(fx.r, fx.w, fx.h);
@@ -112,6 +112,7 @@ static void draw_scene(void)
     const gfx_batch batches[2] = {{first, 2}, {second, 1}};
     assert_int_equal(gfx_upload(fx.r, batches, 2), GFX_OK);
     gfx_draw_particles(fx.r);
+    if (lens) gfx_draw_lens(fx.r, lens);
     gfx_end_frame(fx.r);
     free(fx.px);
     fx.px = malloc((size_t)fx.w * (size_t)fx.h * 4u);
@@ -119,6 +120,8 @@ static void draw_scene(void)
     assert_int_equal(gfx_read_pixels(fx.r, fx.px, fx.w, fx.h), GFX_OK);
     SDL_GL_SwapWindow(fx.win);
 }
+
+static void draw_scene(void) { draw_scene_lens(NULL); }
 
 typedef struct rgb {
     int r, g, b;
@@ -246,7 +249,38 @@ static void test_highlight(void **state)
     fit f = expected_fit(fx.w, fx.h);
     rgb red = at_world(&f, 50, 50), green = at_world(&f, 100, 50);
     assert_true(red.g > 200 && red.r > 200); /* the highlight color, yellow */
-    expect_color("dimmed green", green, (rgb){0, (int)(255 * 0.3f + 0.5f), 0}, 1);
+    expect_color("dimmed green", green, (rgb){0, (int)(255 * 0.5f + 0.5f), 0}, 1);
+}
+
+/* The lens shows world [55, 95) x [30, 70) four times larger in the
+ * drawable's square (300, 20)-(380, 100): red (centre 50, 50) and green
+ * (centre 100, 50) both have their centres outside it and must still show
+ * their cut parts; background between them; the main view around the
+ * lens is untouched. */
+static void test_lens(void **state)
+{
+    (void)state;
+    const gfx_lens lens = {55.0f, 30.0f, 75.0f, 50.0f, 300.0f, 20.0f, 80.0f, 80.0f};
+    const gfx_lens wide = {55.0f, 30.0f, 95.0f, 70.0f, 300.0f, 20.0f, 80.0f, 80.0f};
+    float px, py;
+    gfx_lens_to_pixel(&lens, 65.0f, 40.0f, &px, &py);
+    assert_float_equal(px, 340.0f, 1e-4);
+    assert_float_equal(py, 60.0f, 1e-4);
+
+    draw_scene_lens(&wide);
+    gfx_lens_to_pixel(&wide, 57.0f, 50.0f, &px, &py);
+    expect_color("lens: red's cut edge", pixel((int)px, (int)py), (rgb){255, 0, 0}, 0);
+    gfx_lens_to_pixel(&wide, 93.0f, 50.0f, &px, &py);
+    expect_color("lens: green's cut edge", pixel((int)px, (int)py), (rgb){0, 255, 0}, 0);
+    gfx_lens_to_pixel(&wide, 75.0f, 35.0f, &px, &py);
+    expect_color("lens: background between", pixel((int)px, (int)py), BG, 0);
+
+    /* Outside the lens: the same pixels as a frame drawn without it. */
+    int probes[4][2] = {{296, 60}, {384, 60}, {340, 16}, {340, 104}};
+    rgb with[4];
+    for (int i = 0; i < 4; i++) with[i] = pixel(probes[i][0], probes[i][1]);
+    draw_scene();
+    for (int i = 0; i < 4; i++) expect_color("around the lens", with[i], pixel(probes[i][0], probes[i][1]), 0);
 }
 
 static void test_text(void **state)
@@ -352,6 +386,7 @@ int main(void)
         cmocka_unit_test(test_quads_match_points),
         cmocka_unit_test(test_letterbox_after_resize),
         cmocka_unit_test(test_highlight),
+        cmocka_unit_test(test_lens),
         cmocka_unit_test(test_text),
         cmocka_unit_test(test_broken_shader_and_font),
     };

@@ -176,6 +176,34 @@ void gfx_begin_frame(gfx_renderer *r, int drawable_w, int drawable_h)
 
 gfx_view gfx_get_view(const gfx_renderer *r) { return r->view; }
 
+void gfx_lens_to_pixel(const gfx_lens *l, float wx, float wy, float *px, float *py)
+{
+    *px = l->px + (wx - l->wx0) * l->pw / (l->wx1 - l->wx0);
+    *py = l->py + (wy - l->wy0) * l->ph / (l->wy1 - l->wy0);
+}
+
+void gfx_draw_lens(gfx_renderer *r, const gfx_lens *l)
+{
+    if (!(l->wx1 > l->wx0) || !(l->wy1 > l->wy0) || !(l->pw >= 1.0f) || !(l->ph >= 1.0f)) return;
+    float ppu = l->pw / (l->wx1 - l->wx0);
+    /* GL drops a point whose centre is outside the viewport: the viewport
+     * reaches one largest circle beyond the lens, the scissor cuts at it. */
+    float pad = r->def.max_radius * ppu + 2.0f;
+    float gl_y = (float)r->fb_h - l->py - l->ph; /* GL's origin is bottom-left */
+    glEnable(GL_SCISSOR_TEST);
+    glScissor((GLint)(l->px + 0.5f), (GLint)(gl_y + 0.5f), (GLsizei)(l->pw + 0.5f),
+              (GLsizei)(l->ph + 0.5f));
+    clear_to(r->def.background);
+    glViewport((GLint)(l->px - pad + 0.5f), (GLint)(gl_y - pad + 0.5f),
+               (GLsizei)(l->pw + 2.0f * pad + 0.5f), (GLsizei)(l->ph + 2.0f * pad + 0.5f));
+    float ux = pad / ppu, uy = pad * (l->wy1 - l->wy0) / l->ph; /* the pad in world units */
+    mat4 m; /* y down, as the world */
+    glm_ortho(l->wx0 - ux, l->wx1 + ux, l->wy1 + uy, l->wy0 - uy, -1.0f, 1.0f, m);
+    gfx__particles_draw(r, (const float *)m, ppu);
+    glViewport(0, 0, r->fb_w, r->fb_h);
+    glDisable(GL_SCISSOR_TEST);
+}
+
 bool gfx_pixel_to_world(const gfx_renderer *r, float px, float py, float *wx, float *wy)
 {
     const gfx_view *v = &r->view;

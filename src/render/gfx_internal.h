@@ -78,6 +78,9 @@ gfx_status gfx__program(const char *dir, const char *vert_name, const char *frag
 /* particles.c */
 gfx_status gfx__particles_init(gfx_renderer *r, gfx_error *err);
 void gfx__particles_fini(gfx_renderer *r);
+/* Draws the uploaded instances with projection `proj` (world units to
+ * clip space, cglm column-major) at px_per_unit drawable pixels per unit. */
+void gfx__particles_draw(gfx_renderer *r, const float proj[16], float px_per_unit);
 
 /* overlay.c */
 gfx_status gfx__overlay_init(gfx_renderer *r, gfx_error *err);

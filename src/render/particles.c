@@ -101,21 +101,21 @@ void gfx_set_highlight(gfx_renderer *r, bool on, float x0, float y0, float x1, f
 
 /* Points, unless the largest circle of this world would be wider than the
  * driver's largest point (llvmpipe stops at 255 pixels): then quads. */
-static gfx_draw draw_path(const gfx_renderer *r)
+static gfx_draw draw_path(const gfx_renderer *r, float px_per_unit)
 {
     if (r->def.draw == GFX_DRAW_QUADS) return GFX_DRAW_QUADS;
-    float widest = 2.0f * (r->def.max_radius * r->view.px_per_unit + 1.0f);
+    float widest = 2.0f * (r->def.max_radius * px_per_unit + 1.0f);
     return widest <= r->max_point_px ? GFX_DRAW_POINTS : GFX_DRAW_QUADS;
 }
 
-void gfx_draw_particles(gfx_renderer *r)
+void gfx__particles_draw(gfx_renderer *r, const float proj[16], float px_per_unit)
 {
     if (r->instance_count == 0) return;
-    gfx_draw d = draw_path(r);
+    gfx_draw d = draw_path(r, px_per_unit);
     const gfx_particle_prog *p = &r->prog[d];
     glUseProgram(p->program);
-    glUniformMatrix4fv(p->u_proj, 1, GL_FALSE, r->proj_world);
-    glUniform1f(p->u_px_per_unit, r->view.px_per_unit);
+    glUniformMatrix4fv(p->u_proj, 1, GL_FALSE, proj);
+    glUniform1f(p->u_px_per_unit, px_per_unit);
     glUniform4fv(p->u_highlight, 1, r->highlight);
     glUniform1i(p->u_highlight_on, r->highlight_on ? 1 : 0);
     glBindVertexArray(r->vao[d]);
@@ -125,3 +125,5 @@ void gfx_draw_particles(gfx_renderer *r)
         glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, (GLsizei)r->instance_count);
     glBindVertexArray(0);
 }
+
+void gfx_draw_particles(gfx_renderer *r) { gfx__particles_draw(r, r->proj_world, r->view.px_per_unit); }

@@ -251,19 +251,39 @@ static void step(window_app *a, window_frame *f)
     if (sim_alive(a->world) == 0) new_wave(a, "every particle died");
 }
 
-static void set_highlight(window_app *a)
+static uint32_t count_in(const gfx_batch *batches, uint32_t n, const float rect[4])
+{
+    uint32_t count = 0;
+    for (uint32_t b = 0; b < n; b++)
+        for (uint32_t i = 0; i < batches[b].count; i++) {
+            const gfx_instance *p = &batches[b].items[i];
+            count += p->x >= rect[0] && p->y >= rect[1] && p->x < rect[2] && p->y < rect[3];
+        }
+    return count;
+}
+
+/* G: the grid cell under the mouse, its particles highlighted (the shader
+ * uses the same rectangle), outlined and magnified. */
+static bool highlighted_cell(window_app *a, uint32_t *cell, float rect[4])
 {
     float wx, wy;
     bool on = a->highlight && mouse_world(a, &wx, &wy);
-    float rect[4] = {0};
     if (on) {
         sim_grid_layout g = sim_get_grid_layout(a->world);
-        uint32_t cell = sim_cell_at(a->world, wx, wy);
-        window_hud_cell_rect(&g, cell, rect);
-        const sim_params *p = sim_get_params(a->world);
-        window_hud_cell(a->gfx, &g, cell, p->world_w, p->world_h);
+        *cell = sim_cell_at(a->world, wx, wy);
+        window_hud_cell_rect(&g, *cell, rect);
     }
     gfx_set_highlight(a->gfx, on, rect[0], rect[1], rect[2], rect[3]);
+    return on;
+}
+
+static void draw_cell(window_app *a, uint32_t cell, const float rect[4], uint32_t batch_count)
+{
+    sim_grid_layout g = sim_get_grid_layout(a->world);
+    const sim_params *p = sim_get_params(a->world);
+    window_hud_cell_view v = {&g, cell, count_in(a->batches, batch_count, rect), p->world_w,
+                              p->world_h, a->px_w, a->px_h, a->scale};
+    window_hud_cell(a->gfx, &v);
 }
 
 static void hud(window_app *a)
@@ -321,8 +341,11 @@ static void draw(window_app *a, window_frame *f, bool last)
     uint64_t t1 = window_now_ns();
     if (gfx_upload(a->gfx, a->batches, n) != GFX_OK) notify(a, "the instance buffer could not be filled");
     uint64_t t2 = window_now_ns();
-    set_highlight(a);
+    uint32_t cell = 0;
+    float rect[4] = {0};
+    bool lens = highlighted_cell(a, &cell, rect);
     gfx_draw_particles(a->gfx);
+    if (lens) draw_cell(a, cell, rect, n);
     uint64_t t3 = window_now_ns();
     hud(a);
     uint64_t t4 = window_now_ns();

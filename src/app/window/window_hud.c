@@ -12,6 +12,11 @@ static const gfx_color PANEL = {0, 0, 0, 170};
 static const gfx_color WARN = {255, 196, 80, 255};
 /* Bar colors by chain: the movement/collision chain, the life chain, and
  * render, where the two meet. */
+/* The magnified cell: a square of LENS_PX window pixels showing LENS_CELLS
+ * cells across. */
+#define LENS_PX 280.0f
+#define LENS_CELLS 7.0f
+
 static const gfx_color CHAIN_MAIN = {90, 160, 255, 255};
 static const gfx_color CHAIN_LIFE = {255, 150, 60, 255};
 static const gfx_color CHAIN_JOIN = {190, 120, 255, 255};
@@ -142,7 +147,7 @@ static const char *const HELP[][2] = {
     {"Space", "pause / resume"},
     {"N", "one frame while paused"},
     {"R", "new wave"},
-    {"G", "highlight the grid cell under the mouse"},
+    {"G", "grid cell under the mouse, magnified"},
     {"left mouse", "spray particles"},
     {"S", "save a screenshot (PNG, current directory)"},
     {"Esc", "quit"},
@@ -193,8 +198,9 @@ void window_hud_cell_rect(const sim_grid_layout *g, uint32_t cell, float out[4])
     out[3] = cy + 1u == g->rows ? FLT_MAX : (float)(cy + 1u) * g->cell_size;
 }
 
-static void outline_cell(gfx_renderer *r, const sim_grid_layout *g, int cx, int cy, float ww,
-                         float wh, gfx_color c)
+/* Outlines a cell in the main view (lens NULL) or through the lens. */
+static void outline_cell(gfx_renderer *r, const gfx_lens *lens, const sim_grid_layout *g, int cx,
+                         int cy, float ww, float wh, float t, gfx_color c)
 {
     if (cx < 0 || cy < 0 || cx >= (int)g->cols || cy >= (int)g->rows) return;
     float x0 = (float)cx * g->cell_size, y0 = (float)cy * g->cell_size;
@@ -202,19 +208,50 @@ static void outline_cell(gfx_renderer *r, const sim_grid_layout *g, int cx, int 
     if (x1 > ww) x1 = ww;
     if (y1 > wh) y1 = wh;
     float px0, py0, px1, py1;
-    gfx_world_to_pixel(r, x0, y0, &px0, &py0);
-    gfx_world_to_pixel(r, x1, y1, &px1, &py1);
-    gfx_frame(r, px0, py0, px1 - px0, py1 - py0, 1.0f, c);
+    if (lens) {
+        gfx_lens_to_pixel(lens, x0, y0, &px0, &py0);
+        gfx_lens_to_pixel(lens, x1, y1, &px1, &py1);
+    } else {
+        gfx_world_to_pixel(r, x0, y0, &px0, &py0);
+        gfx_world_to_pixel(r, x1, y1, &px1, &py1);
+    }
+    gfx_frame(r, px0, py0, px1 - px0, py1 - py0, t, c);
 }
 
-void window_hud_cell(gfx_renderer *r, const sim_grid_layout *g, uint32_t cell, float world_w,
-                     float world_h)
+/* The cell, bright, and fainter the four cells the broadphase tests it
+ * against (the next one and the three below: each pair is found once). */
+static void outline_neighbourhood(gfx_renderer *r, const gfx_lens *lens, const sim_grid_layout *g,
+                                  uint32_t cell, float ww, float wh, float t)
 {
     int cx = (int)(cell % g->cols), cy = (int)(cell / g->cols);
     const gfx_color faint = {255, 235, 64, 110};
-    /* The broadphase tests a cell against itself, the next cell and the
-     * three cells below (so that each pair is found once). */
-    outline_cell(r, g, cx + 1, cy, world_w, world_h, faint);
-    for (int dx = -1; dx <= 1; dx++) outline_cell(r, g, cx + dx, cy + 1, world_w, world_h, faint);
-    outline_cell(r, g, cx, cy, world_w, world_h, (gfx_color){255, 235, 64, 255});
+    outline_cell(r, lens, g, cx + 1, cy, ww, wh, t, faint);
+    for (int dx = -1; dx <= 1; dx++) outline_cell(r, lens, g, cx + dx, cy + 1, ww, wh, t, faint);
+    outline_cell(r, lens, g, cx, cy, ww, wh, t, (gfx_color){255, 235, 64, 255});
+}
+
+void window_hud_cell(gfx_renderer *r, const window_hud_cell_view *v)
+{
+    const sim_grid_layout *g = v->grid;
+    outline_neighbourhood(r, NULL, g, v->cell, v->world_w, v->world_h, 1.0f);
+
+    /* The lens: LENS_CELLS cells around this one, bottom right. */
+    float side = LENS_PX * v->scale, pad = 12.0f * v->scale;
+    float half = 0.5f * LENS_CELLS * g->cell_size;
+    float cx = ((float)(v->cell % g->cols) + 0.5f) * g->cell_size;
+    float cy = ((float)(v->cell / g->cols) + 0.5f) * g->cell_size;
+    gfx_lens lens = {cx - half, cy - half, cx + half, cy + half,
+                     (float)v->px_w - side - pad, (float)v->px_h - side - pad, side, side};
+    gfx_draw_lens(r, &lens);
+    outline_neighbourhood(r, &lens, g, v->cell, v->world_w, v->world_h, 2.0f * v->scale);
+    gfx_frame(r, lens.px - 2.0f, lens.py - 2.0f, side + 4.0f, side + 4.0f, 2.0f, DIM);
+
+    char buf[96];
+    float lh = gfx_line_height(r), y = lens.py - 2.0f * lh - 6.0f * v->scale;
+    gfx_rect(r, lens.px - 2.0f, y - 4.0f * v->scale, side + 4.0f, 2.0f * lh + 6.0f * v->scale,
+             PANEL);
+    snprintf(buf, sizeof buf, "cell %u, %u: %u particle%s", (unsigned)(v->cell % g->cols),
+             (unsigned)(v->cell / g->cols), (unsigned)v->count, v->count == 1 ? "" : "s");
+    gfx_text(r, lens.px + 4.0f, y, buf, TEXT);
+    gfx_text(r, lens.px + 4.0f, y + lh, "tested against the 4 faint cells", DIM);
 }

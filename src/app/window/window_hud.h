@@ -28,10 +28,21 @@ typedef struct window_hud {
  * drawable's pixels per window coordinate). */
 void window_hud_draw(gfx_renderer *r, const window_hud *h, float scale);
 
-/* Outlines cell `cell` of the grid (and, fainter, the four cells the
- * broadphase tests it against: the next one and the three below). */
-void window_hud_cell(gfx_renderer *r, const sim_grid_layout *g, uint32_t cell, float world_w,
-                     float world_h);
+/* The grid cell under the mouse (thesis figure 16.2). */
+typedef struct window_hud_cell_view {
+    const sim_grid_layout *grid;
+    uint32_t cell;
+    uint32_t count;         /* particles whose centre is in it */
+    float world_w, world_h;
+    int px_w, px_h;         /* the drawable */
+    float scale;            /* drawable pixels per window coordinate */
+} window_hud_cell_view;
+
+/* Outlines the cell (and, fainter, the four cells the broadphase tests it
+ * against: the next one and the three below), then draws it magnified in
+ * the bottom-right corner with the same outlines and a caption. Call it
+ * after gfx_draw_particles: it draws the particles again, through a lens. */
+void window_hud_cell(gfx_renderer *r, const window_hud_cell_view *v);
 
 /* The world rectangle a cell covers; border cells reach out to infinity,
  * since the grid files points outside the world there. */

@@ -120,6 +120,22 @@ void gfx_set_highlight(gfx_renderer *r, bool on, float x0, float y0, float x1, f
 /* Draws what the last gfx_upload sent: one draw call. */
 void gfx_draw_particles(gfx_renderer *r);
 
+/* A magnified view: the world rectangle [wx0, wx1) x [wy0, wy1) shown in
+ * the drawable's pixel rectangle (px, py, pw, ph), top-left origin. Give
+ * both rectangles the same aspect ratio, or circles come out as ellipses. */
+typedef struct gfx_lens {
+    float wx0, wy0, wx1, wy1;
+    float px, py, pw, ph;
+} gfx_lens;
+
+/* Draws what the last gfx_upload sent again, through the lens, over the
+ * world's background and clipped to the lens (a second draw call); circles
+ * cut by its border are drawn in part, never dropped. Call it after
+ * gfx_draw_particles; the overlay is still drawn over it. */
+void gfx_draw_lens(gfx_renderer *r, const gfx_lens *lens);
+/* A world point to drawable pixels through the lens. */
+void gfx_lens_to_pixel(const gfx_lens *lens, float wx, float wy, float *px, float *py);
+
 /* ---- Overlay: pixels of the drawable, origin top-left -------------------- */
 
 void gfx_rect(gfx_renderer *r, float x, float y, float w, float h, gfx_color c);
