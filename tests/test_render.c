@@ -12,6 +12,7 @@
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -330,6 +331,35 @@ static void copy_file(const char *from, const char *to)
     assert_int_equal(fclose(b), 0);
 }
 
+/* Writes DejaVu Sans damaged: cut to `keep` bytes, or with the offset of
+ * its 'glyf' table pointed far past the end (stb_truetype would read
+ * there unchecked). */
+static void write_damaged_font(const char *to, size_t keep, bool bad_glyf)
+{
+    char from[256];
+    snprintf(from, sizeof from, "%s/assets/DejaVuSans.ttf", PARTICLES_SOURCE_DIR);
+    FILE *f = fopen(from, "rb");
+    assert_non_null(f);
+    static unsigned char ttf[1u << 20];
+    size_t n = fread(ttf, 1, sizeof ttf, f);
+    fclose(f);
+    assert_true(n > 1000 && n < sizeof ttf);
+    bool patched = !bad_glyf;
+    unsigned tables = (unsigned)ttf[4] << 8 | ttf[5];
+    for (unsigned i = 0; i < tables && bad_glyf; i++) {
+        unsigned char *rec = ttf + 12 + 16 * i;
+        if (memcmp(rec, "glyf", 4) == 0) {
+            rec[8] = 0x7f, rec[9] = 0xff, rec[10] = 0, rec[11] = 0;
+            patched = true;
+        }
+    }
+    assert_true(patched);
+    FILE *o = fopen(to, "wb");
+    assert_non_null(o);
+    assert_int_equal(fwrite(ttf, 1, keep < n ? keep : n, o), keep < n ? keep : n);
+    assert_int_equal(fclose(o), 0);
+}
+
 static void expect_create_fails(const char *dir, const char *font, gfx_status want,
                                 const char *needle)
 {
@@ -370,6 +400,13 @@ static void test_broken_shader_and_font(void **state)
     snprintf(font, sizeof font, "%s/missing.ttf", dir);
     expect_create_fails(dir, font, GFX_ERR_FILE, "missing.ttf");
     expect_create_fails(dir, path, GFX_ERR_FONT, "not a TrueType font");
+    /* Damaged fonts are refused, not parsed out of bounds. */
+    snprintf(font, sizeof font, "%s/damaged.ttf", dir);
+    write_damaged_font(font, 300000, false);
+    expect_create_fails(dir, font, GFX_ERR_FONT, "not a TrueType font");
+    write_damaged_font(font, SIZE_MAX, true);
+    expect_create_fails(dir, font, GFX_ERR_FONT, "not a TrueType font");
+    remove(font);
     for (size_t i = 0; i < 3; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         remove(path);

@@ -8,6 +8,7 @@
 
 #include <cglm/cglm.h>
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,6 +173,36 @@ void gfx_begin_frame(gfx_renderer *r, int drawable_w, int drawable_h)
     clear_to(bg);
     glDisable(GL_SCISSOR_TEST);
     r->overlay_count = 0;
+}
+
+unsigned char *gfx__read_file(const char *path, size_t max, const char *what, size_t *size,
+                              gfx_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        gfx__fail(err, GFX_ERR_FILE, "%s: cannot open %s: %s", path, what, strerror(errno));
+        return NULL;
+    }
+    unsigned char *buf = malloc(max + 1u);
+    size_t n = buf ? fread(buf, 1, max + 1u, f) : 0;
+    bool bad = !buf || ferror(f) || n > max;
+    fclose(f);
+    if (bad) {
+        if (!buf)
+            gfx__fail(err, GFX_ERR_NOMEM, "%s: out of memory reading %s", path, what);
+        else if (n > max)
+            gfx__fail(err, GFX_ERR_FILE, "%s: %s is larger than %zu bytes", path, what, max);
+        else
+            gfx__fail(err, GFX_ERR_FILE, "%s: cannot read %s", path, what);
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    /* Exactly its size: a parser reading past the end is then caught by
+     * the sanitizers instead of reading stale heap. */
+    unsigned char *fit = realloc(buf, n + 1u);
+    *size = n;
+    return fit ? fit : buf;
 }
 
 gfx_view gfx_get_view(const gfx_renderer *r) { return r->view; }

@@ -70,6 +70,12 @@ gfx_status gfx__fail(gfx_error *err, gfx_status st, const char *fmt, ...)
 #endif
     ;
 
+/* gfx.c: the whole of a file of at most `max` bytes, NUL-terminated (not
+ * counted in *size), in a buffer of its own size; NULL after filling err,
+ * whose message names the file and says what `what` (e.g. "the font") is. */
+unsigned char *gfx__read_file(const char *path, size_t max, const char *what, size_t *size,
+                              gfx_error *err);
+
 /* shader.c: compiles dir/vert_name and dir/frag_name with `defines` (lines
  * of "#define ...") after the version line, and links them. */
 gfx_status gfx__program(const char *dir, const char *vert_name, const char *frag_name,

@@ -9,28 +9,6 @@
 
 #define SHADER_MAX_BYTES (1u << 20)
 
-/* The whole file, NUL-terminated; NULL after filling err. */
-static char *read_text(const char *path, gfx_error *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        gfx__fail(err, GFX_ERR_FILE, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    char *buf = malloc(SHADER_MAX_BYTES + 1u);
-    size_t n = buf ? fread(buf, 1, SHADER_MAX_BYTES + 1u, f) : 0;
-    bool bad = !buf || ferror(f) || n > SHADER_MAX_BYTES;
-    fclose(f);
-    if (bad) {
-        gfx__fail(err, buf ? GFX_ERR_FILE : GFX_ERR_NOMEM, "%s: %s", path,
-                  !buf ? "out of memory" : n > SHADER_MAX_BYTES ? "larger than 1 MiB" : "read error");
-        free(buf);
-        return NULL;
-    }
-    buf[n] = '\0';
-    return buf;
-}
-
 /* The first line number in a driver's log: Mesa writes "0:12(5): error",
  * NVIDIA "0(12) : error". 0 when there is none. */
 static long log_line(const char *log)
@@ -53,7 +31,8 @@ static void one_line(char *s)
 static gfx_status compile(GLenum kind, const char *path, const char *defines, GLuint *out,
                           gfx_error *err)
 {
-    char *src = read_text(path, err);
+    size_t size;
+    char *src = (char *)gfx__read_file(path, SHADER_MAX_BYTES, "the shader", &size, err);
     if (!src) return err ? err->status : GFX_ERR_FILE;
     /* The file has no #version line: ours, the defines, then "#line 1" so
      * the log's line numbers are the file's. */

@@ -4,7 +4,6 @@
 
 #include <stb_truetype.h>
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,25 +11,54 @@
 
 #define FONT_MAX_BYTES (16u << 20)
 
-static unsigned char *read_file(const char *path, size_t *size, gfx_error *err)
+static uint32_t be32(const unsigned char *p)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        gfx__fail(err, GFX_ERR_FILE, "%s: cannot open the font: %s", path, strerror(errno));
-        return NULL;
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+static uint32_t be16(const unsigned char *p) { return (uint32_t)p[0] << 8 | p[1]; }
+
+/* A table of the font's directory, checked to lie inside the file. */
+static bool find_table(const unsigned char *ttf, size_t size, const char *tag, uint32_t *off,
+                       uint32_t *len)
+{
+    uint32_t tables = be16(ttf + 4);
+    for (uint32_t i = 0; i < tables; i++) {
+        const unsigned char *rec = ttf + 12u + 16u * i;
+        if (memcmp(rec, tag, 4) != 0) continue;
+        *off = be32(rec + 8);
+        *len = be32(rec + 12);
+        return (uint64_t)*off + *len <= size;
     }
-    unsigned char *buf = malloc(FONT_MAX_BYTES);
-    size_t n = buf ? fread(buf, 1, FONT_MAX_BYTES, f) : 0;
-    bool bad = !buf || ferror(f) || n == FONT_MAX_BYTES;
-    fclose(f);
-    if (bad) {
-        gfx__fail(err, buf ? GFX_ERR_FILE : GFX_ERR_NOMEM, "%s: %s", path,
-                  !buf ? "out of memory" : n == FONT_MAX_BYTES ? "larger than 16 MiB" : "read error");
-        free(buf);
-        return NULL;
+    return false;
+}
+
+/* stb_truetype trusts the file: before it reads one, the directory, the
+ * tables it uses and every glyph's place in 'glyf' (through 'loca') must
+ * lie inside the file. A glyph's own contours are not checked. */
+static bool font_structure_ok(const unsigned char *ttf, size_t size)
+{
+    if (size < 12u || (uint64_t)12u + 16u * (uint64_t)be16(ttf + 4) > size) return false;
+    static const char *const required[] = {"cmap", "hhea", "hmtx"};
+    uint32_t off, len;
+    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
+        if (!find_table(ttf, size, required[i], &off, &len)) return false;
+    uint32_t head, head_len, maxp, maxp_len, loca, loca_len, glyf, glyf_len;
+    if (!find_table(ttf, size, "head", &head, &head_len) || head_len < 54u ||
+        !find_table(ttf, size, "maxp", &maxp, &maxp_len) || maxp_len < 6u ||
+        !find_table(ttf, size, "loca", &loca, &loca_len) ||
+        !find_table(ttf, size, "glyf", &glyf, &glyf_len))
+        return false;
+    bool long_loca = be16(ttf + head + 50u) != 0;
+    uint32_t glyphs = be16(ttf + maxp + 4u), entry = long_loca ? 4u : 2u;
+    if ((uint64_t)(glyphs + 1u) * entry > loca_len) return false;
+    uint32_t prev = 0;
+    for (uint32_t g = 0; g <= glyphs; g++) {
+        const unsigned char *e = ttf + loca + (size_t)g * entry;
+        uint32_t at = long_loca ? be32(e) : 2u * be16(e);
+        if (at < prev || at > glyf_len) return false;
+        prev = at;
     }
-    *size = n;
-    return buf;
+    return true;
 }
 
 /* Bakes glyphs 32..126 into a w x h atlas; false when they do not fit. */
@@ -57,11 +85,12 @@ static void upload_atlas(gfx_font *f, const unsigned char *pixels)
 gfx_status gfx__font_init(gfx_font *f, const char *path, float px, gfx_error *err)
 {
     size_t size = 0;
-    unsigned char *ttf = read_file(path, &size, err);
+    unsigned char *ttf = gfx__read_file(path, FONT_MAX_BYTES, "the font", &size, err);
     if (!ttf) return err ? err->status : GFX_ERR_FILE;
     stbtt_fontinfo info;
-    int offset = stbtt_GetFontOffsetForIndex(ttf, 0);
-    if (size < 12 || offset < 0 || !stbtt_InitFont(&info, ttf, offset)) {
+    /* One font, not a collection: its directory starts the file. */
+    if (!font_structure_ok(ttf, size) || stbtt_GetFontOffsetForIndex(ttf, 0) != 0 ||
+        !stbtt_InitFont(&info, ttf, 0)) {
         free(ttf);
         return gfx__fail(err, GFX_ERR_FONT, "%s: not a TrueType font", path);
     }
