@@ -93,6 +93,37 @@ rc=$?
 [ $rc -eq 0 ] && grep -q '^frames 5,' "$out" && ok "quads, dynamic storage, 1 worker, IP off" ||
     fail "quads, dynamic storage, 1 worker, IP off" "exit $rc: $(head -c 300 "$err")"
 
+# Quit with Esc before any --frames: --screenshot still saves the frame on
+# screen, and the exit is clean. xdotool finds the window (a bounded poll
+# for it to appear) and sends the key.
+if command -v xdotool >/dev/null; then
+    "$bin" --entities 2000 --vsync off --screenshot "$tmp/esc.png" >"$out" 2>"$err" &
+    pid=$!
+    wid=""
+    for _ in $(seq 100); do
+        wid=$(xdotool search --pid "$pid" --name '^particles$' 2>/dev/null | head -1)
+        [ -n "$wid" ] && break
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    [ -n "$wid" ] && xdotool key --window "$wid" Escape
+    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill "$pid" 2>/dev/null && fail "Esc quits" "still running 10 s after Esc"
+    wait "$pid"
+    rc=$?
+    if [ -z "$wid" ]; then
+        fail "Esc quits with --screenshot" "no window appeared: $(head -c 300 "$err")"
+    elif [ $rc -ne 0 ] || [ ! -s "$tmp/esc.png" ]; then
+        fail "Esc quits with --screenshot" "exit $rc, screenshot $(ls -l "$tmp/esc.png" 2>&1)"
+    else
+        read -r w h _ < <("$probe" "$tmp/esc.png")
+        [ "$w" = 1440 ] && [ "$h" = 900 ] && ok "Esc quits; --screenshot saved the frame on screen" ||
+            fail "Esc quits with --screenshot" "screenshot ${w}x${h}"
+    fi
+else
+    fail "Esc quits with --screenshot" "xdotool is not installed (.ci/install-deps installs it)"
+fi
+
 # ---- broken and missing files ------------------------------------------------
 mkdir -p "$tmp/a"
 cp -r "$data/shaders" "$data/assets" "$tmp/a/"

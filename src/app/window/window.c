@@ -41,6 +41,7 @@ typedef struct window_app {
     float scale;        /* drawable pixels per window coordinate */
     int px_w, px_h;     /* drawable size this frame */
     bool running, paused, step_once, help, highlight, spraying, shot_requested;
+    bool hidden; /* minimised or hidden: nothing to draw, the simulation waits */
     float mouse_x, mouse_y; /* window coordinates */
     char notice[192];
     uint64_t notice_until;
@@ -102,7 +103,8 @@ static int create_renderer(window_app *a, const window_assets *assets)
     def.draw = a->opt.draw == WINDOW_DRAW_QUADS ? GFX_DRAW_QUADS : GFX_DRAW_POINTS;
     gfx_error err = {0};
     if (gfx_create(&def, &a->gfx, &err) != GFX_OK) {
-        app_error(PROG, "%s", err.message);
+        app_error(PROG, "%s%s", err.message,
+                  err.status == GFX_ERR_GL ? "; try 'particles bench' (headless)" : "");
         return 1;
     }
     return 0;
@@ -196,6 +198,14 @@ static void handle(window_app *a, const SDL_Event *e)
 {
     switch (e->type) {
     case SDL_QUIT: a->running = false; break;
+    case SDL_WINDOWEVENT:
+        if (e->window.event == SDL_WINDOWEVENT_MINIMIZED || e->window.event == SDL_WINDOWEVENT_HIDDEN)
+            a->hidden = true;
+        else if (e->window.event == SDL_WINDOWEVENT_RESTORED ||
+                 e->window.event == SDL_WINDOWEVENT_SHOWN ||
+                 e->window.event == SDL_WINDOWEVENT_EXPOSED)
+            a->hidden = false;
+        break;
     case SDL_KEYDOWN: key(a, &e->key); break;
     case SDL_MOUSEMOTION:
         a->mouse_x = (float)e->motion.x;
@@ -211,12 +221,13 @@ static void handle(window_app *a, const SDL_Event *e)
     }
 }
 
-/* Drains the events; while paused with nothing to do, blocks for the next
- * one (or a HUD refresh) instead of spinning. */
+/* Drains the events; while paused with nothing to do, or hidden, blocks
+ * for the next one (or a HUD refresh) instead of spinning. */
 static void poll_events(window_app *a)
 {
     SDL_Event e;
-    if (a->paused && !a->step_once && SDL_WaitEventTimeout(&e, PAUSED_WAIT_MS)) handle(a, &e);
+    bool idle = (a->paused && !a->step_once) || a->hidden;
+    if (idle && SDL_WaitEventTimeout(&e, PAUSED_WAIT_MS)) handle(a, &e);
     while (SDL_PollEvent(&e)) handle(a, &e);
 }
 
@@ -322,14 +333,31 @@ static uint32_t gather_batches(window_app *a)
     return n;
 }
 
-static void save_shot(window_app *a, const char *path, bool quiet)
+/* --screenshot's failure is the run's (exit 1); the S key's is only told. */
+static void save_shot(window_app *a, const char *path, bool requested_by_flag)
 {
     if (window_shot_save(a->gfx, a->px_w, a->px_h, path) != 0) {
-        a->status = 1;
+        if (requested_by_flag) a->status = 1;
         notify(a, "screenshot failed: see the terminal");
-    } else if (!quiet) {
+    } else if (!requested_by_flag) {
         notify(a, "saved %s", path);
     }
+}
+
+/* Saves what this frame drew, before the swap: the S key's file, and
+ * --screenshot's on the last frame. Returns the time it took, which is
+ * no part of rendering. */
+static uint64_t screenshots(window_app *a, bool last)
+{
+    uint64_t t0 = window_now_ns();
+    if (a->shot_requested) {
+        char name[64];
+        window_shot_name(name, sizeof name);
+        save_shot(a, name, false);
+        a->shot_requested = false;
+    }
+    if (last && a->opt.screenshot) save_shot(a, a->opt.screenshot, true);
+    return window_now_ns() - t0;
 }
 
 static void draw(window_app *a, window_frame *f, bool last)
@@ -350,18 +378,12 @@ static void draw(window_app *a, window_frame *f, bool last)
     hud(a);
     uint64_t t4 = window_now_ns();
     gfx_end_frame(a->gfx);
-    if (a->shot_requested) {
-        char name[64];
-        window_shot_name(name, sizeof name);
-        save_shot(a, name, false);
-        a->shot_requested = false;
-    }
-    if (last && a->opt.screenshot) save_shot(a, a->opt.screenshot, true);
+    uint64_t shots = screenshots(a, last);
     window_platform_swap(&a->plat);
     uint64_t t5 = window_now_ns();
     f->prepare_ms = (double)((t1 - t0) + (t4 - t3)) / 1e6;
     f->upload_ms = (double)(t2 - t1) / 1e6;
-    f->draw_ms = (double)((t3 - t2) + (t5 - t4)) / 1e6;
+    f->draw_ms = (double)((t3 - t2) + (t5 - t4 - shots)) / 1e6;
 }
 
 static void run(window_app *a)
@@ -371,8 +393,14 @@ static void run(window_app *a)
     uint64_t frames = 0;
     while (a->running) {
         poll_events(a);
-        if (!a->running) break;
         window_frame f = {0};
+        if (!a->running) {
+            /* Quit by the user before --frames: --screenshot still gets
+             * the picture on screen (one more draw, not counted). */
+            if (a->opt.screenshot) draw(a, &f, true);
+            break;
+        }
+        if (a->hidden) continue;
         if (!a->paused || a->step_once) step(a, &f);
         a->step_once = false;
         if (!a->running) break;

@@ -79,7 +79,7 @@ static float nice_scale(double max_ms)
 /* Nine bars: ms per frame of each system, averaged over the last second. */
 static void system_chart(pen *p, const window_hud *h)
 {
-    const window_span *s = &h->stats->last;
+    const window_span *s = window_stats_shown(h->stats);
     double ms[SIM_SYSTEM_COUNT], max = 0.0;
     for (uint32_t i = 0; i < SIM_SYSTEM_COUNT; i++) {
         ms[i] = window_span_system_ms(s, i);
@@ -119,7 +119,7 @@ static void system_chart(pen *p, const window_hud *h)
 
 static void figures(pen *p, const window_hud *h)
 {
-    const window_span *s = &h->stats->last;
+    const window_span *s = window_stats_shown(h->stats);
     char a[32], c[32], lim[32];
     double prep = window_span_mean(s, s->prepare_ms), up = window_span_mean(s, s->upload_ms),
            draw = window_span_mean(s, s->draw_ms);

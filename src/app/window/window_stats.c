@@ -67,3 +67,8 @@ void window_stats_print_summary(const window_stats *s, FILE *f)
             (unsigned)r->frames, window_span_fps(r), window_span_step_ms(r), prep + up + draw,
             prep, up, draw);
 }
+
+const window_span *window_stats_shown(const window_stats *s)
+{
+    return s->last.frames ? &s->last : &s->current;
+}

@@ -42,6 +42,10 @@ typedef struct window_stats {
 void window_stats_init(window_stats *s, uint64_t now_ns);
 void window_stats_add(window_stats *s, const window_frame *f, uint64_t now_ns);
 
+/* What the HUD shows: the last whole second, or the one in progress until
+ * a whole second has passed (so the first second does not read zero). */
+const window_span *window_stats_shown(const window_stats *s);
+
 /* Means of a span (0 where it has no frames or steps). */
 double window_span_fps(const window_span *s);
 double window_span_step_ms(const window_span *s);
