@@ -241,6 +241,30 @@ static void test_letterbox_after_resize(void **state)
     resize_to(400, 300);
 }
 
+/* A circle pushed past a wall is drawn up to the margin and never over
+ * the letterbox bar: one centred 12 units above the world shows only its
+ * lower rim, inside the 4-unit margin. */
+static void test_clipped_to_margin(void **state)
+{
+    (void)state;
+    SDL_GL_GetDrawableSize(fx.win, &fx.w, &fx.h);
+    gfx_begin_frame(fx.r, fx.w, fx.h);
+    const gfx_instance outside = {100.0f, -12.0f, 10.0f, 255, 255, 255, 255};
+    const gfx_batch batch = {&outside, 1};
+    assert_int_equal(gfx_upload(fx.r, &batch, 1), GFX_OK);
+    gfx_draw_particles(fx.r);
+    gfx_end_frame(fx.r);
+    free(fx.px);
+    fx.px = malloc((size_t)fx.w * (size_t)fx.h * 4u);
+    assert_non_null(fx.px);
+    assert_int_equal(gfx_read_pixels(fx.r, fx.px, fx.w, fx.h), GFX_OK);
+    SDL_GL_SwapWindow(fx.win);
+    fit f = expected_fit(fx.w, fx.h);
+    expect_color("rim in the margin", at_world(&f, 100, -3.0f), (rgb){255, 255, 255}, 0);
+    expect_color("bar above the margin", at_world(&f, 100, -8.0f), BAR, 0);
+    expect_color("world below the rim", at_world(&f, 100, 1.0f), BG, 0);
+}
+
 static void test_highlight(void **state)
 {
     (void)state;
@@ -422,6 +446,7 @@ int main(void)
         cmocka_unit_test(test_known_particles),
         cmocka_unit_test(test_quads_match_points),
         cmocka_unit_test(test_letterbox_after_resize),
+        cmocka_unit_test(test_clipped_to_margin),
         cmocka_unit_test(test_highlight),
         cmocka_unit_test(test_lens),
         cmocka_unit_test(test_text),

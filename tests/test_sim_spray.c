@@ -74,14 +74,18 @@ static void test_spray_empty_world(void **state)
     assert_int_equal(sim_step(w), ECS_OK); /* they move */
     assert_true(sim_hash(w) != h);
 
-    /* At a corner and far outside: every circle is moved inside. */
+    /* At a corner and far outside: the spray keeps its disc, moved just
+     * inside the world (circles included), instead of piling on the walls. */
     sim_destroy(w);
     w = create_ok_world(&cfg);
+    const sim_params *p = sim_get_params(w);
+    float reach = SIM_SPRAY_RADIUS + p->radius_max;
     assert_int_equal(sim_spray(w, 0.0f, 0.0f, 200), ECS_OK);
     assert_int_equal(sim_spray(w, 1e30f, -1e30f, 50), ECS_OK);
     assert_int_equal(sim_step(w), ECS_OK);
     assert_int_equal(sim_alive(w), 250);
-    assert_int_equal(check_particles(w, 0.0f, 0.0f, true), 200);
+    assert_int_equal(check_particles(w, reach, reach, true), 200);
+    assert_int_equal(check_particles(w, p->world_w - reach, reach, true), 50);
     sim_destroy(w);
 }
 

@@ -131,6 +131,7 @@ const char *gfx_gl_version(const gfx_renderer *r) { return r->version; }
 const char *gfx_gl_renderer(const gfx_renderer *r) { return r->renderer; }
 void gfx_set_draw(gfx_renderer *r, gfx_draw draw) { r->def.draw = draw; }
 gfx_draw gfx_get_draw(const gfx_renderer *r) { return r->def.draw; }
+gfx_draw gfx_drawn_path(const gfx_renderer *r) { return r->last_draw; }
 
 /* Fits the world and its margin into the drawable, centred. */
 static void layout(gfx_renderer *r, int w, int h)

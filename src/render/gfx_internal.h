@@ -50,7 +50,7 @@ struct gfx_renderer {
     GLuint vao[2];
     GLuint instances;
     uint32_t instance_cap, instance_count;
-    float max_radius; /* of the last upload */
+    gfx_draw last_draw; /* the path the last particle draw took */
     bool highlight_on;
     float highlight[4];
 

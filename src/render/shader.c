@@ -34,9 +34,9 @@ static gfx_status compile(GLenum kind, const char *path, const char *defines, GL
     size_t size;
     char *src = (char *)gfx__read_file(path, SHADER_MAX_BYTES, "the shader", &size, err);
     if (!src) return err ? err->status : GFX_ERR_FILE;
-    /* The file has no #version line: ours, the defines, then "#line 1" so
+    /* The file has no #version line: ours, the defines, then "#line 1 0" so
      * the log's line numbers are the file's. */
-    const char *parts[4] = {"#version 330 core\n", defines ? defines : "", "#line 1\n", src};
+    const char *parts[4] = {"#version 330 core\n", defines ? defines : "", "#line 1 0\n", src};
     GLuint sh = glCreateShader(kind);
     glShaderSource(sh, 4, parts, NULL);
     glCompileShader(sh);

@@ -134,6 +134,15 @@ uint32_t sim_wave(const sim_world *w) { return w->wave; }
 /* A sprayed particle: within SIM_SPRAY_RADIUS of (x, y), uniform over the
  * disc (by rejection: plain arithmetic, the same everywhere), then moved
  * so that its circle lies inside the world. */
+/* The spray's centre along one axis, moved so that the whole spray, circles
+ * included, lies inside [0, extent] (the middle, where it cannot): a spray
+ * at a wall keeps its disc shape instead of piling circles on the wall. */
+static float spray_centre(float c, float extent, float reach)
+{
+    if (extent <= 2.0f * reach) return 0.5f * extent;
+    return c < reach ? reach : (c > extent - reach ? extent - reach : c);
+}
+
 static sim__particle draw_spray(const sim_params *p, sim_rng *rng, float x, float y)
 {
     const float r = SIM_SPRAY_RADIUS;
@@ -144,8 +153,10 @@ static sim__particle draw_spray(const sim_params *p, sim_rng *rng, float x, floa
     } while (dx * dx + dy * dy > r * r);
     sim__particle q;
     draw_body(p, rng, &q);
-    float px = x + dx, py = y + dy, lo = q.radius;
-    float hx = p->world_w - q.radius, hy = p->world_h - q.radius;
+    float reach = r + p->radius_max;
+    float px = spray_centre(x, p->world_w, reach) + dx, py = spray_centre(y, p->world_h, reach) + dy;
+    /* Inside by construction unless the world is narrower than a spray. */
+    float lo = q.radius, hx = p->world_w - q.radius, hy = p->world_h - q.radius;
     q.pos.x = px < lo ? lo : (px > hx ? hx : px);
     q.pos.y = py < lo ? lo : (py > hy ? hy : py);
     return q;

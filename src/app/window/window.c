@@ -313,7 +313,7 @@ static void hud(window_app *a)
         .paused = a->paused,
         .help = a->help,
         .vsync_on = a->plat.vsync_on,
-        .draw = gfx_get_draw(a->gfx),
+        .draw = gfx_drawn_path(a->gfx),
         .notice = window_now_ns() < a->notice_until ? a->notice : NULL,
     };
     ecs_context *ctx = sim_ecs(a->world);

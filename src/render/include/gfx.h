@@ -100,6 +100,9 @@ const char *gfx_gl_renderer(const gfx_renderer *r);
  * largest circle is wider than the driver's largest point. */
 void gfx_set_draw(gfx_renderer *r, gfx_draw draw);
 gfx_draw gfx_get_draw(const gfx_renderer *r);
+/* The path the last gfx_draw_particles took: the one set, unless points
+ * gave way to quads. */
+gfx_draw gfx_drawn_path(const gfx_renderer *r);
 
 /* ---- A frame ------------------------------------------------------------ */
 
@@ -117,7 +120,9 @@ gfx_status gfx_upload(gfx_renderer *r, const gfx_batch *batches, uint32_t batch_
  * [x0, x1) x [y0, y1) and dims the others; on = false turns it off. */
 void gfx_set_highlight(gfx_renderer *r, bool on, float x0, float y0, float x1, float y1);
 
-/* Draws what the last gfx_upload sent: one draw call. */
+/* Draws what the last gfx_upload sent: one draw call, clipped to the
+ * world and its margin (contact pushes can leave a circle outside the
+ * walls for a frame; it is never drawn over the letterbox bars). */
 void gfx_draw_particles(gfx_renderer *r);
 
 /* A magnified view: the world rectangle [wx0, wx1) x [wy0, wy1) shown in

@@ -150,7 +150,9 @@ bool sim_inner_parallelism(const sim_world *w);
 #define SIM_SPRAY_RADIUS 20.0f
 
 /* Queues n particles around world point (x, y): each uniform within
- * SIM_SPRAY_RADIUS of it, then moved so its circle lies inside the world;
+ * SIM_SPRAY_RADIUS of it, the point first moved so that the whole spray
+ * (circles included) lies inside the world, so a spray at a wall or corner
+ * keeps its shape instead of piling circles on the wall line;
  * radius, velocity, color and life as the workload draws them. They come
  * from the world's own spray generator (a stream of the seed), so a run
  * with the same seed and the same calls is the same. The next sim_step
