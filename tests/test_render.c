@@ -103,15 +103,13 @@ static const gfx_instance RED = {50.0f, 50.0f, 10.0f, 255, 0, 0, 255};
 static const gfx_instance GREEN = {100.0f, 50.0f, 10.0f, 0, 255, 0, 255};
 static const gfx_instance FADED = {150.0f, 50.0f, 10.0f, 0, 0, 255, 128}; /* half faded */
 
-/* Draws the three particles, in two batches (order kept), then through
- * the lens if one is given, and reads the frame back. */
-static void draw_scene_lens(const gfx_lens *lens)
+/* Draws `n` batches, then through the lens if one is given, and reads the
+ * frame back. */
+static void draw_batches(const gfx_batch *batches, uint32_t n, const gfx_lens *lens)
 {
     SDL_GL_GetDrawableSize(fx.win, &fx.w, &fx.h);
     gfx_begin_frame(fx.r, fx.w, fx.h);
-    const gfx_instance first[2] = {RED, GREEN}, second[1] = {FADED};
-    const gfx_batch batches[2] = {{first, 2}, {second, 1}};
-    assert_int_equal(gfx_upload(fx.r, batches, 2), GFX_OK);
+    assert_int_equal(gfx_upload(fx.r, batches, n), GFX_OK);
     gfx_draw_particles(fx.r);
     if (lens) gfx_draw_lens(fx.r, lens);
     gfx_end_frame(fx.r);
@@ -120,6 +118,14 @@ static void draw_scene_lens(const gfx_lens *lens)
     assert_non_null(fx.px);
     assert_int_equal(gfx_read_pixels(fx.r, fx.px, fx.w, fx.h), GFX_OK);
     SDL_GL_SwapWindow(fx.win);
+}
+
+/* The three particles, in two batches (order kept). */
+static void draw_scene_lens(const gfx_lens *lens)
+{
+    const gfx_instance first[2] = {RED, GREEN}, second[1] = {FADED};
+    const gfx_batch batches[2] = {{first, 2}, {second, 1}};
+    draw_batches(batches, 2, lens);
 }
 
 static void draw_scene(void) { draw_scene_lens(NULL); }
@@ -247,18 +253,9 @@ static void test_letterbox_after_resize(void **state)
 static void test_clipped_to_margin(void **state)
 {
     (void)state;
-    SDL_GL_GetDrawableSize(fx.win, &fx.w, &fx.h);
-    gfx_begin_frame(fx.r, fx.w, fx.h);
     const gfx_instance outside = {100.0f, -12.0f, 10.0f, 255, 255, 255, 255};
     const gfx_batch batch = {&outside, 1};
-    assert_int_equal(gfx_upload(fx.r, &batch, 1), GFX_OK);
-    gfx_draw_particles(fx.r);
-    gfx_end_frame(fx.r);
-    free(fx.px);
-    fx.px = malloc((size_t)fx.w * (size_t)fx.h * 4u);
-    assert_non_null(fx.px);
-    assert_int_equal(gfx_read_pixels(fx.r, fx.px, fx.w, fx.h), GFX_OK);
-    SDL_GL_SwapWindow(fx.win);
+    draw_batches(&batch, 1, NULL);
     fit f = expected_fit(fx.w, fx.h);
     expect_color("rim in the margin", at_world(&f, 100, -3.0f), (rgb){255, 255, 255}, 0);
     expect_color("bar above the margin", at_world(&f, 100, -8.0f), BAR, 0);
