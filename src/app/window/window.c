@@ -288,16 +288,20 @@ static bool highlighted_cell(window_app *a, uint32_t *cell, float rect[4])
     return on;
 }
 
-static void draw_cell(window_app *a, uint32_t cell, const float rect[4], uint32_t batch_count)
+static void draw_cell(window_app *a, uint32_t cell, const float rect[4], uint32_t batch_count,
+                      const window_hud_layout *l)
 {
     sim_grid_layout g = sim_get_grid_layout(a->world);
     const sim_params *p = sim_get_params(a->world);
-    window_hud_cell_view v = {&g, cell, count_in(a->batches, batch_count, rect), p->world_w,
-                              p->world_h, a->px_w, a->px_h, a->scale};
-    window_hud_cell(a->gfx, &v);
+    window_hud_cell_view v = {.grid = &g,
+                              .cell = cell,
+                              .count = count_in(a->batches, batch_count, rect),
+                              .world_w = p->world_w,
+                              .world_h = p->world_h};
+    window_hud_cell(a->gfx, &v, l);
 }
 
-static void hud(window_app *a)
+static void hud(window_app *a, const window_hud_layout *l)
 {
     window_hud h = {
         .stats = &a->stats,
@@ -318,7 +322,7 @@ static void hud(window_app *a)
     };
     ecs_context *ctx = sim_ecs(a->world);
     for (uint32_t s = 0; s < SIM_SYSTEM_COUNT; s++) h.system_names[s] = ecs_system_stats_get(ctx, s).name;
-    window_hud_draw(a->gfx, &h, a->scale);
+    window_hud_draw(a->gfx, &h, l);
 }
 
 static uint32_t gather_batches(window_app *a)
@@ -365,6 +369,7 @@ static void draw(window_app *a, window_frame *f, bool last)
     uint64_t t0 = window_now_ns();
     update_sizes(a);
     gfx_begin_frame(a->gfx, a->px_w, a->px_h);
+    window_hud_layout layout = window_hud_layout_of(a->gfx, a->help, a->px_w, a->px_h, a->scale);
     uint32_t n = gather_batches(a);
     uint64_t t1 = window_now_ns();
     if (gfx_upload(a->gfx, a->batches, n) != GFX_OK) notify(a, "the instance buffer could not be filled");
@@ -373,9 +378,9 @@ static void draw(window_app *a, window_frame *f, bool last)
     float rect[4] = {0};
     bool lens = highlighted_cell(a, &cell, rect);
     gfx_draw_particles(a->gfx);
-    if (lens) draw_cell(a, cell, rect, n);
+    if (lens) draw_cell(a, cell, rect, n, &layout);
     uint64_t t3 = window_now_ns();
-    hud(a);
+    hud(a, &layout);
     uint64_t t4 = window_now_ns();
     gfx_end_frame(a->gfx);
     uint64_t shots = screenshots(a, last);

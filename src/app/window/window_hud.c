@@ -2,6 +2,7 @@
 #include "window_hud.h"
 
 #include <float.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -153,40 +154,66 @@ static const char *const HELP[][2] = {
     {"Esc", "quit"},
 };
 
-static void help_panel(gfx_renderer *r, const window_hud *h, float scale)
+#define HELP_ROWS (sizeof HELP / sizeof HELP[0])
+
+window_hud_layout window_hud_layout_of(const gfx_renderer *r, bool help, int px_w, int px_h,
+                                       float scale)
 {
-    (void)h;
     gfx_view v = gfx_get_view(r);
-    float lh = gfx_line_height(r), pad = 14.0f * scale, key_w = 110.0f * scale;
-    size_t n = sizeof HELP / sizeof HELP[0];
-    float w = 460.0f * scale, ht = lh * (float)(n + 2) + 2.0f * pad;
-    float x = v.x + v.w - w - 12.0f * scale, y = v.y + 12.0f * scale;
-    gfx_rect(r, x, y, w, ht, PANEL);
-    pen p = {r, x + pad, y + pad, lh, scale};
+    float lh = gfx_line_height(r), gap = 12.0f * scale, pad = 10.0f * scale;
+    window_hud_layout l = {.scale = scale};
+    l.x = v.x + gap;
+    l.y = v.y + gap;
+    l.w = 470.0f * scale;
+    l.h = lh * (5.0f + 1.0f + SIM_SYSTEM_COUNT + 1.0f) + 2.0f * pad;
+    l.help_w = 460.0f * scale;
+    l.help_h = lh * (float)(HELP_ROWS + 2u) + 28.0f * scale;
+    float beside = l.x + l.w + gap, right = (float)px_w - gap;
+    l.help_in_place = help && beside + l.help_w > right;
+    l.help_x = l.help_in_place ? l.x : fmaxf(beside, v.x + v.w - l.help_w - gap);
+    l.help_y = l.y;
+    /* The lens and its two-line caption: right of the figures, below the
+     * help when it shows there. */
+    float top = help && !l.help_in_place ? l.help_y + l.help_h + gap : gap;
+    float caption = 2.0f * lh + 10.0f * scale;
+    float side = fminf(LENS_PX * scale, fminf(right - beside, (float)px_h - gap - top - caption));
+    if (side >= 96.0f * scale) {
+        l.lens_side = side;
+        l.lens_x = right - side;
+        l.lens_y = (float)px_h - gap - side;
+    }
+    return l;
+}
+
+static void help_panel(gfx_renderer *r, const window_hud_layout *l)
+{
+    float lh = gfx_line_height(r), pad = 14.0f * l->scale, key_w = 110.0f * l->scale;
+    gfx_rect(r, l->help_x, l->help_y, l->help_w, l->help_h, PANEL);
+    pen p = {r, l->help_x + pad, l->help_y + pad, lh, l->scale};
     line(&p, TEXT, "Controls");
     p.y += lh * 0.5f;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < HELP_ROWS; i++) {
         gfx_text(r, p.x, p.y, HELP[i][0], WARN);
         gfx_text(r, p.x + key_w, p.y, HELP[i][1], TEXT);
         p.y += lh;
     }
 }
 
-void window_hud_draw(gfx_renderer *r, const window_hud *h, float scale)
+void window_hud_draw(gfx_renderer *r, const window_hud *h, const window_hud_layout *l)
 {
     gfx_view v = gfx_get_view(r);
-    float lh = gfx_line_height(r), pad = 10.0f * scale;
-    float x = v.x + 12.0f * scale, y = v.y + 12.0f * scale;
-    float panel_w = 470.0f * scale, panel_h = lh * (5.0f + 1.0f + SIM_SYSTEM_COUNT + 1.0f) + 2 * pad;
-    gfx_rect(r, x, y, panel_w, panel_h, PANEL);
-    pen p = {r, x + pad, y + pad, lh, scale};
-    figures(&p, h);
-    system_chart(&p, h);
-    float bottom = v.y + v.h - 12.0f * scale - lh;
+    float lh = gfx_line_height(r), pad = 10.0f * l->scale;
+    if (h->help) help_panel(r, l);
+    if (!h->help || !l->help_in_place) {
+        gfx_rect(r, l->x, l->y, l->w, l->h, PANEL);
+        pen p = {r, l->x + pad, l->y + pad, lh, l->scale};
+        figures(&p, h);
+        system_chart(&p, h);
+    }
+    float bottom = v.y + v.h - 12.0f * l->scale - lh;
     const char *hint = h->help ? "H hides the help" : "H: help";
-    gfx_text(r, x, bottom, hint, DIM);
-    if (h->notice) gfx_text(r, x, bottom - lh, h->notice, WARN);
-    if (h->help) help_panel(r, h, scale);
+    gfx_text(r, l->x, bottom, hint, DIM);
+    if (h->notice) gfx_text(r, l->x, bottom - lh, h->notice, WARN);
 }
 
 void window_hud_cell_rect(const sim_grid_layout *g, uint32_t cell, float out[4])
@@ -230,25 +257,24 @@ static void outline_neighbourhood(gfx_renderer *r, const gfx_lens *lens, const s
     outline_cell(r, lens, g, cx, cy, ww, wh, t, (gfx_color){255, 235, 64, 255});
 }
 
-void window_hud_cell(gfx_renderer *r, const window_hud_cell_view *v)
+void window_hud_cell(gfx_renderer *r, const window_hud_cell_view *v, const window_hud_layout *l)
 {
     const sim_grid_layout *g = v->grid;
     outline_neighbourhood(r, NULL, g, v->cell, v->world_w, v->world_h, 1.0f);
+    if (l->lens_side <= 0.0f) return;
 
-    /* The lens: LENS_CELLS cells around this one, bottom right. */
-    float side = LENS_PX * v->scale, pad = 12.0f * v->scale;
-    float half = 0.5f * LENS_CELLS * g->cell_size;
+    /* The lens: LENS_CELLS cells around this one. */
+    float side = l->lens_side, half = 0.5f * LENS_CELLS * g->cell_size;
     float cx = ((float)(v->cell % g->cols) + 0.5f) * g->cell_size;
     float cy = ((float)(v->cell / g->cols) + 0.5f) * g->cell_size;
-    gfx_lens lens = {cx - half, cy - half, cx + half, cy + half,
-                     (float)v->px_w - side - pad, (float)v->px_h - side - pad, side, side};
+    gfx_lens lens = {cx - half, cy - half, cx + half, cy + half, l->lens_x, l->lens_y, side, side};
     gfx_draw_lens(r, &lens);
-    outline_neighbourhood(r, &lens, g, v->cell, v->world_w, v->world_h, 2.0f * v->scale);
+    outline_neighbourhood(r, &lens, g, v->cell, v->world_w, v->world_h, 2.0f * l->scale);
     gfx_frame(r, lens.px - 2.0f, lens.py - 2.0f, side + 4.0f, side + 4.0f, 2.0f, DIM);
 
     char buf[96];
-    float lh = gfx_line_height(r), y = lens.py - 2.0f * lh - 6.0f * v->scale;
-    gfx_rect(r, lens.px - 2.0f, y - 4.0f * v->scale, side + 4.0f, 2.0f * lh + 6.0f * v->scale,
+    float lh = gfx_line_height(r), y = lens.py - 2.0f * lh - 6.0f * l->scale;
+    gfx_rect(r, lens.px - 2.0f, y - 4.0f * l->scale, side + 4.0f, 2.0f * lh + 6.0f * l->scale,
              PANEL);
     snprintf(buf, sizeof buf, "cell %u, %u: %u particle%s", (unsigned)(v->cell % g->cols),
              (unsigned)(v->cell / g->cols), (unsigned)v->count, v->count == 1 ? "" : "s");
