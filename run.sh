@@ -9,8 +9,22 @@ cd "$(dirname "$0")"
 bash .ci/install-deps
 cmake --preset release >/dev/null
 cmake --build --preset release -j "$(nproc)" >/dev/null
-if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
-    echo "run.sh: no display (DISPLAY and WAYLAND_DISPLAY are unset): running the quick headless benchmark instead; for the window use a desktop or: xvfb-run -a -s '-screen 0 1600x1000x24' bash run.sh"
+bench() {
+    echo "run.sh: $1: running the quick headless benchmark instead; for the window use a desktop or: xvfb-run -a -s '-screen 0 1600x1000x24' bash run.sh"
+    rm -f "${err:-}"
     exec bash bench/run.sh
+}
+if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
+    bench "no display (DISPLAY and WAYLAND_DISPLAY are unset)"
 fi
-exec build/release/src/app/particles "$@"
+# A display is named but may not answer: the window says so on stderr
+# (shown as it comes) and exits 1; then the benchmark runs instead.
+err=$(mktemp)
+trap 'rm -f "$err"' EXIT
+rc=0
+build/release/src/app/particles "$@" 2> >(tee "$err" >&2) || rc=$?
+wait
+if [ "$rc" -eq 1 ] && grep -q "no display" "$err"; then
+    bench "the display does not answer"
+fi
+exit "$rc"
