@@ -318,7 +318,7 @@ else
     csv_why=$(awk -F, '
         NR == 1 {
             for (i = 1; i <= NF; i++) col[$i] = i
-            split("count inner_parallelism storage repeat frames hash", want, " ")
+            split("count inner_parallelism storage repeat frames final_hash hash_frame100 half_dead_frame hash_half_dead", want, " ")
             for (k in want) if (!(want[k] in col)) { print "no column " want[k]; bad = 1 }
             if (bad) exit
             next
@@ -334,10 +334,10 @@ else
             ip[$col["inner_parallelism"]] = 1
             st[$col["storage"]] = 1
             if ($col["frames"] != 30) print "row " NR - 1 ": frames " $col["frames"] ", not 30"
-            if (!(c in hash)) hash[c] = $col["hash"]
-            else if (hash[c] != $col["hash"])
-                print "count " c ": hash " $col["hash"] " differs from " hash[c]
-            if ($col["hash"] !~ /^[0-9a-f]+$/) print "row " NR - 1 ": hash is \"" $col["hash"] "\""
+            if (!(c in hash)) hash[c] = $col["final_hash"]
+            else if (hash[c] != $col["final_hash"])
+                print "count " c ": hash " $col["final_hash"] " differs from " hash[c]
+            if ($col["final_hash"] !~ /^[0-9a-f]+$/) print "row " NR - 1 ": hash is \"" $col["final_hash"] "\""
         }
         END {
             if (bad) exit
