@@ -9,6 +9,8 @@
 #include "window_platform.h"
 #include "window_shot.h"
 #include "window_stats.h"
+#include "out.h"
+#include "stop.h"
 
 #include <SDL.h>
 
@@ -37,6 +39,7 @@ typedef struct window_app {
     gfx_renderer *gfx;
     sim_world *world;
     gfx_batch *batches; /* one per render subtask: max_threads */
+    app_out shot;       /* --screenshot, staged before the window opens */
     window_stats stats;
     float scale;        /* drawable pixels per window coordinate */
     int px_w, px_h;     /* drawable size this frame */
@@ -123,6 +126,13 @@ static int start(window_app *a, int argc, char **argv)
         window_cli_usage(stdout);
         return -1;
     }
+    if (app_stdout_was_closed() && a->opt.frames) {
+        app_error(PROG, "standard output is closed: the --frames summary could not be printed");
+        return 2;
+    }
+    rc = app_out_stage(&a->shot, PROG, "--screenshot", a->opt.screenshot, 0);
+    if (rc != 0) return rc;
+    app_stop_install();
     window_assets assets;
     if (window_assets_find(a->opt.assets, &assets) != 0) return 1;
     rc = window_platform_open(&a->plat, "particles", (int)a->opt.width, (int)a->opt.height,
@@ -141,6 +151,7 @@ static void stop(window_app *a)
     gfx_destroy(a->gfx);
     window_platform_close(&a->plat);
     free(a->batches);
+    app_out_discard(&a->shot);
 }
 
 /* ---- controls ------------------------------------------------------------------ */
@@ -302,13 +313,13 @@ static uint32_t gather_batches(window_app *a)
     return n;
 }
 
-static void save_shot(window_app *a, const char *path, bool quiet)
+static void shot_done(window_app *a, int rc, const char *name)
 {
-    if (window_shot_save(a->gfx, a->px_w, a->px_h, path) != 0) {
+    if (rc != 0) {
         a->status = 1;
         notify(a, "screenshot failed: see the terminal");
-    } else if (!quiet) {
-        notify(a, "saved %s", path);
+    } else if (name) {
+        notify(a, "saved %s", name);
     }
 }
 
@@ -329,11 +340,11 @@ static void draw(window_app *a, window_frame *f, bool last)
     gfx_end_frame(a->gfx);
     if (a->shot_requested) {
         char name[64];
-        window_shot_name(name, sizeof name);
-        save_shot(a, name, false);
+        shot_done(a, window_shot_key(a->gfx, a->px_w, a->px_h, name, sizeof name), name);
         a->shot_requested = false;
     }
-    if (last && a->opt.screenshot) save_shot(a, a->opt.screenshot, true);
+    if (last && a->shot.kind && !app_stop_signal())
+        shot_done(a, window_shot_save(a->gfx, a->px_w, a->px_h, &a->shot), NULL);
     window_platform_swap(&a->plat);
     uint64_t t5 = window_now_ns();
     f->prepare_ms = (double)((t1 - t0) + (t4 - t3)) / 1e6;
@@ -346,7 +357,7 @@ static void run(window_app *a)
     window_stats_init(&a->stats, window_now_ns());
     a->running = true;
     uint64_t frames = 0;
-    while (a->running) {
+    while (a->running && !app_stop_signal()) {
         poll_events(a);
         if (!a->running) break;
         window_frame f = {0};
@@ -368,9 +379,13 @@ int window_main(int argc, char **argv)
     int rc = start(&a, argc, argv);
     if (rc == 0) {
         run(&a);
-        if (a.opt.frames) window_stats_print_summary(&a.stats, stdout);
-        rc = a.status;
+        if (app_stop_signal()) {
+            rc = app_stop_status();
+        } else {
+            if (a.opt.frames) window_stats_print_summary(&a.stats, stdout);
+            rc = a.status ? a.status : app_stdout_finish(PROG);
+        }
     }
     stop(&a);
-    return rc < 0 ? 0 : rc;
+    return rc < 0 ? app_stdout_finish(PROG) : rc;
 }
