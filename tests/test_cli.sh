@@ -24,7 +24,7 @@ trap 'rm -rf "$tmp"' EXIT
 # The chart's gnuplot files go to $TMPDIR: keep them in $tmp too, so that a
 # leftover shows up in the checks below.
 export TMPDIR=$tmp
-mkdir "$tmp/nobin"
+mkdir "$tmp/nobin" "$tmp/dir.png"
 
 failed=0
 cases=0
@@ -239,6 +239,10 @@ wbad "run --frames without value" "--frames" run --frames
 wbad "run --screenshot twice" "--screenshot" run --screenshot a.png --screenshot b.png
 wbad "run --frames --vsync off (the value is missing)" "--frames" run --frames --vsync off
 wbad "run --seed 2147483647" "--seed" run --seed 2147483647
+wbad "run --screenshot naming a directory: refused before a window" "--screenshot" \
+    run --screenshot "$tmp/dir.png"
+wbad "run --screenshot in a missing directory: refused before a window" "--screenshot" \
+    run --screenshot /nonexistent-dir/x.png
 wbad "--entities 0 (no mode: the window)" "--entities" --entities 0
 wbad "--frames 10 stray (no mode: the window)" "stray" --frames 10 stray
 
