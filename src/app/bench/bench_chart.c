@@ -36,7 +36,8 @@ bool bench_chart_find(char *exe, size_t size)
         size_t len = strcspn(p, ":");
         struct stat st;
         /* An empty entry is the current directory, as for execvp. */
-        int n = snprintf(exe, size, "%.*s%sgnuplot", (int)len, len ? p : ".", len ? "/" : "/");
+        int n = len ? snprintf(exe, size, "%.*s/gnuplot", (int)len, p)
+                    : snprintf(exe, size, "./gnuplot");
         if (n > 0 && (size_t)n < size && stat(exe, &st) == 0 && S_ISREG(st.st_mode) &&
             access(exe, X_OK) == 0)
             return true;
