@@ -24,7 +24,7 @@ trap 'rm -rf "$tmp"' EXIT
 # The chart's gnuplot files go to $TMPDIR: keep them in $tmp too, so that a
 # leftover shows up in the checks below.
 export TMPDIR=$tmp
-mkdir "$tmp/nobin"
+mkdir "$tmp/nobin" "$tmp/dir.png"
 
 failed=0
 cases=0
@@ -174,6 +174,25 @@ bad "--json in a nonexistent directory" "--json" \
     --csv "$tmp/out.csv" --json /nonexistent-dir/x.json
 bad "--csv names a directory" "--csv" \
     bench --entities 1000 --frames 1 --repeat 1 --quiet --csv "$tmp/nobin" --json "$tmp/out.json"
+# Flags (issue 8): a missing value never swallows the next flag, a flag
+# that takes a value is given once, errors name what was typed, --print-dag
+# takes no run option, the seed stays in the generator's distinct range.
+quick=(--entities 1000 --frames 1 --repeat 1 --threads 2)
+bad "--csv --quiet (the value is missing, not '--quiet')" "--csv" \
+    bench "${quick[@]}" --json "$tmp/out.json" --csv --quiet
+[ -e "$tmp/--quiet" ] && fail "--csv --quiet" "a file named --quiet was written"
+bad "--frames --quiet (the value is missing)" "--frames" \
+    bench --entities 1000 --repeat 1 --frames --quiet "${files[@]}"
+bad "--csv twice" "--csv" bench "${quick[@]}" --csv "$tmp/out.csv" --csv "$tmp/out.json"
+bad "--entities twice" "--entities" bench "${quick[@]}" --entities 2000 "${files[@]}"
+bad "-xy names -x in -xy" "'-x' in '-xy'" bench -xy "${files[@]}"
+bad "--s 1 names the candidates" "--seed" bench --s 1 "${files[@]}"
+bad "--qui=1 (abbreviated, takes no value)" "--qui takes no value" bench "${quick[@]}" --qui=1
+bad "--print-dag --csv" "--csv does not apply" bench --print-dag --csv "$tmp/out.csv"
+bad "--print-dag --entities" "--entities does not apply" bench --print-dag --entities 5
+bad "--seed 2147483647 (beyond the generator's range)" "--seed" \
+    bench "${quick[@]}" --seed 2147483647 "${files[@]}"
+
 # gnuplot looked up on a PATH without it.
 bin_path=$tmp/nobin
 bad "--chart without gnuplot on PATH" "--chart" \
@@ -217,6 +236,13 @@ wbad "run --assets ''" "--assets" run --assets ""
 wbad "run --bogus" "--bogus" run --bogus
 wbad "run stray argument" "stray" run stray
 wbad "run --frames without value" "--frames" run --frames
+wbad "run --screenshot twice" "--screenshot" run --screenshot a.png --screenshot b.png
+wbad "run --frames --vsync off (the value is missing)" "--frames" run --frames --vsync off
+wbad "run --seed 2147483647" "--seed" run --seed 2147483647
+wbad "run --screenshot naming a directory: refused before a window" "--screenshot" \
+    run --screenshot "$tmp/dir.png"
+wbad "run --screenshot in a missing directory: refused before a window" "--screenshot" \
+    run --screenshot /nonexistent-dir/x.png
 wbad "--entities 0 (no mode: the window)" "--entities" --entities 0
 wbad "--frames 10 stray (no mode: the window)" "stray" --frames 10 stray
 
@@ -318,7 +344,7 @@ else
     csv_why=$(awk -F, '
         NR == 1 {
             for (i = 1; i <= NF; i++) col[$i] = i
-            split("count inner_parallelism storage repeat frames hash", want, " ")
+            split("count inner_parallelism storage repeat frames final_hash hash_frame100 half_dead_frame hash_half_dead", want, " ")
             for (k in want) if (!(want[k] in col)) { print "no column " want[k]; bad = 1 }
             if (bad) exit
             next
@@ -334,10 +360,10 @@ else
             ip[$col["inner_parallelism"]] = 1
             st[$col["storage"]] = 1
             if ($col["frames"] != 30) print "row " NR - 1 ": frames " $col["frames"] ", not 30"
-            if (!(c in hash)) hash[c] = $col["hash"]
-            else if (hash[c] != $col["hash"])
-                print "count " c ": hash " $col["hash"] " differs from " hash[c]
-            if ($col["hash"] !~ /^[0-9a-f]+$/) print "row " NR - 1 ": hash is \"" $col["hash"] "\""
+            if (!(c in hash)) hash[c] = $col["final_hash"]
+            else if (hash[c] != $col["final_hash"])
+                print "count " c ": hash " $col["final_hash"] " differs from " hash[c]
+            if ($col["final_hash"] !~ /^[0-9a-f]+$/) print "row " NR - 1 ": hash is \"" $col["final_hash"] "\""
         }
         END {
             if (bad) exit
@@ -366,6 +392,47 @@ good_why=()
 left=$(cd "$tmp" && ls -d ./*.tmp particles-chart-* 2>/dev/null | tr '\n' ' ')
 [ -z "$left" ] || good_why+=("left behind: $left")
 report "bench tiny run: no *.tmp left"
+
+# "both" in the bench's lists, as its --help offers.
+good "bench --inner-parallelism both --storage both" bench --inner-parallelism both \
+    --storage both --entities 300 --frames 3 --repeat 1 --threads 2 --quiet --csv "$tmp/b.csv"
+rows=$(awk -F, 'NR > 1 { print $2 "," $3 }' "$tmp/b.csv" 2>/dev/null | sort | paste -sd ' ')
+[ "$rows" = "off,dynamic off,fixed on,dynamic on,fixed" ] || good_why+=("configurations: '$rows'")
+report "bench --inner-parallelism both --storage both: the four configurations"
+
+good "bench --help documents the seed range and the exit statuses" bench --help
+for word in 2147483646 "chart failed (CSV and JSON were written)" "128+N" "half of them have died"; do
+    grep -qF -e "$word" "$out" || good_why+=("--help does not say '$word'")
+done
+report "bench --help: seed range, chart status, signals, the determinism check"
+
+# The determinism check means something: runs to the end leave nothing
+# alive, so their final hash is the same for every count; the hashes the
+# check compares (frame 100, half dead) differ by count and seed and are
+# present in every row.
+det_why=()
+for seed in 1 2; do
+    "$bin" bench --entities 200,300 --repeat 1 --threads 2 --quiet --seed $seed \
+        --csv "$tmp/d$seed.csv" --json "$tmp/d$seed.json" >"$out" 2>"$err" ||
+        det_why+=("seed $seed: exit $? $(show "$err")")
+done
+col() { awk -F, -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }
+    { print $c }' "$1" | sort -u | paste -sd ' '; }
+if [ ${#det_why[@]} -eq 0 ]; then
+    [ "$(col "$tmp/d1.csv" final_hash | wc -w)" -eq 1 ] ||
+        det_why+=("final hashes differ by count: the premise changed")
+    for c in hash_frame100 hash_half_dead half_dead_frame; do
+        v1=$(col "$tmp/d1.csv" $c)
+        [ -n "$v1" ] && [ "$(echo "$v1" | wc -w)" -eq 2 ] || det_why+=("$c: '$v1', not one per count")
+        [ "$c" = half_dead_frame ] || [ "$v1" != "$(col "$tmp/d2.csv" $c)" ] ||
+            det_why+=("$c is the same for seeds 1 and 2")
+    done
+    python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"]
+assert all(x["hash_half_dead"] and x["hash_frame100"] for x in r), r' "$tmp/d1.json" 2>/dev/null ||
+        det_why+=("the JSON runs lack hash_half_dead or hash_frame100")
+fi
+good_why=("${det_why[@]}")
+report "bench determinism: checked on hashes with particles alive, per seed and count"
 
 if command -v gnuplot >/dev/null 2>&1; then
     for ext in png svg; do

@@ -86,6 +86,47 @@ else
 fi
 rm -f "$tmp/shot.png"
 
+# The output module's rules (issue 8): a symlinked --screenshot keeps the
+# link and replaces the file it names, with its mode.
+mkdir -p "$tmp/real"
+echo old >"$tmp/real/s.png" && chmod 640 "$tmp/real/s.png"
+ln -s real/s.png "$tmp/link.png"
+"$bin" "${small[@]}" --frames 2 --screenshot "$tmp/link.png" >"$out" 2>"$err"
+rc=$?
+if [ $rc -ne 0 ]; then
+    fail "symlinked --screenshot" "exit $rc: $(head -c 300 "$err")"
+elif [ ! -L "$tmp/link.png" ] || [ "$(head -c 4 "$tmp/real/s.png" | od -An -tx1 | tr -d ' \n')" != 89504e47 ]; then
+    fail "symlinked --screenshot" "the link was replaced or the file it names is not a PNG"
+elif [ "$(stat -c %a "$tmp/real/s.png")" != 640 ] || [ -n "$(ls -A "$tmp/real" | grep -v '^s.png$')" ]; then
+    fail "symlinked --screenshot" "mode $(stat -c %a "$tmp/real/s.png") or left: $(ls -A "$tmp/real")"
+else
+    ok "symlinked --screenshot: the link kept, the PNG behind it, mode 640"
+fi
+rm -rf "$tmp/real" "$tmp/link.png"
+
+# SIGTERM while the window runs: exit 143, the old screenshot kept, no
+# temporary left. The temporary exists once the target was checked,
+# before the window opens: wait for it (bounded), then signal.
+echo old >"$tmp/shot.png"
+"$bin" "${small[@]}" --screenshot "$tmp/shot.png" >"$out" 2>"$err" &
+pid=$!
+for _ in $(seq 1 400); do
+    ls -A "$tmp" | grep -q '^\.shot\.png\.' && break
+    kill -0 $pid 2>/dev/null || break
+    sleep 0.05
+done
+kill -TERM $pid
+for _ in $(seq 1 400); do kill -0 $pid 2>/dev/null || break; sleep 0.05; done
+kill -0 $pid 2>/dev/null && kill -KILL $pid
+wait $pid
+rc=$?
+if [ $rc -ne 143 ] || [ "$(cat "$tmp/shot.png")" != old ] || ls -A "$tmp" | grep -q '^\.shot'; then
+    fail "SIGTERM while the window runs" "exit $rc, shot.png: $(head -c 4 "$tmp/shot.png"), files: $(ls -A "$tmp" | tr '\n' ' ')"
+else
+    ok "SIGTERM while the window runs: exit 143, old screenshot kept, no temporary"
+fi
+rm -f "$tmp/shot.png"
+
 # Both draw paths and a dynamic-storage, one-worker, IP-off run.
 "$bin" --entities 5000 --vsync off --frames 5 --draw quads --storage dynamic --threads 1 \
     --inner-parallelism off >"$out" 2>"$err"

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "out.h"
 #ifdef PARTICLES_WINDOW
 #include "window.h"
 #include "window_cli.h"
@@ -66,6 +67,7 @@ static bool is_default(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    app_std_fds_guard();
     if (argc >= 2 && is_help(argv[1])) {
         usage(stdout);
         return 0;

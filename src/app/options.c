@@ -125,11 +125,12 @@ typedef struct list_kind {
     const char *flag;
     const char *const *words; /* NULL: integers in [lo, hi] */
     uint32_t word_n, lo, hi, cap;
+    const char *both;         /* what "both" stands for in a list; NULL: no "both" */
 } list_kind;
 
-static const list_kind COUNTS = {"--entities", NULL, 0, 1u, ECS_MAX_ENTITIES, APP_MAX_LIST};
-static const list_kind IPS = {"--inner-parallelism", IP_WORDS, 2, 0, 0, 2};
-static const list_kind STORAGES = {"--storage", STORAGE_WORDS, 2, 0, 0, 2};
+static const list_kind COUNTS = {"--entities", NULL, 0, 1u, ECS_MAX_ENTITIES, APP_MAX_LIST, NULL};
+static const list_kind IPS = {"--inner-parallelism", IP_WORDS, 2, 0, 0, 2, "on,off"};
+static const list_kind STORAGES = {"--storage", STORAGE_WORDS, 2, 0, 0, 2, "fixed,dynamic"};
 
 static bool parse_item(const app_mode_cli *cli, const char *s, size_t len, const list_kind *k,
                        uint32_t *out, uint32_t *n)
@@ -162,6 +163,7 @@ static bool parse_list(const app_mode_cli *cli, const char *arg, const list_kind
         }
         return parse_item(cli, arg, strlen(arg), k, out, n);
     }
+    if (k->both && strcmp(arg, "both") == 0) arg = k->both;
     for (const char *s = arg;; s++) {
         size_t len = strcspn(s, ",");
         if (len == 0) {
@@ -195,7 +197,7 @@ static bool apply_shared(const app_mode_cli *cli, int c, const char *arg, app_si
         return true;
     case APP_OPT_THREADS:
         return app_parse_u32(cli, "--threads", arg, 1u, APP_MAX_THREADS, &sim->threads);
-    case APP_OPT_SEED: return app_parse_u32(cli, "--seed", arg, 0u, UINT32_MAX, &sim->seed);
+    case APP_OPT_SEED: return app_parse_u32(cli, "--seed", arg, 0u, APP_SEED_MAX, &sim->seed);
     case APP_OPT_FIXED_LIMIT:
         return app_parse_u32(cli, "--fixed-limit", arg, 1u, ECS_MAX_ENTITIES, &sim->fixed_limit);
     default: return false;
@@ -218,6 +220,13 @@ static bool check_counts(const app_mode_cli *cli, const app_sim_options *sim)
     return true;
 }
 
+const char *app_shared_flag_name(uint32_t given)
+{
+    for (uint32_t i = 0; i < SHARED_N; i++)
+        if (given & APP_GIVEN(SHARED[i].val)) return SHARED[i].name;
+    return NULL;
+}
+
 /* ---- the loop ------------------------------------------------------------- */
 
 /* The shared flags and the mode's in all[], the short flags (the mode's
@@ -226,6 +235,7 @@ static bool merge(const app_mode_cli *cli, struct option *all, char *shorts)
 {
     uint32_t n = 0, s = 0;
     memcpy(all, SHARED, sizeof SHARED);
+    shorts[s++] = '+';
     shorts[s++] = ':';
     for (const struct option *o = cli->longopts; o && o->name; o++, n++) {
         if (n == MODE_OPTS_MAX) return false;
@@ -241,66 +251,125 @@ static bool merge(const app_mode_cli *cli, struct option *all, char *shorts)
     return true;
 }
 
-/* Whether the '?' getopt_long just returned is a known flag given a value
- * it does not take ("--quiet=1"): then optopt is that flag's code. */
-static bool value_not_taken(const struct option *all, const char *arg)
+/* The options whose name starts with the name in "--name[=value]": the
+ * exact match alone when there is one. Returns how many, the first in *hit. */
+static int name_matches(const struct option *all, const char *elem, const struct option **hit)
 {
-    if (optopt == 0 || strncmp(arg, "--", 2) != 0 || !strchr(arg, '=')) return false;
-    for (const struct option *o = all; o->name; o++)
-        if (!o->flag && o->val == optopt && o->has_arg == no_argument) return true;
-    return false;
-}
-
-/* How many long flags "--name[=value]" abbreviates. */
-static int prefix_matches(const struct option *all, const char *arg)
-{
-    size_t len = strcspn(arg + 2, "=");
+    size_t len = strcspn(elem + 2, "=");
     int n = 0;
-    for (const struct option *o = all; len > 0 && o->name; o++)
-        n += strncmp(o->name, arg + 2, len) == 0;
+    *hit = NULL;
+    for (const struct option *o = all; len > 0 && o->name; o++) {
+        if (strncmp(o->name, elem + 2, len) != 0) continue;
+        if (strlen(o->name) == len) {
+            *hit = o;
+            return 1;
+        }
+        if (!*hit) *hit = o;
+        n++;
+    }
     return n;
 }
 
-/* One line for the '?' or ':' getopt_long just returned. */
-static void report(const app_mode_cli *cli, int c, char **argv, const struct option *all)
+/* "--storage, --seed" for an ambiguous "--s". */
+static void candidates(const struct option *all, const char *elem, char *buf, size_t size)
 {
-    const char *arg = argv[optind - 1];
-    bool is_short = optopt > 0 && optopt < 128 && strncmp(arg, "--", 2) != 0;
-    char name[3] = {'-', is_short ? (char)optopt : '\0', '\0'};
-    if (is_short) arg = name;
-    if (c == ':')
-        app_error(cli->prog, "%s needs a value (see %s --help)", arg, cli->prog);
-    else if (value_not_taken(all, arg))
+    size_t len = strcspn(elem + 2, "=");
+    buf[0] = '\0';
+    for (const struct option *o = all; o->name; o++) {
+        size_t used = strlen(buf);
+        if (strncmp(o->name, elem + 2, len) == 0)
+            snprintf(buf + used, size - used, "%s--%s", used ? ", " : "", o->name);
+    }
+}
+
+/* One line for the '?' or ':' getopt_long returned on the argument elem,
+ * as the user typed it. */
+static void report(const app_mode_cli *cli, int c, const char *elem, const struct option *all)
+{
+    bool is_long = strncmp(elem, "--", 2) == 0;
+    char flag[3] = {'-', (char)optopt, '\0'};
+    const struct option *hit;
+    int n = is_long ? name_matches(all, elem, &hit) : 0;
+    char list[256];
+    if (c == ':' && is_long)
+        app_error(cli->prog, "%s needs a value (see %s --help)", elem, cli->prog);
+    else if (c == ':')
+        app_error(cli->prog, "%s needs a value (see %s --help)", flag, cli->prog);
+    else if (n == 1 && hit->has_arg == no_argument && strchr(elem, '='))
         app_error(cli->prog, "%.*s takes no value, not '%s' (see %s --help)",
-                  (int)strcspn(arg, "="), arg, strchr(arg, '=') + 1, cli->prog);
-    else if (!is_short && prefix_matches(all, arg) > 1)
-        app_error(cli->prog, "ambiguous option '%s' (see %s --help)", arg, cli->prog);
+                  (int)strcspn(elem, "="), elem, strchr(elem, '=') + 1, cli->prog);
+    else if (n > 1) {
+        candidates(all, elem, list, sizeof list);
+        app_error(cli->prog, "ambiguous option '%.*s': %s (see %s --help)",
+                  (int)strcspn(elem, "="), elem, list, cli->prog);
+    } else if (!is_long && optopt > 0 && optopt < 128 && strlen(elem) > 2)
+        app_error(cli->prog, "unknown option '%s' in '%s' (see %s --help)", flag, elem,
+                  cli->prog);
     else
-        app_error(cli->prog, "unknown option '%s' (see %s --help)", arg, cli->prog);
+        app_error(cli->prog, "unknown option '%s' (see %s --help)", elem, cli->prog);
+}
+
+/* The flag as typed in elem: "--csv" of "--csv=x", or "-c" of a short one. */
+static void typed_flag(const char *elem, int code, char *buf, size_t size)
+{
+    if (strncmp(elem, "--", 2) == 0)
+        snprintf(buf, size, "%.*s", (int)strcspn(elem, "="), elem);
+    else
+        snprintf(buf, size, "-%c", code > 0 && code < 128 ? (char)code : '?');
+}
+
+/* The checks getopt_long does not do: a value given as the next argument
+ * that is itself an option ("--csv --quiet": the value is missing), and a
+ * flag that takes a value given twice. seen[] holds the codes so far. */
+static bool check_given(const app_mode_cli *cli, int c, char **argv, int argc, int at,
+                        int seen[], uint32_t *seen_n)
+{
+    char flag[64];
+    typed_flag(argv[at], c, flag, sizeof flag);
+    if (!optarg) return true; /* a flag without value may be repeated */
+    if (at + 1 < argc && optarg == argv[at + 1] && optarg[0] == '-' && optarg[1] != '\0') {
+        app_error(cli->prog, "%s needs a value: '%s' starts with '-' (give %s=%s if it is "
+                  "meant as the value)", flag, optarg, flag, optarg);
+        return false;
+    }
+    for (uint32_t i = 0; i < *seen_n; i++)
+        if (seen[i] == c) {
+            app_error(cli->prog, "%s is given twice (give it once)", flag);
+            return false;
+        }
+    seen[(*seen_n)++] = c;
+    return true;
 }
 
 int app_options_parse(int argc, char **argv, const app_mode_cli *cli, app_sim_options *sim)
 {
     struct option all[SHARED_N + MODE_OPTS_MAX + 1];
-    char shorts[2 + 2 * MODE_OPTS_MAX];
+    char shorts[3 + 2 * MODE_OPTS_MAX];
     if (!merge(cli, all, shorts)) {
         app_error(cli->prog, "more than %u options in this mode", MODE_OPTS_MAX);
         return 2;
     }
+    int seen[SHARED_N + MODE_OPTS_MAX];
+    uint32_t seen_n = 0;
     bool help = false;
     int c;
     opterr = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, shorts, all, NULL)) != -1) {
+    sim->given = 0;
+    /* '+': no permutation, so argv[optind] before a call is the argument
+     * that call reads (a cluster of short flags included). */
+    for (int at = optind; (c = getopt_long(argc, argv, shorts, all, NULL)) != -1; at = optind) {
         if (c == '?' || c == ':') {
-            report(cli, c, argv, all);
+            report(cli, c, argv[at], all);
             return 2;
         }
         if (c == 0) continue; /* a flag that sets a variable by itself */
-        bool ok = c >= APP_OPT_ENTITIES && c < APP_OPT_MODE_FIRST
-                      ? apply_shared(cli, c, optarg, sim)
-                      : cli->apply(c, optarg, cli->mode_options);
+        if (!check_given(cli, c, argv, argc, at, seen, &seen_n)) return 2;
+        bool shared = c >= APP_OPT_ENTITIES && c < APP_OPT_MODE_FIRST;
+        bool ok = shared ? apply_shared(cli, c, optarg, sim)
+                         : cli->apply(c, optarg, cli->mode_options);
         if (!ok) return 2;
+        if (shared) sim->given |= APP_GIVEN(c);
         help |= c == 'h';
     }
     if (optind < argc) {
@@ -339,8 +408,9 @@ static void usage_lists(FILE *f, bool list, const app_sim_options *d)
         fprintf(f,
                 "  --entities LIST           particle counts, comma-separated, each 1..%u\n"
                 "                            (default %s)\n"
-                "  --inner-parallelism LIST  on, off or both (default %s)\n"
-                "  --storage LIST            fixed, dynamic or both (default %s)\n",
+                "  --inner-parallelism LIST  on, off, or both (= on,off) (default %s)\n"
+                "  --storage LIST            fixed, dynamic, or both (= fixed,dynamic)\n"
+                "                            (default %s)\n",
                 (unsigned)ECS_MAX_ENTITIES, counts, ip, storage);
     else
         fprintf(f,
@@ -361,11 +431,10 @@ void app_options_usage(FILE *f, uint32_t list_max, const app_sim_options *d)
         fprintf(f, "                            (default: online CPUs, here %u)\n", cpus);
     else
         fprintf(f, "                            (default %u)\n", (unsigned)d->threads);
-    fprintf(f, "  --seed S                  Park-Miller seed, 0..%u (default %u%s\n",
-            (unsigned)UINT32_MAX, (unsigned)d->seed,
-            d->seed == 0 ? ",\n                            which the generator maps to 1, as "
-                           "the thesis)"
-                         : ")");
+    fprintf(f, "  --seed S                  Park-Miller seed, 0..%u (default %u): the\n"
+               "                            generator's own range, every seed distinct but\n"
+               "                            0, which it maps to 1 as the thesis\n",
+            (unsigned)APP_SEED_MAX, (unsigned)d->seed);
     fprintf(f,
             "  --fixed-limit N           entity limit of fixed storage, 1..%u\n"
             "                            (default %u%s); with fixed storage\n"

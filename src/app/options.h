@@ -20,6 +20,9 @@
 #define APP_MAX_LIST 32u /* items in a list flag */
 #define APP_MAX_THREADS 256u
 #define APP_THESIS_FIXED_LIMIT 400000u
+/* The Park-Miller generator works modulo 2^31 - 1: seeds above this would
+ * repeat smaller ones, so they are refused. */
+#define APP_SEED_MAX 2147483646u
 
 /* getopt_long codes of the shared flags; a mode numbers its own flags
  * from APP_OPT_MODE_FIRST. */
@@ -44,7 +47,10 @@ typedef struct app_sim_options {
     uint32_t threads; /* workers, the caller included */
     uint32_t seed;
     uint32_t fixed_limit;
+    uint32_t given; /* set by the parser: APP_GIVEN(code) of each shared flag given */
 } app_sim_options;
+
+#define APP_GIVEN(code) (1u << ((code) - APP_OPT_ENTITIES))
 
 /* What a mode tells the shared parser. */
 typedef struct app_mode_cli {
@@ -65,11 +71,17 @@ uint32_t app_online_cpus(void);
  * -h/--help is the mode's business (give it in longopts with the code
  * 'h'; a mode's flag whose code is a letter is also that short flag).
  * Unless 'h' was given, checks the shared values against each other (with
- * fixed storage selected, every count within --fixed-limit). Returns 0, or
- * 2 after printing one line naming the flag, the value and what is
- * allowed, or the unknown option, the flag missing its value, the
- * unexpected argument. */
+ * fixed storage selected, every count within --fixed-limit). A flag that
+ * takes a value may be given once, and its value, when it is the next
+ * argument, must not start with '-' (then the value is missing: "--csv
+ * --quiet"; "--csv=-x" passes it). Parsing stops at the first argument
+ * that is not an option. Returns 0, or 2 after printing one line naming
+ * the flag as typed, the value and what is allowed, or the unknown or
+ * ambiguous option, the flag missing its value, the unexpected argument. */
 int app_options_parse(int argc, char **argv, const app_mode_cli *cli, app_sim_options *sim);
+
+/* The name (without "--") of one shared flag in a given mask, or NULL. */
+const char *app_shared_flag_name(uint32_t given);
 
 /* s[0..len) as a decimal integer in [lo, hi] and nothing else (no sign,
  * space or suffix); prints nothing. */

@@ -1,28 +1,53 @@
-/* bench.c - `particles bench`: parse, check the outputs can be written, run
- * every configuration, report, write the files, check determinism. */
+/* bench.c - `particles bench`: parse, check every output before the first
+ * run, run every configuration, report, write the files together, check
+ * determinism. */
 #include "bench.h"
 #include "bench_chart.h"
 #include "bench_checks.h"
 #include "bench_export.h"
 #include "bench_mem.h"
 #include "bench_msg.h"
-#include "bench_out.h"
 #include "bench_run.h"
 #include "bench_summary.h"
 #include "bench_tables.h"
+#include "out.h"
+#include "stop.h"
 
-#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
+#define CHART_FAILED 3 /* documented in bench_cli_usage */
+
 enum { OUT_CSV, OUT_JSON, OUT_CHART, OUT_COUNT };
 
-static int stage_outputs(const bench_options *o, bench_out outs[OUT_COUNT])
+typedef struct bench_outputs {
+    app_out out[OUT_COUNT];
+    char gnuplot[PATH_MAX];
+} bench_outputs;
+
+static int stage_outputs(const bench_options *o, bench_outputs *b)
 {
-    int rc = bench_out_stage(&outs[OUT_CSV], "--csv", o->csv);
-    if (rc == 0) rc = bench_out_stage(&outs[OUT_JSON], "--json", o->json);
-    if (rc == 0) rc = bench_out_stage(&outs[OUT_CHART], "--chart", o->chart);
+    int rc = app_out_stage(&b->out[OUT_CSV], BENCH_PROG, "--csv", o->csv, APP_OUT_ALLOW_STDOUT);
+    if (rc == 0)
+        rc = app_out_stage(&b->out[OUT_JSON], BENCH_PROG, "--json", o->json,
+                           APP_OUT_ALLOW_STDOUT);
+    if (rc == 0) rc = app_out_stage(&b->out[OUT_CHART], BENCH_PROG, "--chart", o->chart, 0);
+    if (rc == 0) rc = app_out_check_distinct(b->out, OUT_COUNT);
+    if (rc == 0 && o->chart && !bench_chart_find(b->gnuplot, sizeof b->gnuplot)) {
+        bench_error("--chart %s: gnuplot is not installed, or not on PATH (apt-get install "
+                    "gnuplot-nox)", o->chart);
+        rc = 2;
+    }
     return rc;
+}
+
+/* Whether any output goes to standard output (then the tables do not). */
+static bool uses_stdout(const bench_outputs *b)
+{
+    for (int i = 0; i < OUT_COUNT; i++)
+        if (b->out[i].kind == APP_OUT_STDOUT) return true;
+    return false;
 }
 
 /* For each repeat, each count, each IP value, each storage: interleaving
@@ -42,31 +67,39 @@ static int run_all(bench_set *s)
     return rc;
 }
 
-static int write_file(const bench_out *out, const bench_set *s, bool deterministic, bool json)
+static int write_table(app_out *out, const bench_set *s, bool deterministic, bool json)
 {
-    FILE *f = fopen(out->tmp, "w");
-    bool ok = f != NULL;
-    if (ok) {
-        if (json)
-            bench_export_json(f, s, deterministic);
-        else
-            bench_export_csv(f, s);
-        ok = !ferror(f);
-        ok = fclose(f) == 0 && ok;
-    }
-    if (!ok) bench_error("%s: writing %s failed: %s", out->flag, out->tmp, strerror(errno));
-    return ok ? 0 : 1;
+    FILE *f = app_out_begin(out);
+    if (!f) return 1;
+    if (json)
+        bench_export_json(f, s, deterministic);
+    else
+        bench_export_csv(f, s);
+    return app_out_end(out, f);
 }
 
-/* Every file to its .tmp first; renamed only once all were written. */
-static int write_outputs(bench_out outs[OUT_COUNT], const bench_set *s, bool deterministic)
+/* Writes the CSV and JSON then the chart, each to its temporary (or in
+ * place: standard output, a FIFO, a device); then, if none of CSV and JSON
+ * failed and no signal came, renames every temporary into place. A failed
+ * chart is left out and reported: CHART_FAILED. */
+static int write_outputs(bench_outputs *b, const bench_set *s, bool deterministic)
 {
+    app_out *o = b->out;
     int rc = 0;
-    if (outs[OUT_CSV].tmp) rc = write_file(&outs[OUT_CSV], s, deterministic, false);
-    if (rc == 0 && outs[OUT_JSON].tmp) rc = write_file(&outs[OUT_JSON], s, deterministic, true);
-    if (rc == 0 && outs[OUT_CHART].tmp)
-        rc = bench_chart_write(s, outs[OUT_CHART].tmp, outs[OUT_CHART].path);
-    for (int i = 0; i < OUT_COUNT && rc == 0; i++) rc = bench_out_commit(&outs[i]);
+    if (o[OUT_CSV].kind) rc = write_table(&o[OUT_CSV], s, deterministic, false);
+    if (rc == 0 && o[OUT_JSON].kind) rc = write_table(&o[OUT_JSON], s, deterministic, true);
+    bool chart_ok = true;
+    if (rc == 0 && o[OUT_CHART].kind && !app_stop_signal()) {
+        chart_ok = bench_chart_write(s, b->gnuplot, app_out_name(&o[OUT_CHART]),
+                                     o[OUT_CHART].path) == 0;
+        if (!chart_ok) app_out_discard(&o[OUT_CHART]);
+    }
+    if (app_stop_signal()) return app_stop_status();
+    for (int i = 0; i < OUT_COUNT && rc == 0; i++) rc = app_out_commit(&o[i]);
+    if (rc == 0 && !chart_ok) {
+        bench_error("--chart %s: not written; the other outputs were", o[OUT_CHART].path);
+        rc = CHART_FAILED;
+    }
     return rc;
 }
 
@@ -78,7 +111,20 @@ static void print_report(const bench_set *s)
     bench_print_breakdown(s);
 }
 
-static int benchmark(const bench_options *o, bench_out outs[OUT_COUNT])
+/* The exit status after the report and the files: a failed write first,
+ * then a determinism mismatch, then standard output's reader gone. */
+static int final_status(int write_rc, bool deterministic, int stdout_rc, const bench_outputs *b)
+{
+    if (write_rc != 0 && write_rc != CHART_FAILED) return write_rc;
+    if (stdout_rc == 1) return 1;
+    if (!deterministic) return 1;
+    if (write_rc != 0) return write_rc;
+    for (int i = 0; i < OUT_COUNT; i++)
+        if (b->out[i].pipe_closed) return 128 + 13; /* SIGPIPE */
+    return stdout_rc;
+}
+
+static int benchmark(const bench_options *o, bench_outputs *b)
 {
     bench_set s;
     if (!bench_set_init(&s, o)) {
@@ -87,13 +133,14 @@ static int benchmark(const bench_options *o, bench_out outs[OUT_COUNT])
     }
     int rc = run_all(&s);
     if (rc == 0) {
+        bool tables = !o->quiet && !uses_stdout(b);
         bench_summarize(&s);
-        if (!o->quiet) print_report(&s);
-        bool deterministic = bench_check_determinism(&s, !o->quiet);
-        if (!o->quiet) bench_print_goals(&s);
-        fflush(stdout);
-        rc = write_outputs(outs, &s, deterministic);
-        if (rc == 0 && !deterministic) rc = 1;
+        if (tables) print_report(&s);
+        bool deterministic = bench_check_determinism(&s, tables);
+        if (tables) bench_print_goals(&s);
+        int out_rc = tables ? app_stdout_finish(BENCH_PROG) : 0;
+        rc = write_outputs(b, &s, deterministic);
+        if (rc < 128) rc = final_status(rc, deterministic, out_rc, b);
     }
     bench_set_free(&s);
     return rc;
@@ -106,16 +153,22 @@ int bench_main(int argc, char **argv)
     if (rc != 0) return rc;
     if (o.help) {
         bench_cli_usage(stdout);
-        return 0;
+        return app_stdout_finish(BENCH_PROG);
     }
-    if (o.print_dag) return bench_run_print_dag(&o);
-    if (o.chart && !bench_chart_available()) {
-        bench_error("--chart %s: gnuplot is not installed (apt-get install gnuplot-nox)", o.chart);
+    app_stop_install();
+    if (app_stdout_was_closed() && (o.print_dag || !o.quiet)) {
+        bench_error("standard output is closed: nothing could be printed (redirect it, or "
+                    "use --quiet with --csv/--json)");
         return 2;
     }
-    bench_out outs[OUT_COUNT] = {{0}};
-    rc = stage_outputs(&o, outs);
-    if (rc == 0) rc = benchmark(&o, outs);
-    for (int i = 0; i < OUT_COUNT; i++) bench_out_discard(&outs[i]);
+    if (o.print_dag) {
+        rc = bench_run_print_dag(&o);
+        return rc == 0 ? app_stdout_finish(BENCH_PROG) : rc;
+    }
+    bench_outputs b;
+    memset(&b, 0, sizeof b);
+    rc = stage_outputs(&o, &b);
+    if (rc == 0) rc = benchmark(&o, &b);
+    for (int i = 0; i < OUT_COUNT; i++) app_out_discard(&b.out[i]);
     return rc;
 }

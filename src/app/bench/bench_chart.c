@@ -1,9 +1,13 @@
 /* bench_chart.c - the thesis-style chart (figures 16.x): grouped bars of
  * mean total ms per particle count, one bar per (IP, storage)
- * configuration, sd error bars; drawn by gnuplot from a data file and a
- * script in a temporary directory. */
+ * configuration, sd error bars; drawn by gnuplot from a script (data
+ * included) sent through a pipe: no temporary files of its own. */
 #include "bench_chart.h"
 #include "bench_msg.h"
+#include "stop.h"
+
+#include <fcntl.h>
+#include <signal.h>
 
 #include <errno.h>
 #include <spawn.h>
@@ -19,48 +23,28 @@ extern char **environ;
 
 #define MAX_SERIES 4u
 
-typedef struct chart_files {
-    char dir[512];
-    char data[560];
-    char script[560];
-} chart_files;
-
-bool bench_chart_available(void)
+bool bench_chart_find(char *exe, size_t size)
 {
+    char fallback[256] = "/usr/bin:/bin";
     const char *path = getenv("PATH");
-    if (!path || !*path) path = "/usr/local/bin:/usr/bin:/bin";
-    char exe[1024];
-    for (const char *p = path;; p++) {
+    if (!path) {
+        size_t n = confstr(_CS_PATH, fallback, sizeof fallback);
+        if (n == 0 || n > sizeof fallback) snprintf(fallback, sizeof fallback, "/usr/bin:/bin");
+        path = fallback;
+    }
+    for (const char *p = path; *p;) {
         size_t len = strcspn(p, ":");
-        if (len > 0 && len < sizeof exe - 16) {
-            snprintf(exe, sizeof exe, "%.*s/gnuplot", (int)len, p);
-            if (access(exe, X_OK) == 0) return true;
-        }
+        struct stat st;
+        /* An empty entry is the current directory, as for execvp. */
+        int n = len ? snprintf(exe, size, "%.*s/gnuplot", (int)len, p)
+                    : snprintf(exe, size, "./gnuplot");
+        if (n > 0 && (size_t)n < size && stat(exe, &st) == 0 && S_ISREG(st.st_mode) &&
+            access(exe, X_OK) == 0)
+            return true;
         p += len;
-        if (*p == '\0') return false;
+        if (*p == ':') p++;
     }
-}
-
-static bool make_files(chart_files *f)
-{
-    const char *tmp = getenv("TMPDIR");
-    if (!tmp || !*tmp || strlen(tmp) > 400) tmp = "/tmp";
-    snprintf(f->dir, sizeof f->dir, "%s/particles-chart-XXXXXX", tmp);
-    if (!mkdtemp(f->dir)) {
-        bench_error("--chart: cannot create a temporary directory in %s: %s", tmp,
-                    strerror(errno));
-        return false;
-    }
-    snprintf(f->data, sizeof f->data, "%s/totals.dat", f->dir);
-    snprintf(f->script, sizeof f->script, "%s/chart.gp", f->dir);
-    return true;
-}
-
-static void remove_files(const chart_files *f)
-{
-    remove(f->data);
-    remove(f->script);
-    rmdir(f->dir);
+    return false;
 }
 
 /* The selected configurations of one count, baseline first: IP off before
@@ -79,11 +63,11 @@ static uint32_t series(const bench_options *o, bench_config out[MAX_SERIES])
     return n;
 }
 
-static bool write_data(const bench_set *s, const char *path, const bench_config *ser, uint32_t n)
+/* The totals as the datablock $totals: count, then mean and sd of each
+ * series. */
+static void script_data(FILE *f, const bench_set *s, const bench_config *ser, uint32_t n)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) return false;
-    fprintf(f, "# particles, then mean and sd of total ms per configuration\n");
+    fprintf(f, "$totals << EOD\n");
     for (uint32_t i = 0; i < s->opt->count_n; i++) {
         uint32_t count = s->opt->counts[i];
         fprintf(f, "%u", (unsigned)count);
@@ -93,8 +77,7 @@ static bool write_data(const bench_set *s, const char *path, const bench_config 
         }
         fputc('\n', f);
     }
-    bool ok = !ferror(f);
-    return fclose(f) == 0 && ok;
+    fprintf(f, "EOD\n");
 }
 
 /* A gnuplot single-quoted string: no escapes but '' for a quote. */
@@ -135,24 +118,20 @@ static void script_title(FILE *f, const bench_set *s)
     fprintf(f, " noenhanced\n");
 }
 
-static void script_plot(FILE *f, const chart_files *cf, const bench_config *ser, uint32_t n)
+static void script_plot(FILE *f, const bench_config *ser, uint32_t n)
 {
     fprintf(f, "plot ");
-    for (uint32_t j = 0; j < n; j++) {
-        if (j == 0) put_quoted(f, cf->data);
-        else fprintf(f, ", ''");
-        fprintf(f, " using %u:%u%s title 'IP %s, %s'", 2u + 2u * j, 3u + 2u * j,
-                j == 0 ? ":xtic(1)" : "", bench_ip_name(ser[j].ip_on),
+    for (uint32_t j = 0; j < n; j++)
+        fprintf(f, "%s$totals using %u:%u%s title 'IP %s, %s'", j ? ", " : "", 2u + 2u * j,
+                3u + 2u * j, j == 0 ? ":xtic(1)" : "", bench_ip_name(ser[j].ip_on),
                 bench_storage_name(ser[j].storage));
-    }
     fputc('\n', f);
 }
 
-static bool write_script(const bench_set *s, const chart_files *cf, const char *out, bool svg,
+static void write_script(FILE *f, const bench_set *s, const char *out, bool svg,
                          const bench_config *ser, uint32_t n)
 {
-    FILE *f = fopen(cf->script, "w");
-    if (!f) return false;
+    script_data(f, s, ser, n);
     script_terminal(f, svg);
     fprintf(f, "set output ");
     put_quoted(f, out);
@@ -167,30 +146,69 @@ static bool write_script(const bench_set *s, const chart_files *cf, const char *
                "set yrange [0:*]\n"
                "set grid ytics\n"
                "set key outside right top\n");
-    script_plot(f, cf, ser, n);
-    bool ok = !ferror(f);
-    return fclose(f) == 0 && ok;
+    script_plot(f, ser, n);
+    fprintf(f, "set output\n"); /* closes the file before gnuplot exits */
 }
 
-static bool run_gnuplot(char *script)
+/* Starts exe reading its script from a pipe (*to), its stdout sent to
+ * stderr, the signals this program handles or ignores back to default. */
+static bool start_gnuplot(const char *exe, pid_t *pid, FILE **to)
 {
-    char prog[] = "gnuplot";
-    char *argv[] = {prog, script, NULL};
-    pid_t pid;
-    int err = posix_spawnp(&pid, prog, NULL, NULL, argv, environ);
-    if (err != 0) {
-        bench_error("--chart: cannot start gnuplot: %s", strerror(err));
+    int fds[2];
+    if (pipe(fds) != 0) {
+        bench_error("--chart: cannot make a pipe to gnuplot: %s", strerror(errno));
         return false;
     }
+    fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t at;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fds[0], STDIN_FILENO);
+    posix_spawn_file_actions_adddup2(&fa, STDERR_FILENO, STDOUT_FILENO);
+    posix_spawnattr_init(&at);
+    sigset_t def;
+    sigemptyset(&def);
+    sigaddset(&def, SIGPIPE);
+    sigaddset(&def, SIGINT);
+    sigaddset(&def, SIGTERM);
+    sigaddset(&def, SIGHUP);
+    posix_spawnattr_setsigdefault(&at, &def);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF);
+    char *argv[] = {(char *)"gnuplot", NULL};
+    int err = posix_spawn(pid, exe, &fa, &at, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&at);
+    close(fds[0]);
+    *to = err == 0 ? fdopen(fds[1], "w") : NULL;
+    if (err != 0 || !*to) {
+        bench_error("--chart: cannot start %s: %s", exe, strerror(err ? err : errno));
+        close(fds[1]);
+        if (err == 0) waitpid(*pid, NULL, 0);
+        return false;
+    }
+    return true;
+}
+
+/* Waits for gnuplot; a stop signal meanwhile ends it. */
+static bool wait_gnuplot(const char *exe, pid_t pid)
+{
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) return false;
+    bool killed = false;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            bench_error("--chart: waiting for %s failed: %s", exe, strerror(errno));
+            return false;
+        }
+        if (app_stop_signal() && !killed) killed = kill(pid, SIGTERM) == 0;
+    }
+    if (app_stop_signal()) return false; /* the caller reports the stop */
     if (WIFSIGNALED(status)) {
-        bench_error("--chart: gnuplot was killed by signal %d", WTERMSIG(status));
+        bench_error("--chart: %s was killed by signal %d", exe, WTERMSIG(status));
         return false;
     }
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        bench_error("--chart: gnuplot failed with exit status %d", WEXITSTATUS(status));
+        bench_error("--chart: %s failed with exit status %d (its messages are above)", exe,
+                    WEXITSTATUS(status));
         return false;
     }
     return true;
@@ -202,20 +220,26 @@ static bool non_empty(const char *path)
     return stat(path, &st) == 0 && st.st_size > 0;
 }
 
-int bench_chart_write(const bench_set *s, const char *out, const char *name)
+int bench_chart_write(const bench_set *s, const char *exe, const char *out, const char *name)
 {
     bool svg = strlen(name) >= 4 && strcasecmp(name + strlen(name) - 4, ".svg") == 0;
     bench_config ser[MAX_SERIES];
     uint32_t n = series(s->opt, ser);
-    chart_files cf;
-    if (!make_files(&cf)) return 1;
-    bool ok = write_data(s, cf.data, ser, n) && write_script(s, &cf, out, svg, ser, n);
-    if (!ok) bench_error("--chart: cannot write the gnuplot files in %s", cf.dir);
-    ok = ok && run_gnuplot(cf.script);
-    if (ok && !non_empty(out)) {
-        bench_error("--chart: gnuplot wrote nothing to %s", out);
+    pid_t pid;
+    FILE *to;
+    if (!start_gnuplot(exe, &pid, &to)) return 1;
+    write_script(to, s, out, svg, ser, n);
+    bool sent = fflush(to) == 0 && !ferror(to);
+    int err = errno;
+    fclose(to);
+    bool ok = wait_gnuplot(exe, pid);
+    if (ok && !sent) {
+        bench_error("--chart: sending the script to %s failed: %s", exe, strerror(err));
         ok = false;
     }
-    remove_files(&cf);
+    if (ok && !non_empty(out)) {
+        bench_error("--chart: %s wrote nothing to %s", exe, out);
+        ok = false;
+    }
     return ok ? 0 : 1;
 }

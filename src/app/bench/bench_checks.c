@@ -23,25 +23,30 @@ static const uint32_t SPEEDUP_COUNTS[] = {100000u, 200000u};
 static bool same_outcome(const bench_result *a, const bench_result *b)
 {
     return a->frames == b->frames && a->hash == b->hash && a->has_check == b->has_check &&
-           (!a->has_check || a->check_hash == b->check_hash);
+           (!a->has_check || a->check_hash == b->check_hash) && a->has_half == b->has_half &&
+           (!a->has_half || (a->half_frame == b->half_frame && a->half_hash == b->half_hash));
 }
 
 static void outcome_text(char *buf, size_t size, const bench_set *s, uint32_t r, uint32_t c)
 {
     const bench_result *x = bench_set_run(s, r, c);
-    int n = snprintf(buf, size, "IP %s, %s, repeat %u: frame %llu, hash %016llx",
-                     bench_ip_name(s->cfgs[c].ip_on), bench_storage_name(s->cfgs[c].storage),
-                     (unsigned)r + 1u, (unsigned long long)x->frames,
-                     (unsigned long long)x->hash);
+    int n = snprintf(buf, size, "IP %s, %s, repeat %u: ", bench_ip_name(s->cfgs[c].ip_on),
+                     bench_storage_name(s->cfgs[c].storage), (unsigned)r + 1u);
     if (x->has_check && n > 0 && (size_t)n < size)
-        snprintf(buf + n, size - (size_t)n, " (at frame %u: %016llx)", BENCH_CHECK_FRAME,
-                 (unsigned long long)x->check_hash);
+        n += snprintf(buf + n, size - (size_t)n, "frame %u %016llx, ", BENCH_CHECK_FRAME,
+                      (unsigned long long)x->check_hash);
+    if (x->has_half && n > 0 && (size_t)n < size)
+        n += snprintf(buf + n, size - (size_t)n, "half dead at frame %llu %016llx, ",
+                      (unsigned long long)x->half_frame, (unsigned long long)x->half_hash);
+    if (n > 0 && (size_t)n < size)
+        snprintf(buf + n, size - (size_t)n, "%llu frames, final %016llx",
+                 (unsigned long long)x->frames, (unsigned long long)x->hash);
 }
 
 static void report_mismatch(const bench_set *s, uint32_t count, uint32_t r0, uint32_t c0,
                             uint32_t r1, uint32_t c1, bool print)
 {
-    char a[160], b[160];
+    char a[200], b[200];
     outcome_text(a, sizeof a, s, r0, c0);
     outcome_text(b, sizeof b, s, r1, c1);
     bench_error("determinism MISMATCH at %u particles: %s vs %s", (unsigned)count, a, b);
@@ -78,10 +83,19 @@ bool bench_check_determinism(const bench_set *s, bool print)
     for (uint32_t i = 0; i < o->count_n; i++) ok = check_count(s, o->counts[i], print) && ok;
     if (!ok || !print) return ok;
     printf("\ndeterminism: OK: for each count, its %u run(s) (every IP, storage and repeat) "
-           "ended at the same frame with the same final hash",
+           "agreed on the state hash with particles alive ",
            (unsigned)(o->ip_n * o->storage_n * o->repeat));
-    if (s->runs[0].has_check) printf(", and agreed at frame %u", BENCH_CHECK_FRAME);
-    putchar('\n');
+    const bench_result *x = &s->runs[0];
+    if (x->has_check && x->has_half)
+        printf("after frame %u and when half had died (frame %llu for %u)", BENCH_CHECK_FRAME,
+               (unsigned long long)x->half_frame, (unsigned)s->cfgs[0].count);
+    else if (x->has_check || x->has_half)
+        printf("after frame %llu%s", x->has_check ? (unsigned long long)BENCH_CHECK_FRAME
+                                                  : (unsigned long long)x->half_frame,
+               x->has_check ? "" : ", when half had died");
+    else
+        printf("after the last frame");
+    printf(", and on the frame count\n");
     return ok;
 }
 

@@ -1,6 +1,7 @@
 /* bench_cli.c - the options of `particles bench`: its own flags; the
  * simulation's are parsed by options.c. */
 #include "bench_cli.h"
+#include "bench_data.h"
 #include "bench_msg.h"
 
 #include <string.h>
@@ -57,34 +58,61 @@ void bench_cli_usage(FILE *f)
             "  --frames F                stop after F frames, 0..%u (default 0: run until\n"
             "                            every particle died, as the thesis); a run also\n"
             "                            ends early once every particle died\n"
-            "  --csv FILE                write one row per run\n"
+            "  --csv FILE                write one row per run (- : standard output)\n"
             "  --json FILE               write machine, options, runs and per-configuration\n"
-            "                            mean and sd\n"
+            "                            mean and sd (- : standard output)\n"
             "  --chart FILE              draw mean total ms per count with sd error bars,\n"
             "                            FILE ending in .png or .svg (needs gnuplot)\n"
             "  --quiet                   no progress line and no tables on stdout; files\n"
             "                            are still written\n"
-            "  --print-dag               print the system DAG as Graphviz dot and exit\n"
+            "  --print-dag               print the system DAG as Graphviz dot and exit;\n"
+            "                            takes no other option\n"
             "  -h, --help                print this and exit\n"
             "\n"
-            "A value listed twice in one list is rejected. Files are written to FILE.tmp\n"
-            "and renamed into place once every run succeeded. Total ms = sim_create\n"
-            "(spawning included) + every sim_step. Exit status: 0 done, 1 a run failed\n"
-            "or final hashes disagree, 2 bad input.\n",
-            BENCH_MAX_REPEAT, BENCH_MAX_FRAMES);
+            "A flag that takes a value is given once; a value starting with '-' goes\n"
+            "after '=' (--csv=-x.csv). A value listed twice in one list is rejected.\n"
+            "\n"
+            "Files: every FILE is checked before the first run (two flags naming one\n"
+            "file, a directory, a file that cannot be written are bad input). A regular\n"
+            "FILE is written to a new temporary in its directory and renamed over it at\n"
+            "the end, keeping its mode: all of CSV, JSON and chart replace their files\n"
+            "together, or none does. A symbolic link is followed (the link stays); a FIFO\n"
+            "or device (/dev/stdout) is written in place. With - as a FILE the tables\n"
+            "are not printed. SIGINT, SIGTERM or SIGHUP stop at the next frame, remove\n"
+            "the temporaries and leave every file as it was.\n"
+            "\n"
+            "Determinism: for each count, every run (each IP, storage and repeat) must\n"
+            "agree on the state hash taken while particles are alive: after frame %u and\n"
+            "at the frame when half of them have died (or after the last frame, if a\n"
+            "short --frames reaches neither), and on the frame count. The final hash is\n"
+            "reported too; a run to the end leaves nothing alive, so it is the same for\n"
+            "every count and seed.\n"
+            "\n"
+            "Total ms = sim_create (spawning included) + every sim_step.\n"
+            "Exit status: 0 done; 1 a run failed, the determinism check failed, or an\n"
+            "output could not be written (no file replaced); 2 bad input; 3 only the\n"
+            "chart failed (CSV and JSON were written); 128+N stopped by signal N (130\n"
+            "SIGINT, 143 SIGTERM, 129 SIGHUP, no file replaced); 141 standard output's\n"
+            "reader went away (files written).\n",
+            BENCH_MAX_REPEAT, BENCH_MAX_FRAMES, BENCH_CHECK_FRAME);
 }
 
 /* The bench's own flags. */
 typedef struct bench_parse {
     app_mode_cli cli;
     bench_options *o;
+    const char *run_flag; /* the first flag given that --print-dag ignores */
 } bench_parse;
 
 static bool apply(int c, const char *arg, void *ctx)
 {
-    const bench_parse *p = ctx;
+    bench_parse *p = ctx;
     const app_mode_cli *cli = &p->cli;
     bench_options *o = p->o;
+    if (c != OPT_PRINT_DAG && c != 'h' && !p->run_flag) {
+        for (const struct option *l = LONGOPTS; l->name; l++)
+            if (l->val == c) p->run_flag = l->name;
+    }
     switch (c) {
     case OPT_REPEAT: return app_parse_u32(cli, "--repeat", arg, 1u, BENCH_MAX_REPEAT, &o->repeat);
     case OPT_FRAMES: return app_parse_u32(cli, "--frames", arg, 0u, BENCH_MAX_FRAMES, &o->frames);
@@ -104,28 +132,32 @@ static bool has_suffix(const char *s, const char *suffix)
     return n > k && strcasecmp(s + n - k, suffix) == 0;
 }
 
+/* The chart's name; whether two flags name one file is checked on the
+ * files themselves (bench.c, out.h). */
 static bool check_files(const bench_options *o)
 {
     if (o->chart && !has_suffix(o->chart, ".png") && !has_suffix(o->chart, ".svg")) {
         bench_error("--chart: '%s' is not a file name ending in .png or .svg", o->chart);
         return false;
     }
-    const char *files[3] = {o->csv, o->json, o->chart};
-    const char *flags[3] = {"--csv", "--json", "--chart"};
-    for (int i = 0; i < 3; i++)
-        for (int j = i + 1; j < 3; j++)
-            if (files[i] && files[j] && strcmp(files[i], files[j]) == 0) {
-                bench_error("%s and %s both name '%s'", flags[i], flags[j], files[i]);
-                return false;
-            }
     return true;
+}
+
+/* --print-dag runs nothing: a run option with it would be ignored. */
+static bool check_print_dag(const bench_parse *p, uint32_t given)
+{
+    const char *other = p->run_flag ? p->run_flag : app_shared_flag_name(given);
+    if (!p->o->print_dag || !other) return true;
+    bench_error("--print-dag prints the system graph and runs nothing: --%s does not apply",
+                other);
+    return false;
 }
 
 int bench_cli_parse(int argc, char **argv, bench_options *o)
 {
     app_sim_options sim = default_sim();
     *o = (bench_options){.repeat = 3};
-    bench_parse p = {{BENCH_PROG, BENCH_MAX_LIST, LONGOPTS, apply, NULL}, o};
+    bench_parse p = {{BENCH_PROG, BENCH_MAX_LIST, LONGOPTS, apply, NULL}, o, NULL};
     p.cli.mode_options = &p;
     int rc = app_options_parse(argc, argv, &p.cli, &sim);
     memcpy(o->counts, sim.counts, sizeof o->counts);
@@ -138,5 +170,5 @@ int bench_cli_parse(int argc, char **argv, bench_options *o)
     o->seed = sim.seed;
     o->fixed_limit = sim.fixed_limit;
     if (rc != 0 || o->help) return rc;
-    return check_files(o) ? 0 : 2;
+    return check_print_dag(&p, sim.given) && check_files(o) ? 0 : 2;
 }

@@ -10,8 +10,9 @@
 #include "sim.h"
 
 #define BENCH_NAME_MAX 32u
-/* Frame whose state is hashed besides the final one: a run until every
- * particle died ends empty, so its final hash covers the frame count only. */
+/* Frame whose state is hashed besides the final one (and the frame when
+ * half the particles have died): a run until every particle died ends
+ * empty, so its final hash covers the frame count only. */
 #define BENCH_CHECK_FRAME 100u
 
 typedef struct bench_config {
@@ -28,9 +29,12 @@ typedef struct bench_result {
     double contacts_per_frame;
     double peak_rss_mib;
     bool rss_per_run;   /* VmHWM after a reset; false: getrusage, process peak */
-    uint64_t hash;      /* final state */
+    uint64_t hash;       /* final state: nothing alive after a run to the end */
     uint64_t check_hash; /* state after BENCH_CHECK_FRAME frames */
-    bool has_check;     /* the run reached BENCH_CHECK_FRAME */
+    bool has_check;      /* the run reached BENCH_CHECK_FRAME */
+    uint64_t half_frame; /* the first frame after which at most half the particles lived */
+    uint64_t half_hash;  /* the state then */
+    bool has_half;       /* the run reached it */
     double system_ms[SIM_SYSTEM_COUNT]; /* mean per frame */
 } bench_result;
 

@@ -9,7 +9,8 @@
 static void csv_head(FILE *f, const bench_set *s)
 {
     fprintf(f, "count,inner_parallelism,storage,threads,repeat,seed,frames,total_ms,spawn_ms,"
-               "step_mean_ms,step_p99_ms,contacts_per_frame,peak_rss_mib,hash,hash_frame%u",
+               "step_mean_ms,step_p99_ms,contacts_per_frame,peak_rss_mib,hash_frame%u,half_dead_frame,"
+               "hash_half_dead,final_hash",
             BENCH_CHECK_FRAME);
     for (uint32_t k = 0; k < SIM_SYSTEM_COUNT; k++) fprintf(f, ",ms_%s", s->systems[k]);
     fputc('\n', f);
@@ -19,12 +20,19 @@ static void csv_row(FILE *f, const bench_set *s, uint32_t r, uint32_t c)
 {
     const bench_config *k = &s->cfgs[c];
     const bench_result *x = bench_set_run(s, r, c);
-    fprintf(f, "%u,%s,%s,%u,%u,%u,%llu,%.3f,%.3f,%.4f,%.4f,%.1f,%.2f,%016llx,",
-            (unsigned)k->count, bench_ip_name(k->ip_on), bench_storage_name(k->storage),
-            (unsigned)s->opt->threads, (unsigned)x->repeat, (unsigned)s->opt->seed,
-            (unsigned long long)x->frames, x->total_ms, x->spawn_ms, x->step_mean_ms,
-            x->step_p99_ms, x->contacts_per_frame, x->peak_rss_mib, (unsigned long long)x->hash);
+    fprintf(f, "%u,%s,%s,%u,%u,%u,%llu,%.3f,%.3f,%.4f,%.4f,%.1f,%.2f,", (unsigned)k->count,
+            bench_ip_name(k->ip_on), bench_storage_name(k->storage), (unsigned)s->opt->threads,
+            (unsigned)x->repeat, (unsigned)s->opt->seed, (unsigned long long)x->frames,
+            x->total_ms, x->spawn_ms, x->step_mean_ms, x->step_p99_ms, x->contacts_per_frame,
+            x->peak_rss_mib);
     if (x->has_check) fprintf(f, "%016llx", (unsigned long long)x->check_hash);
+    fputc(',', f);
+    if (x->has_half)
+        fprintf(f, "%llu,%016llx", (unsigned long long)x->half_frame,
+                (unsigned long long)x->half_hash);
+    else
+        fputc(',', f);
+    fprintf(f, ",%016llx", (unsigned long long)x->hash);
     for (uint32_t i = 0; i < SIM_SYSTEM_COUNT; i++) fprintf(f, ",%.4f", x->system_ms[i]);
     fputc('\n', f);
 }
@@ -98,7 +106,7 @@ static void json_run(FILE *f, const bench_set *s, uint32_t r, uint32_t c)
     fprintf(f, ", \"threads\": %u, \"repeat\": %u, \"seed\": %u, \"frames\": %llu, "
                "\"total_ms\": %.3f, \"spawn_ms\": %.3f, \"step_mean_ms\": %.4f, "
                "\"step_p99_ms\": %.4f, \"contacts_per_frame\": %.1f, \"peak_rss_mib\": %.2f, "
-               "\"hash\": \"%016llx\", \"hash_frame%u\": ",
+               "\"final_hash\": \"%016llx\", \"hash_frame%u\": ",
             (unsigned)s->opt->threads, (unsigned)x->repeat, (unsigned)s->opt->seed,
             (unsigned long long)x->frames, x->total_ms, x->spawn_ms, x->step_mean_ms,
             x->step_p99_ms, x->contacts_per_frame, x->peak_rss_mib, (unsigned long long)x->hash,
@@ -107,6 +115,11 @@ static void json_run(FILE *f, const bench_set *s, uint32_t r, uint32_t c)
         fprintf(f, "\"%016llx\"", (unsigned long long)x->check_hash);
     else
         fprintf(f, "null");
+    if (x->has_half)
+        fprintf(f, ", \"half_dead_frame\": %llu, \"hash_half_dead\": \"%016llx\"",
+                (unsigned long long)x->half_frame, (unsigned long long)x->half_hash);
+    else
+        fprintf(f, ", \"half_dead_frame\": null, \"hash_half_dead\": null");
     fprintf(f, ", \"systems_ms\": {");
     for (uint32_t k = 0; k < SIM_SYSTEM_COUNT; k++)
         fprintf(f, "%s\"%s\": %.4f", k ? ", " : "", s->systems[k], x->system_ms[k]);
@@ -153,5 +166,9 @@ void bench_export_json(FILE *f, const bench_set *s, bool deterministic)
         json_summary(f, s, c);
         fprintf(f, "%s\n", c + 1 < s->cfg_n ? "," : "");
     }
-    fprintf(f, "  ],\n  \"deterministic\": %s\n}\n", deterministic ? "true" : "false");
+    fprintf(f, "  ],\n  \"determinism_check\": \"per count, every run agrees on hash_frame%u, "
+               "half_dead_frame and hash_half_dead (taken with particles alive; the last "
+               "frame's hash where a run reaches neither) and on frames\",\n"
+               "  \"deterministic\": %s\n}\n",
+            BENCH_CHECK_FRAME, deterministic ? "true" : "false");
 }

@@ -3,6 +3,7 @@
 #include "bench_mem.h"
 #include "bench_msg.h"
 #include "bench_stats.h"
+#include "stop.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,13 +87,20 @@ static void after_frame(run_state *s, uint64_t frame, bench_result *out)
         out->check_hash = sim_hash(s->w);
         out->has_check = true;
     }
+    if (!out->has_half && 2u * (uint64_t)sim_alive(s->w) <= s->cfg->count) {
+        out->half_frame = frame;
+        out->half_hash = sim_hash(s->w);
+        out->has_half = true;
+    }
 }
 
-/* Steps until every particle died or --frames; only sim_step is timed. */
+/* Steps until every particle died, --frames, or a signal asked to stop
+ * (checked between frames); only sim_step is timed. */
 static ecs_status run_frames(bench_runner *r, run_state *s, bench_result *out)
 {
     uint64_t frame = 0;
-    while (sim_alive(s->w) > 0 && (r->opt->frames == 0 || frame < r->opt->frames)) {
+    while (sim_alive(s->w) > 0 && (r->opt->frames == 0 || frame < r->opt->frames) &&
+           !app_stop_signal()) {
         if (!reserve_steps(r, frame + 1)) return ECS_ERR_NOMEM;
         double t0 = now_ms();
         ecs_status st = sim_step(s->w);
@@ -163,6 +171,10 @@ int bench_run(bench_runner *r, uint32_t index, uint32_t repeat, const bench_conf
         report_failure(r, &s, "sim_step", st, msg);
     }
     sim_destroy(s.w);
+    if (st == ECS_OK && app_stop_signal()) {
+        bench_progress_clear(&r->progress);
+        return app_stop_status();
+    }
     return st == ECS_OK ? 0 : 1;
 }
 
@@ -170,6 +182,8 @@ int bench_run_print_dag(const bench_options *o)
 {
     bench_config c = {0u, o->ip_on[0], o->storages[0]};
     sim_config sc = make_config(o, &c, 0u);
+    sc.capacity = 1u; /* the graph needs no particles: no entity storage to speak of */
+    sc.workers = 1u;
     sim_world *w = NULL;
     ecs_error err = {.message = ""};
     ecs_status st = sim_create(&sc, &w, &err);

@@ -20,8 +20,9 @@ void bench_runner_init(bench_runner *r, const bench_options *o, uint32_t run_n);
 void bench_runner_free(bench_runner *r);
 
 /* Run number index (0-based) of the benchmark: repeat (0-based) of cfg.
- * Fills *out, and names[] with the systems' names. Returns 0, or 1 after
- * printing one line with the ecs message. */
+ * Fills *out, and names[] with the systems' names. Returns 0, 1 after
+ * printing one line with the ecs message, or app_stop_status() when a
+ * signal asked to stop (the run ends at the next frame). */
 int bench_run(bench_runner *r, uint32_t index, uint32_t repeat, const bench_config *cfg,
               bench_result *out, char names[SIM_SYSTEM_COUNT][BENCH_NAME_MAX]);
 

@@ -9,6 +9,8 @@
 #include "window_platform.h"
 #include "window_shot.h"
 #include "window_stats.h"
+#include "out.h"
+#include "stop.h"
 
 #include <SDL.h>
 
@@ -37,6 +39,7 @@ typedef struct window_app {
     gfx_renderer *gfx;
     sim_world *world;
     gfx_batch *batches; /* one per render subtask: max_threads */
+    app_out shot;       /* --screenshot, staged before the window opens */
     window_stats stats;
     float scale;        /* drawable pixels per window coordinate */
     int px_w, px_h;     /* drawable size this frame */
@@ -125,6 +128,13 @@ static int start(window_app *a, int argc, char **argv)
         window_cli_usage(stdout);
         return -1;
     }
+    if (app_stdout_was_closed() && a->opt.frames) {
+        app_error(PROG, "standard output is closed: the --frames summary could not be printed");
+        return 2;
+    }
+    rc = app_out_stage(&a->shot, PROG, "--screenshot", a->opt.screenshot, 0);
+    if (rc != 0) return rc;
+    app_stop_install();
     window_assets assets;
     if (window_assets_find(a->opt.assets, &assets) != 0) return 1;
     rc = window_platform_open(&a->plat, "particles", (int)a->opt.width, (int)a->opt.height,
@@ -143,6 +153,7 @@ static void stop(window_app *a)
     gfx_destroy(a->gfx);
     window_platform_close(&a->plat);
     free(a->batches);
+    app_out_discard(&a->shot);
 }
 
 /* ---- controls ------------------------------------------------------------------ */
@@ -337,14 +348,15 @@ static uint32_t gather_batches(window_app *a)
     return n;
 }
 
-/* --screenshot's failure is the run's (exit 1); the S key's is only told. */
-static void save_shot(window_app *a, const char *path, bool requested_by_flag)
+/* --screenshot's failure is the run's (exit 1); the S key's (name given)
+ * is only told. */
+static void shot_done(window_app *a, int rc, const char *name)
 {
-    if (window_shot_save(a->gfx, a->px_w, a->px_h, path) != 0) {
-        if (requested_by_flag) a->status = 1;
+    if (rc != 0) {
+        if (!name) a->status = 1;
         notify(a, "screenshot failed: see the terminal");
-    } else if (!requested_by_flag) {
-        notify(a, "saved %s", path);
+    } else if (name) {
+        notify(a, "saved %s", name);
     }
 }
 
@@ -356,11 +368,11 @@ static uint64_t screenshots(window_app *a, bool last)
     uint64_t t0 = window_now_ns();
     if (a->shot_requested) {
         char name[64];
-        window_shot_name(name, sizeof name);
-        save_shot(a, name, false);
+        shot_done(a, window_shot_key(a->gfx, a->px_w, a->px_h, name, sizeof name), name);
         a->shot_requested = false;
     }
-    if (last && a->opt.screenshot) save_shot(a, a->opt.screenshot, true);
+    if (last && a->shot.kind && !app_stop_signal())
+        shot_done(a, window_shot_save(a->gfx, a->px_w, a->px_h, &a->shot), NULL);
     return window_now_ns() - t0;
 }
 
@@ -396,13 +408,13 @@ static void run(window_app *a)
     window_stats_init(&a->stats, window_now_ns());
     a->running = true;
     uint64_t frames = 0;
-    while (a->running) {
+    while (a->running && !app_stop_signal()) {
         poll_events(a);
         window_frame f = {0};
         if (!a->running) {
             /* Quit by the user before --frames: --screenshot still gets
              * the picture on screen (one more draw, not counted). */
-            if (a->opt.screenshot) draw(a, &f, true);
+            if (a->shot.kind) draw(a, &f, true);
             break;
         }
         if (a->hidden) continue;
@@ -424,9 +436,13 @@ int window_main(int argc, char **argv)
     int rc = start(&a, argc, argv);
     if (rc == 0) {
         run(&a);
-        if (a.opt.frames) window_stats_print_summary(&a.stats, stdout);
-        rc = a.status;
+        if (app_stop_signal()) {
+            rc = app_stop_status();
+        } else {
+            if (a.opt.frames) window_stats_print_summary(&a.stats, stdout);
+            rc = a.status ? a.status : app_stdout_finish(PROG);
+        }
     }
     stop(&a);
-    return rc < 0 ? 0 : rc;
+    return rc < 0 ? app_stdout_finish(PROG) : rc;
 }

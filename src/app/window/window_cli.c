@@ -77,7 +77,10 @@ void window_cli_usage(FILE *f)
     fprintf(f,
             "  --frames N                quit after N frames, 0..%u (default 0: when\n"
             "                            the window is closed)\n"
-            "  --screenshot FILE         save the last frame at exit, FILE ending in .png\n"
+            "  --screenshot FILE         save the last frame at exit, FILE ending in .png;\n"
+            "                            checked before the window opens, replaced whole\n"
+            "                            through a temporary beside it (a link is\n"
+            "                            followed, a FIFO written in place)\n"
             "  --vsync on|off            wait for the display's refresh (default on)\n"
             "  --assets DIR              the shaders and the font (default: next to the\n"
             "                            executable, then the install prefix's share/)\n"
@@ -98,14 +101,16 @@ void window_cli_usage(FILE *f)
           "  left mouse button    spray particles (through the ECS's deferred creation;\n"
           "                       with fixed storage at its limit the HUD says so)\n"
           "  S                    save a screenshot (particles-YYYYmmdd-HHMMSS.png in the\n"
-          "                       current directory)\n"
+          "                       current directory; never replaces a file)\n"
           "  Esc or closing the window  quit\n"
           "\n"
           "max is the larger of --threads and the online CPUs. With --frames it prints\n"
           "one summary line at exit: frames, mean fps, mean step ms, mean render ms\n"
           "(prepare + upload + draw). Exit status: 0 done, 1 no display / no OpenGL\n"
           "3.3 / a missing or broken shader or font (one line says which), 2 bad\n"
-          "input. With no display it says so and suggests `particles bench`;\n"
+          "input (a --screenshot that cannot be written included), 128+N stopped by\n"
+          "signal N (SIGINT, SIGTERM, SIGHUP: no screenshot written, the old one\n"
+          "kept). With no display it says so and suggests `particles bench`;\n"
           "SDL_VIDEODRIVER=offscreen is accepted only when set explicitly.\n",
           f);
 }

@@ -42,6 +42,8 @@ static int open_video(void)
     const char *x11 = getenv("DISPLAY"), *wayland = getenv("WAYLAND_DISPLAY");
     if (!chosen && !x11 && !wayland) return no_display("DISPLAY and WAYLAND_DISPLAY are unset");
     if (!chosen && !wayland) SDL_SetHint(SDL_HINT_VIDEODRIVER, "x11");
+    /* SIGINT and SIGTERM are the program's own (stop.h), not SDL_QUIT. */
+    SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         if (chosen || wayland) return no_display(SDL_GetError());
         char why[256];

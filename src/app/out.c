@@ -1,0 +1,359 @@
+/* out.c - output files replaced whole or not at all, through an mkstemp
+ * temporary beside the target; FIFOs, devices and standard output written
+ * in place. See out.h. */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include "out.h"
+#include "options.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define LINK_HOPS 40
+
+static bool stdout_closed;
+
+static void failed(const app_out *o, const char *what, int err)
+{
+    app_error(o->prog, "%s %s: %s: %s", o->flag, o->path, what, strerror(err));
+}
+
+/* ---- the standard descriptors -------------------------------------------- */
+
+void app_std_fds_guard(void)
+{
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+        if (fd == 1) stdout_closed = true;
+        int n = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+        if (n >= 0 && n != fd) close(n); /* cannot happen: the lowest free is fd */
+    }
+}
+
+bool app_stdout_was_closed(void) { return stdout_closed; }
+
+int app_stdout_finish(const char *prog)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout)) return 0;
+    if (errno == EPIPE) return 128 + SIGPIPE;
+    app_error(prog, "writing standard output failed: %s", strerror(errno));
+    return 1;
+}
+
+/* ---- names ------------------------------------------------------------------ */
+
+/* s[0..n) as a new string. */
+static char *dup_n(const char *s, size_t n)
+{
+    char *p = malloc(n + 1);
+    if (p) {
+        memcpy(p, s, n);
+        p[n] = '\0';
+    }
+    return p;
+}
+
+/* The directory part of path with its slash ("" for none). */
+static size_t dir_len(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? (size_t)(slash - path) + 1u : 0u;
+}
+
+/* a[0..an) followed by b, as a new string. */
+static char *join(const char *a, size_t an, const char *b)
+{
+    size_t bn = strlen(b);
+    char *p = malloc(an + bn + 1);
+    if (p) {
+        memcpy(p, a, an);
+        memcpy(p + an, b, bn + 1);
+    }
+    return p;
+}
+
+/* path with the symbolic links of its last component followed: the file
+ * that writing through path creates or replaces. NULL with errno set. */
+static char *follow_links(const char *path)
+{
+    char *cur = dup_n(path, strlen(path));
+    for (int hops = 0; cur; hops++) {
+        struct stat st;
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) return cur;
+        char link[PATH_MAX];
+        ssize_t n = hops < LINK_HOPS ? readlink(cur, link, sizeof link - 1) : -1;
+        if (n < 0 || (size_t)n >= sizeof link - 1) {
+            int err = hops < LINK_HOPS ? (n < 0 ? errno : ENAMETOOLONG) : ELOOP;
+            free(cur);
+            errno = err;
+            return NULL;
+        }
+        link[n] = '\0';
+        char *next = link[0] == '/' ? dup_n(link, (size_t)n) : join(cur, dir_len(cur), link);
+        free(cur);
+        cur = next;
+    }
+    errno = ENOMEM;
+    return NULL;
+}
+
+/* The canonical name of a file that does not exist yet: its directory
+ * resolved, then its own name. */
+static char *canonical_new(const char *target)
+{
+    size_t d = dir_len(target);
+    char *dir = d ? dup_n(target, d) : dup_n(".", 1);
+    if (!dir) return NULL;
+    char *real = realpath(dir, NULL);
+    free(dir);
+    if (!real) return NULL;
+    size_t rn = strlen(real);
+    char *with_slash = join(real, rn, "/");
+    free(real);
+    if (!with_slash) return NULL;
+    char *out = join(with_slash, rn + (rn > 1u), target + d); /* "/" ends in a slash */
+    free(with_slash);
+    return out;
+}
+
+/* ---- staging ---------------------------------------------------------------- */
+
+static int stage_stdout(app_out *o)
+{
+    if (!(o->options & APP_OUT_ALLOW_STDOUT)) {
+        app_error(o->prog, "%s: '-' (standard output) is not allowed here; name a file", o->flag);
+        return 2;
+    }
+    if (stdout_closed) {
+        app_error(o->prog, "%s -: standard output is closed", o->flag);
+        return 2;
+    }
+    struct stat st;
+    o->kind = APP_OUT_STDOUT;
+    o->exists = fstat(STDOUT_FILENO, &st) == 0;
+    o->dev = st.st_dev;
+    o->ino = st.st_ino;
+    return 0;
+}
+
+/* The temporary beside the target: "dir/.name.XXXXXX", mode of the target
+ * (or what a new file would get), owner kept where allowed. */
+static int make_temp(app_out *o, const struct stat *st)
+{
+    size_t d = dir_len(o->target);
+    char *dir = dup_n(o->target, d);
+    char *tmp = NULL;
+    if (dir) {
+        char *base = join(".", 1, o->target + d);
+        if (base) tmp = join(dir, d, base);
+        free(base);
+        char *full = tmp ? join(tmp, strlen(tmp), ".XXXXXX") : NULL;
+        free(tmp);
+        tmp = full;
+    }
+    free(dir);
+    if (!tmp) {
+        failed(o, "cannot stage", ENOMEM);
+        return 2;
+    }
+    o->fd = mkstemp(tmp);
+    if (o->fd < 0) {
+        int err = errno;
+        free(tmp);
+        failed(o, "cannot create a file in its directory", err);
+        return 2;
+    }
+    o->tmp = tmp;
+    mode_t mask = umask(0);
+    umask(mask);
+    mode_t mode = o->exists ? (st->st_mode & 07777) : (0666 & ~mask);
+    if (o->exists && (st->st_uid != geteuid() || st->st_gid != getegid()))
+        (void)!fchown(o->fd, st->st_uid, st->st_gid); /* kept where allowed (root) */
+    if (fchmod(o->fd, mode) != 0) {
+        failed(o, "cannot set the mode of its temporary", errno);
+        return 2;
+    }
+    return 0;
+}
+
+/* Whether st is the file standard output writes to. */
+static bool is_stdout(const struct stat *st)
+{
+    struct stat out;
+    return fstat(STDOUT_FILENO, &out) == 0 && out.st_dev == st->st_dev && out.st_ino == st->st_ino;
+}
+
+/* An existing target: a directory is refused, a FIFO, device or the
+ * program's own standard output is written in place, a regular file is
+ * replaced (in its real directory). */
+static int stage_existing(app_out *o, const struct stat *st)
+{
+    o->exists = true;
+    o->dev = st->st_dev;
+    o->ino = st->st_ino;
+    if (S_ISDIR(st->st_mode)) {
+        app_error(o->prog, "%s %s: is a directory", o->flag, o->path);
+        return 2;
+    }
+    if (access(o->path, W_OK) != 0) {
+        failed(o, "cannot be written", errno);
+        return 2;
+    }
+    if ((o->options & APP_OUT_ALLOW_STDOUT) && is_stdout(st)) {
+        o->kind = APP_OUT_STDOUT; /* /dev/stdout, /proc/self/fd/1 */
+        return 0;
+    }
+    o->target = S_ISREG(st->st_mode) ? realpath(o->path, NULL) : dup_n(o->path, strlen(o->path));
+    if (!o->target) {
+        failed(o, "cannot be resolved", errno);
+        return 2;
+    }
+    o->kind = S_ISREG(st->st_mode) ? APP_OUT_REPLACE : APP_OUT_DIRECT;
+    return o->kind == APP_OUT_REPLACE ? make_temp(o, st) : 0;
+}
+
+static int stage_file(app_out *o)
+{
+    struct stat st;
+    if (stat(o->path, &st) == 0) return stage_existing(o, &st);
+    if (errno != ENOENT) {
+        failed(o, "cannot be checked", errno);
+        return 2;
+    }
+    /* A new file, or a link to one that does not exist yet. */
+    o->target = follow_links(o->path);
+    if (!o->target) {
+        failed(o, "cannot follow the link", errno);
+        return 2;
+    }
+    o->resolved = canonical_new(o->target);
+    if (!o->resolved) {
+        failed(o, "its directory cannot be used", errno);
+        return 2;
+    }
+    o->kind = APP_OUT_REPLACE;
+    return make_temp(o, &st);
+}
+
+int app_out_stage(app_out *o, const char *prog, const char *flag, const char *path,
+                  unsigned options)
+{
+    *o = (app_out){.prog = prog, .flag = flag, .path = path, .options = options, .fd = -1};
+    if (!path) return 0;
+    int rc = strcmp(path, "-") == 0 ? stage_stdout(o) : stage_file(o);
+    if (rc != 0) app_out_discard(o);
+    return rc;
+}
+
+bool app_out_same(const app_out *a, const app_out *b)
+{
+    if (a->kind == APP_OUT_NONE || b->kind == APP_OUT_NONE) return false;
+    if (a->exists && b->exists) return a->dev == b->dev && a->ino == b->ino;
+    return a->resolved && b->resolved && strcmp(a->resolved, b->resolved) == 0;
+}
+
+int app_out_check_distinct(const app_out *outs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++)
+            if (app_out_same(&outs[i], &outs[j])) {
+                app_error(outs[i].prog, "%s %s and %s %s name the same file", outs[i].flag,
+                          outs[i].path, outs[j].flag, outs[j].path);
+                return 2;
+            }
+    return 0;
+}
+
+/* ---- writing ---------------------------------------------------------------- */
+
+FILE *app_out_begin(app_out *o)
+{
+    FILE *f = NULL;
+    switch (o->kind) {
+    case APP_OUT_STDOUT: return stdout;
+    case APP_OUT_DIRECT: {
+        int fd = open(o->target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+        f = fd >= 0 ? fdopen(fd, "w") : NULL;
+        if (!f) {
+            failed(o, "cannot open", errno);
+            if (fd >= 0) close(fd);
+        }
+        return f;
+    }
+    case APP_OUT_REPLACE:
+        f = o->fd >= 0 ? fdopen(o->fd, "w") : NULL;
+        if (!f) failed(o, "cannot write its temporary", o->fd >= 0 ? errno : EBADF);
+        else o->fd = -1; /* the stream owns it now */
+        return f;
+    default: return NULL;
+    }
+}
+
+int app_out_end(app_out *o, FILE *f)
+{
+    bool ok = fflush(f) == 0 && !ferror(f);
+    int err = ok ? 0 : errno;
+    if (o->kind == APP_OUT_STDOUT) {
+        if (ok) return 0;
+        if (err == EPIPE) {
+            o->pipe_closed = true;
+            return 0;
+        }
+        failed(o, "writing failed", err);
+        return 1;
+    }
+    if (ok && o->kind == APP_OUT_REPLACE && fsync(fileno(f)) != 0) {
+        ok = false;
+        err = errno;
+    }
+    if (fclose(f) != 0 && ok) {
+        ok = false;
+        err = errno;
+    }
+    if (!ok) failed(o, "writing failed", err ? err : EIO);
+    return ok ? 0 : 1;
+}
+
+const char *app_out_name(const app_out *o)
+{
+    return o->kind == APP_OUT_REPLACE ? o->tmp : o->target;
+}
+
+int app_out_commit(app_out *o)
+{
+    if (o->kind != APP_OUT_REPLACE || !o->tmp) return 0;
+    if (o->fd >= 0) {
+        close(o->fd);
+        o->fd = -1;
+    }
+    int rc;
+    if (o->options & APP_OUT_NEW_ONLY) {
+        rc = link(o->tmp, o->target);
+        if (rc == 0) unlink(o->tmp);
+    } else {
+        rc = rename(o->tmp, o->target);
+    }
+    if (rc != 0) {
+        failed(o, "cannot put it in place", errno);
+        return 1;
+    }
+    free(o->tmp);
+    o->tmp = NULL;
+    return 0;
+}
+
+void app_out_discard(app_out *o)
+{
+    if (o->fd >= 0) close(o->fd);
+    o->fd = -1;
+    if (o->tmp) unlink(o->tmp);
+    free(o->tmp);
+    free(o->target);
+    free(o->resolved);
+    o->tmp = o->target = o->resolved = NULL;
+}

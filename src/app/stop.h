@@ -1,0 +1,17 @@
+/* stop.h - SIGINT, SIGTERM and SIGHUP as a request to stop: the handler
+ * only records the signal; the running mode checks app_stop_signal between
+ * frames, removes its temporaries, leaves existing files as they were and
+ * exits with app_stop_status. SIGPIPE is ignored, so that a reader going
+ * away shows up as EPIPE on a write (see app_stdout_finish). */
+#ifndef APP_STOP_H
+#define APP_STOP_H
+
+/* Installs the handlers (sigaction, no SA_RESTART: a blocking open of a
+ * FIFO or a wait for gnuplot returns EINTR) and ignores SIGPIPE. */
+void app_stop_install(void);
+/* The signal that asked to stop, or 0. */
+int app_stop_signal(void);
+/* 128 + that signal: the exit status of a stopped run. */
+int app_stop_status(void);
+
+#endif /* APP_STOP_H */
