@@ -270,6 +270,49 @@ static void test_set_active(void **state)
     free(st.hits);
 }
 
+/* ecs_pool_notify's contract: it fences by itself, so a counter brought
+ * to zero with a relaxed store still wakes its waiter (the ctest timeout
+ * catches a lost wake-up). Many short rounds, so waiters do fall asleep. */
+typedef struct relaxed_job {
+    ecs_job job;
+    ecs_pool *pool;
+    atomic_uint *counter;
+} relaxed_job;
+
+static void relaxed_run(ecs_job *job)
+{
+    relaxed_job *r = (relaxed_job *)(void *)((char *)job - offsetof(relaxed_job, job));
+    ecs_pool *pool = r->pool;
+    if (atomic_fetch_sub_explicit(r->counter, 1, memory_order_relaxed) == 1)
+        ecs_pool_notify(pool);
+}
+
+static void test_notify_after_relaxed_store(void **state)
+{
+    (void)state;
+    for (uint32_t threads = 2; threads <= 4; threads++) {
+        ecs_pool *pool = ecs_pool_create(threads);
+        assert_non_null(pool);
+        /* Never reused: a relaxed decrement orders nothing, so rewriting a
+         * job the last round's thread just read would be a race. */
+        relaxed_job *all = xcalloc(3000u * 3u, sizeof *all);
+        atomic_uint counter;
+        for (uint32_t round = 0; round < 3000; round++) {
+            relaxed_job *jobs = &all[round * 3u];
+            atomic_store_explicit(&counter, 3, memory_order_relaxed);
+            for (int k = 0; k < 3; k++) {
+                jobs[k] = (relaxed_job){.pool = pool, .counter = &counter};
+                jobs[k].job.run = relaxed_run;
+                ecs_pool_push(pool, &jobs[k].job);
+            }
+            ecs_pool_wait(pool, &counter);
+            assert_int_equal(atomic_load(&counter), 0);
+        }
+        ecs_pool_destroy(pool);
+        free(all);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -277,6 +320,7 @@ int main(void)
         cmocka_unit_test(test_million_2),
         cmocka_unit_test(test_million_4),
         cmocka_unit_test(test_nested_waits),
+        cmocka_unit_test(test_notify_after_relaxed_store),
         cmocka_unit_test(test_create_destroy),
         cmocka_unit_test(test_set_active),
     };

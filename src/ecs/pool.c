@@ -320,7 +320,11 @@ void ecs_pool_push(ecs_pool *pool, ecs_job *job)
 
 void ecs_pool_notify(ecs_pool *pool)
 {
-    if (atomic_load_explicit(&pool->sleepers, memory_order_seq_cst) == 0) return;
+    /* The contract in pool.h: the caller's earlier stores, relaxed or not,
+     * before the read of sleepers (a seq_cst load alone orders only
+     * against other seq_cst operations). */
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_load_explicit(&pool->sleepers, memory_order_relaxed) == 0) return;
     pthread_mutex_lock(&pool->mutex);
     pthread_cond_broadcast(&pool->wake);
     pthread_mutex_unlock(&pool->mutex);

@@ -64,7 +64,17 @@ void ecs_pool_push(ecs_pool *pool, ecs_job *job);
 /* Runs queued jobs until *counter is zero. Whoever brings a waited-on
  * counter to zero must call ecs_pool_notify. */
 void ecs_pool_wait(ecs_pool *pool, atomic_uint *counter);
-/* Wakes every sleeping thread so waiters re-check their counters. */
+/* Wakes every sleeping thread so waiters re-check their counters.
+ *
+ * Memory order: notify begins with a sequentially consistent fence, so
+ * every write the caller made before the call (the counter's store
+ * included, whatever memory order it used, relaxed too) is ordered before
+ * notify reads whether anyone sleeps. A waiter announces itself before it
+ * re-reads its counter, with a fence of its own: either it sees the
+ * counter at zero, or notify sees it and wakes it. No wake-up is lost.
+ * The counter's store still needs release order (or a release fence) if
+ * the waiter reads data written before it: the fence orders, it does not
+ * publish. */
 void ecs_pool_notify(ecs_pool *pool);
 
 #endif

@@ -5,8 +5,8 @@
  *   3. matching: every created, changed or killed entity is subscribed to
  *      or unsubscribed from each system (systems in parallel when the
  *      batch is large), then callbacks run in system order;
- *   4. killed indices are reclaimed; each batch is pushed on the free list
- *      so that its lowest index is handed out first.
+ *   4. killed indices are reclaimed: on_reclaim gets each dead handle,
+ *      then the indices join the free set (ecs_create takes the lowest).
  * Steps 3 and 4 work on a snapshot of the pending sets and repeat until
  * nothing is pending, so callbacks may create, kill and change entities. */
 #include "ecs_internal.h"
@@ -46,17 +46,25 @@ static void run_command(ecs_context *ctx, ecs_cmd *cmd)
     }
 }
 
+/* Commands, then kills, each in (system, pass, subtask, recording) order:
+ * pass p of subtask i recorded [marks[p], marks[p + 1]) of its buffers. */
 static void run_deferred(ecs_context *ctx)
 {
     for (uint32_t s = 0; s < ctx->system_count; s++) {
         ecs_sys *sys = &ctx->systems[s];
+        for (uint32_t p = 0; p < sys->passes; p++) {
+            for (uint32_t i = 0; i < sys->subtask_count; i++) {
+                ecs_subtask_ *st = &sys->subtasks[i];
+                size_t end = p + 1u < sys->passes ? st->marks[p + 1u].cmd : st->cmd_len;
+                for (size_t at = st->marks[p].cmd; at < end;) {
+                    ecs_cmd *cmd = (ecs_cmd *)(st->cmds + at);
+                    at += ecs__cmd_bytes(cmd->size);
+                    run_command(ctx, cmd);
+                }
+            }
+        }
         for (uint32_t i = 0; i < sys->subtask_count; i++) {
             ecs_subtask_ *st = &sys->subtasks[i];
-            for (size_t at = 0; at < st->cmd_len;) {
-                ecs_cmd *cmd = (ecs_cmd *)(st->cmds + at);
-                at += ecs__cmd_bytes(cmd->size);
-                run_command(ctx, cmd);
-            }
             st->cmd_len = 0;
             if (st->failed) keep_first_error(ctx, ECS_ERR_NOMEM);
             st->failed = 0;
@@ -64,12 +72,15 @@ static void run_deferred(ecs_context *ctx)
     }
     for (uint32_t s = 0; s < ctx->system_count; s++) {
         ecs_sys *sys = &ctx->systems[s];
-        for (uint32_t i = 0; i < sys->subtask_count; i++) {
-            ecs_subtask_ *st = &sys->subtasks[i];
-            for (size_t k = 0; k < st->kill_count; k++)
-                if (ecs__alive(ctx, st->kills[k])) ecs_kill(ctx, st->kills[k]);
-            st->kill_count = 0;
+        for (uint32_t p = 0; p < sys->passes; p++) {
+            for (uint32_t i = 0; i < sys->subtask_count; i++) {
+                ecs_subtask_ *st = &sys->subtasks[i];
+                size_t end = p + 1u < sys->passes ? st->marks[p + 1u].kill : st->kill_count;
+                for (size_t k = st->marks[p].kill; k < end; k++)
+                    if (ecs__alive(ctx, st->kills[k])) ecs_kill(ctx, st->kills[k]);
+            }
         }
+        for (uint32_t i = 0; i < sys->subtask_count; i++) sys->subtasks[i].kill_count = 0;
     }
 }
 
@@ -157,23 +168,24 @@ static bool is_ascending(const ecs_sset *s)
     return true;
 }
 
+/* The batch's indices become free only after every on_reclaim call of the
+ * batch: an entity a callback creates cannot take an index whose dead
+ * handle is still to be reported, so no callback sees a live handle. */
 static void reclaim(ecs_context *ctx)
 {
     ecs_sset *batch = &ctx->batch_kill;
-    if (!is_ascending(batch)) ecs_sset_sort(batch);
-    /* Pushed highest first so the free list pops this batch's lowest index
-     * first: reused indices fill holes from the front. */
-    for (uint32_t k = batch->count; k-- > 0;) {
+    if (ctx->on_reclaim && !is_ascending(batch)) ecs_sset_sort(batch);
+    for (uint32_t k = 0; k < batch->count; k++) {
         uint32_t id = batch->dense[k];
         assert(ctx->states[id] == ECS_SLOT_DYING);
         ctx->states[id] = ECS_SLOT_FREE;
         ctx->masks[id] = 0;
-        ecs_sset_add(&ctx->free_ids, id);
     }
     for (uint32_t k = 0; ctx->on_reclaim && k < batch->count; k++) {
         uint32_t id = batch->dense[k];
         ctx->on_reclaim(ctx, (ecs_entity){id, ctx->generations[id]}, ctx->user);
     }
+    for (uint32_t k = 0; k < batch->count; k++) ecs__free_index(ctx, batch->dense[k]);
     ecs_sset_clear(batch);
 }
 
@@ -210,6 +222,6 @@ void ecs__refresh(ecs_context *ctx, bool with_deferred)
 
 void ecs_refresh(ecs_context *ctx)
 {
-    assert(!ctx->running && !ctx->refreshing && "ecs_refresh is called by ecs_step itself");
+    if (ecs__check_between_steps(ctx, "ecs_refresh") != ECS_OK) return;
     ecs__refresh(ctx, false);
 }
