@@ -242,10 +242,9 @@ void ecs_context_destroy(ecs_context *ctx)
     }
     for (uint32_t c = 0; ctx->columns && c < ctx->component_count; c++) ecs_free(ctx->columns[c]);
     ecs_free(ctx->free_bits);
-    ecs_sset_fini(&ctx->to_kill);
     ecs_sset_fini(&ctx->to_match);
-    ecs_sset_fini(&ctx->batch_kill);
     ecs_sset_fini(&ctx->batch_match);
+    ecs_free(ctx->batch_kill);
     ecs_free(ctx->masks);
     ecs_free(ctx->generations);
     ecs_free(ctx->states);

@@ -120,11 +120,13 @@ struct ecs_context {
      * is set in words below free_lo. */
     uint64_t *free_bits;
     uint32_t free_count, free_lo;
-    ecs_sset to_kill;  /* killed since the last refresh */
     ecs_sset to_match; /* created, changed or killed since the last refresh */
-    /* The batch a refresh round works on, swapped out of the two above so
-     * that callbacks may change entities again (handled next round). */
-    ecs_sset batch_kill, batch_match;
+    /* The batch a refresh round works on, swapped out of to_match so that
+     * callbacks may change entities again (handled next round), and the
+     * indices of it that were dying when the round began. */
+    ecs_sset batch_match;
+    uint32_t *batch_kill;
+    size_t batch_kill_count, batch_kill_cap;
     bool refreshing; /* inside refresh: no reentrant step/refresh/destroy */
 
     ecs_pool *pool;            /* max_workers threads, workers of them active */

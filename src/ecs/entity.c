@@ -36,9 +36,7 @@ bool ecs__grow(ecs_context *ctx, uint32_t capacity)
         !grow_array(&ctx->states, sizeof *ctx->states, old, capacity, 0) ||
         !grow_array(&ctx->free_bits, sizeof *ctx->free_bits, (old + 63u) / 64u,
                     (capacity + 63u) / 64u, 0) ||
-        !ecs_sset_grow(&ctx->to_kill, capacity) ||
-        !ecs_sset_grow(&ctx->to_match, capacity) || !ecs_sset_grow(&ctx->batch_kill, capacity) ||
-        !ecs_sset_grow(&ctx->batch_match, capacity))
+        !ecs_sset_grow(&ctx->to_match, capacity) || !ecs_sset_grow(&ctx->batch_match, capacity))
         return false;
     for (uint32_t s = 0; s < ctx->system_count; s++)
         if (!ecs_oset_grow(&ctx->systems[s].subs, capacity)) return false;
@@ -101,8 +99,7 @@ ecs_status ecs_kill(ecs_context *ctx, ecs_entity e)
     if (!ecs__alive(ctx, e)) return ECS_ERR_DEAD;
     ctx->states[e.index] = ECS_SLOT_DYING;
     ctx->alive--;
-    ecs_sset_add(&ctx->to_kill, e.index);
-    ecs_sset_add(&ctx->to_match, e.index);
+    ecs_sset_add(&ctx->to_match, e.index); /* the refresh reclaims it: it is dying */
     return ECS_OK;
 }
 

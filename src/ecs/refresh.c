@@ -173,20 +173,38 @@ static bool is_ascending(const ecs_sset *s)
  * handle is still to be reported, so no callback sees a live handle. */
 static void reclaim(ecs_context *ctx)
 {
-    ecs_sset *batch = &ctx->batch_kill;
-    if (ctx->on_reclaim && !is_ascending(batch)) ecs_sset_sort(batch);
-    for (uint32_t k = 0; k < batch->count; k++) {
-        uint32_t id = batch->dense[k];
+    const uint32_t *batch = ctx->batch_kill; /* ascending */
+    size_t n = ctx->batch_kill_count;
+    for (size_t k = 0; k < n; k++) {
+        uint32_t id = batch[k];
         assert(ctx->states[id] == ECS_SLOT_DYING);
         ctx->states[id] = ECS_SLOT_FREE;
         ctx->masks[id] = 0;
     }
-    for (uint32_t k = 0; ctx->on_reclaim && k < batch->count; k++) {
-        uint32_t id = batch->dense[k];
+    for (size_t k = 0; ctx->on_reclaim && k < n; k++) {
+        uint32_t id = batch[k];
         ctx->on_reclaim(ctx, (ecs_entity){id, ctx->generations[id]}, ctx->user);
     }
-    for (uint32_t k = 0; k < batch->count; k++) ecs__free_index(ctx, batch->dense[k]);
-    ecs_sset_clear(batch);
+    for (size_t k = 0; k < n; k++) ecs__free_index(ctx, batch[k]);
+    ctx->batch_kill_count = 0;
+}
+
+/* The batch's dying indices, taken when the round begins: one a callback
+ * kills during the round is reclaimed next round, after it is unsubscribed. */
+static bool collect_kills(ecs_context *ctx)
+{
+    const ecs_sset *batch = &ctx->batch_match;
+    if (ecs_reserve((void **)&ctx->batch_kill, &ctx->batch_kill_cap, batch->count,
+                    sizeof *ctx->batch_kill))
+        return false;
+    size_t n = 0;
+    for (uint32_t k = 0; k < batch->count; k++) {
+        uint32_t id = batch->dense[k];
+        ctx->batch_kill[n] = id;
+        n += ctx->states[id] == ECS_SLOT_DYING;
+    }
+    ctx->batch_kill_count = n;
+    return true;
 }
 
 static void swap_sets(ecs_sset *a, ecs_sset *b)
@@ -200,16 +218,14 @@ void ecs__refresh(ecs_context *ctx, bool with_deferred)
 {
     ctx->refreshing = true;
     if (with_deferred) run_deferred(ctx);
-    while (ctx->to_match.count || ctx->to_kill.count) {
-        /* Every killed index is also in to_match: it gets unsubscribed in
-         * the same round that reclaims it. */
+    while (ctx->to_match.count) {
+        /* Every killed index is in to_match: it gets unsubscribed in the
+         * same round that reclaims it. */
         swap_sets(&ctx->to_match, &ctx->batch_match);
-        swap_sets(&ctx->to_kill, &ctx->batch_kill);
         if (!is_ascending(&ctx->batch_match)) ecs_sset_sort(&ctx->batch_match);
-        if (!reserve_scratch(ctx)) {
+        if (!reserve_scratch(ctx) || !collect_kills(ctx)) {
             /* Nothing changed yet: hand the batch back for the next refresh. */
             swap_sets(&ctx->to_match, &ctx->batch_match);
-            swap_sets(&ctx->to_kill, &ctx->batch_kill);
             keep_first_error(ctx, ECS_ERR_NOMEM);
             break;
         }

@@ -219,6 +219,25 @@ ecs_status ecs_create(ecs_context *ctx, ecs_entity *out);
  * freed), then never-used ones in ascending order. */
 ecs_status ecs_kill(ecs_context *ctx, ecs_entity e);
 bool ecs_alive(const ecs_context *ctx, ecs_entity e);
+
+/* Creates n entities holding the same components in one call: the state
+ * afterwards (indices, handles, data, what the next refresh subscribes)
+ * is exactly that of n ecs_create calls each followed by ecs_add of every
+ * listed component, only faster.
+ *   components: distinct component ids (a tag takes no values);
+ *   values:     NULL (every component zeroed), or one pointer per listed
+ *               component: NULL (zeroed) or n values back to back, the
+ *               i-th for the i-th new entity (an array of that type);
+ *   out:        NULL, or room for the n handles, in creation order.
+ * All or nothing: ECS_ERR_FULL (the limit would be passed), ECS_ERR_NOMEM,
+ * ECS_ERR_UNKNOWN_COMPONENT or ECS_ERR_INVALID (an id listed twice, a
+ * count without ids) create none. */
+ecs_status ecs_create_bulk(ecs_context *ctx, uint32_t n, ecs_ids components,
+                           const void *const *values, ecs_entity *out);
+/* Kills every listed handle that is alive, as ecs_kill on each in turn
+ * would. ECS_ERR_DEAD when some were not (stale, null, or listed twice):
+ * those are skipped, the rest killed all the same. */
+ecs_status ecs_kill_bulk(ecs_context *ctx, const ecs_entity *entities, uint32_t n);
 /* The live handle of an index, or the null handle. */
 ecs_entity ecs_handle(const ecs_context *ctx, uint32_t index);
 uint32_t ecs_alive_count(const ecs_context *ctx);
