@@ -137,11 +137,8 @@ static void match_all(ecs_context *ctx)
     for (uint32_t s = 0; s < systems; s++) work += ctx->systems[s].subs.count / 4u;
     if (ctx->workers > 1 && systems > 1 && n > 0 && work >= PARALLEL_MATCH_MIN) {
         atomic_store(&ctx->pending_matches, systems);
-        for (uint32_t s = 1; s < systems; s++) {
-            ctx->systems[s].match_job.run = match_job;
-            ecs_pool_push(ctx->pool, &ctx->systems[s].match_job);
-        }
-        ctx->systems[0].match_job.run = match_job;
+        for (uint32_t s = 0; s < systems; s++) ctx->systems[s].match_job.run = match_job;
+        ecs_pool_push_batch(ctx->pool, &ctx->systems[1].match_job, sizeof(ecs_sys), systems - 1u);
         match_job(&ctx->systems[0].match_job);
         ecs_pool_wait(ctx->pool, &ctx->pending_matches);
     } else {

@@ -111,7 +111,9 @@ static void subtask_execute(ecs_subtask_ *st)
  * caller to run. */
 static ecs_subtask_ *pass_launch(ecs_sys *sys)
 {
-    for (uint32_t i = 1; i < sys->subtask_count; i++) ecs_pool_push(sys->ctx->pool, &sys->subtasks[i].job);
+    if (sys->subtask_count > 1)
+        ecs_pool_push_batch(sys->ctx->pool, &sys->subtasks[1].job, sizeof(ecs_subtask_),
+                            sys->subtask_count - 1u);
     return &sys->subtasks[0];
 }
 
