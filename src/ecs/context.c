@@ -244,7 +244,6 @@ void ecs_context_destroy(ecs_context *ctx)
     ecs_free(ctx->free_bits);
     ecs_sset_fini(&ctx->to_match);
     ecs_sset_fini(&ctx->batch_match);
-    ecs_free(ctx->batch_kill);
     ecs_free(ctx->masks);
     ecs_free(ctx->generations);
     ecs_free(ctx->states);

@@ -12,8 +12,10 @@
 #include <stddef.h>
 
 /* Entity slot states. A killed entity stays DYING, still subscribed and
- * with its data, until the refresh reclaims it. */
-enum { ECS_SLOT_FREE = 0, ECS_SLOT_ALIVE = 1, ECS_SLOT_DYING = 2 };
+ * with its data, until the refresh reclaims it; RECLAIM marks the dying
+ * ones of the batch a refresh round works on (one killed by a callback
+ * during the round stays DYING, for the next round). */
+enum { ECS_SLOT_FREE = 0, ECS_SLOT_ALIVE = 1, ECS_SLOT_DYING = 2, ECS_SLOT_RECLAIM = 3 };
 
 /* Deferred command kinds, recorded per subtask. */
 enum { ECS_CMD_CREATE = 1, ECS_CMD_ADD, ECS_CMD_REMOVE, ECS_CMD_CALL };
@@ -122,11 +124,8 @@ struct ecs_context {
     uint32_t free_count, free_lo;
     ecs_sset to_match; /* created, changed or killed since the last refresh */
     /* The batch a refresh round works on, swapped out of to_match so that
-     * callbacks may change entities again (handled next round), and the
-     * indices of it that were dying when the round began. */
+     * callbacks may change entities again (handled next round). */
     ecs_sset batch_match;
-    uint32_t *batch_kill;
-    size_t batch_kill_count, batch_kill_cap;
     bool refreshing; /* inside refresh: no reentrant step/refresh/destroy */
 
     ecs_pool *pool;            /* max_workers threads, workers of them active */

@@ -168,40 +168,38 @@ static bool is_ascending(const ecs_sset *s)
 /* The batch's indices become free only after every on_reclaim call of the
  * batch: an entity a callback creates cannot take an index whose dead
  * handle is still to be reported, so no callback sees a live handle. */
+/* The batch (ascending) holds every index this round reclaims, marked
+ * RECLAIM when the round began; none of them is FREE before the first
+ * loop, and no callback can make one FREE (or take it) before the last. */
 static void reclaim(ecs_context *ctx)
 {
-    const uint32_t *batch = ctx->batch_kill; /* ascending */
-    size_t n = ctx->batch_kill_count;
-    for (size_t k = 0; k < n; k++) {
+    const uint32_t *batch = ctx->batch_match.dense;
+    uint32_t n = ctx->batch_match.count;
+    for (uint32_t k = 0; k < n; k++) {
         uint32_t id = batch[k];
-        assert(ctx->states[id] == ECS_SLOT_DYING);
+        if (ctx->states[id] != ECS_SLOT_RECLAIM) continue;
         ctx->states[id] = ECS_SLOT_FREE;
         ctx->masks[id] = 0;
     }
-    for (size_t k = 0; ctx->on_reclaim && k < n; k++) {
+    for (uint32_t k = 0; ctx->on_reclaim && k < n; k++) {
         uint32_t id = batch[k];
-        ctx->on_reclaim(ctx, (ecs_entity){id, ctx->generations[id]}, ctx->user);
+        if (ctx->states[id] == ECS_SLOT_FREE)
+            ctx->on_reclaim(ctx, (ecs_entity){id, ctx->generations[id]}, ctx->user);
     }
-    for (size_t k = 0; k < n; k++) ecs__free_index(ctx, batch[k]);
-    ctx->batch_kill_count = 0;
+    for (uint32_t k = 0; k < n; k++)
+        if (ctx->states[batch[k]] == ECS_SLOT_FREE) ecs__free_index(ctx, batch[k]);
 }
 
-/* The batch's dying indices, taken when the round begins: one a callback
- * kills during the round is reclaimed next round, after it is unsubscribed. */
-static bool collect_kills(ecs_context *ctx)
+/* The batch's dying indices, marked when the round begins: one a callback
+ * kills during the round stays DYING, for the next round, after it is
+ * unsubscribed. */
+static void mark_kills(ecs_context *ctx)
 {
     const ecs_sset *batch = &ctx->batch_match;
-    if (ecs_reserve((void **)&ctx->batch_kill, &ctx->batch_kill_cap, batch->count,
-                    sizeof *ctx->batch_kill))
-        return false;
-    size_t n = 0;
     for (uint32_t k = 0; k < batch->count; k++) {
-        uint32_t id = batch->dense[k];
-        ctx->batch_kill[n] = id;
-        n += ctx->states[id] == ECS_SLOT_DYING;
+        uint8_t *state = &ctx->states[batch->dense[k]];
+        if (*state == ECS_SLOT_DYING) *state = ECS_SLOT_RECLAIM;
     }
-    ctx->batch_kill_count = n;
-    return true;
 }
 
 static void swap_sets(ecs_sset *a, ecs_sset *b)
@@ -220,15 +218,16 @@ void ecs__refresh(ecs_context *ctx, bool with_deferred)
          * same round that reclaims it. */
         swap_sets(&ctx->to_match, &ctx->batch_match);
         if (!is_ascending(&ctx->batch_match)) ecs_sset_sort(&ctx->batch_match);
-        if (!reserve_scratch(ctx) || !collect_kills(ctx)) {
+        if (!reserve_scratch(ctx)) {
             /* Nothing changed yet: hand the batch back for the next refresh. */
             swap_sets(&ctx->to_match, &ctx->batch_match);
             keep_first_error(ctx, ECS_ERR_NOMEM);
             break;
         }
+        mark_kills(ctx);
         match_all(ctx);
-        ecs_sset_clear(&ctx->batch_match);
         reclaim(ctx);
+        ecs_sset_clear(&ctx->batch_match);
     }
     ctx->refreshing = false;
 }
