@@ -355,11 +355,40 @@ static void test_alignment(void **state)
     ecs_context_destroy(ctx);
 }
 
+/* Freed indices are reused lowest first, whichever refresh freed them,
+ * then never-used indices in ascending order (what the README promises). */
+static void test_reuse_lowest_first(void **state)
+{
+    (void)state;
+    ecs_context *ctx = basic_ctx(ECS_STORAGE_DYNAMIC, 4);
+    ecs_entity e[12];
+    for (int i = 0; i < 12; i++) e[i] = create_ok(ctx);
+    const int freed[] = {7, 2, 9, 5}; /* each in a refresh of its own */
+    for (size_t k = 0; k < ARRAY_LEN(freed); k++) {
+        assert_int_equal(ecs_kill(ctx, e[freed[k]]), ECS_OK);
+        ecs_refresh(ctx);
+    }
+    assert_int_equal(ecs_kill(ctx, e[0]), ECS_OK); /* and two in one refresh */
+    assert_int_equal(ecs_kill(ctx, e[11]), ECS_OK);
+    ecs_refresh(ctx);
+    const uint32_t want[] = {0, 2, 5, 7, 9, 11, 12, 13};
+    for (size_t k = 0; k < ARRAY_LEN(want); k++) assert_int_equal(create_ok(ctx).index, want[k]);
+    /* Freed again after a growth: still lowest first. */
+    assert_int_equal(ecs_kill(ctx, ecs_handle(ctx, 13)), ECS_OK);
+    assert_int_equal(ecs_kill(ctx, ecs_handle(ctx, 1)), ECS_OK);
+    ecs_refresh(ctx);
+    assert_int_equal(create_ok(ctx).index, 1);
+    assert_int_equal(create_ok(ctx).index, 13);
+    assert_int_equal(create_ok(ctx).index, 14);
+    ecs_context_destroy(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_null_handle),
         cmocka_unit_test(test_kill_and_reuse),
+        cmocka_unit_test(test_reuse_lowest_first),
         cmocka_unit_test(test_random_lifetimes),
         cmocka_unit_test(test_fixed_limit),
         cmocka_unit_test(test_dynamic_growth_million),

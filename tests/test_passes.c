@@ -1,7 +1,9 @@
 /* test_passes.c - multi-pass systems: pass p of every subtask starts only
  * after all subtasks finished pass p - 1 and finish ran for it; the ranges
  * are the same in every pass; outputs and kills accumulate over the passes;
- * a dependent system starts after the last pass. Callbacks only record;
+ * a dependent system starts after the last pass; outputs and deferred
+ * commands come back in (pass, subtask, recording) order at 1, 2, 3 and 8
+ * workers. Callbacks only record;
  * the test thread asserts. */
 #include "test_util.h"
 
@@ -82,6 +84,7 @@ static void run_passes(uint32_t workers, bool inner_off)
     uint32_t subtasks = inner_off ? 1u : (N + 1499u) / 1500u;
     assert_int_equal(R.subtasks, subtasks);
     assert_int_equal(ecs_output_subtasks(ctx, 0), subtasks);
+    assert_int_equal(ecs_output_batches(ctx, 0), PASSES * subtasks);
     /* finish once per pass, in order. */
     assert_int_equal(R.finishes, PASSES);
     for (uint32_t p = 0; p < PASSES; p++) {
@@ -95,12 +98,15 @@ static void run_passes(uint32_t workers, bool inner_off)
             assert_int_equal(R.count[p][s], R.count[0][s]);
             assert_int_equal(R.seen_done[p][s], subtasks);
         }
-        /* One output per pass, accumulated in pass order. */
+        /* One output per pass, accumulated over the passes; read back as
+         * batch (pass, subtask). */
         assert_int_equal(R.own_output[s], PASSES);
-        uint32_t n;
-        const uint32_t *out = ecs_output(ctx, 0, s, &n);
-        assert_int_equal(n, PASSES);
-        for (uint32_t p = 0; p < PASSES; p++) assert_int_equal(out[p], p);
+        for (uint32_t p = 0; p < PASSES; p++) {
+            uint32_t n;
+            const uint32_t *out = ecs_output(ctx, 0, p * subtasks + s, &n);
+            assert_int_equal(n, 1);
+            assert_int_equal(out[0], p);
+        }
     }
     assert_int_equal(atomic_load(&R.dependent_saw_done), subtasks);
     /* The last pass's kills were applied: one per subtask. */
@@ -136,11 +142,101 @@ static void test_too_many_passes(void **state)
     assert_non_null(strstr(err.message, "passes"));
 }
 
+/* ---- (pass, subtask, recording) order, whatever the worker count -------- */
+
+#define ORDER_N 40u
+#define ORDER_LOG (4u * ORDER_N)
+
+typedef struct order_log {
+    uint32_t calls[ORDER_LOG], ncalls; /* deferred calls, in replay order */
+    uint32_t seen[ORDER_LOG], nseen;   /* the dependent's view of the outputs */
+} order_log;
+
+static order_log L;
+
+static void log_call(ecs_context *ctx, void *payload)
+{
+    (void)ctx;
+    if (L.ncalls < ORDER_LOG) L.calls[L.ncalls++] = *(const uint32_t *)payload;
+}
+
+static void log_create(ecs_context *ctx, ecs_entity e, void *payload)
+{
+    log_call(ctx, payload);
+    ecs_kill(ctx, e); /* keep the population fixed */
+}
+
+/* Two passes; in pass p every entity i pushes i * 10 + p as an output and
+ * records a deferred call (or create) with the same value. */
+static void two_pass_process(ecs_iter *it)
+{
+    for (uint32_t k = 0; k < it->count; k++) {
+        uint32_t v = it->entities[k] * 10u + it->pass;
+        uint32_t *o = ecs_iter_output_push(it, 1);
+        if (o) *o = v;
+        if (k % 2) ecs_iter_defer_create(it, log_create, &v, sizeof v);
+        else ecs_iter_defer_call(it, log_call, &v, sizeof v);
+    }
+}
+
+static void reader_process(ecs_iter *it)
+{
+    L.nseen = 0;
+    for (uint32_t b = 0; b < ecs_iter_dep_batches(it, 0); b++) {
+        uint32_t n;
+        const uint32_t *o = ecs_iter_dep_output(it, 0, b, &n);
+        for (uint32_t k = 0; k < n && L.nseen < ORDER_LOG; k++) L.seen[L.nseen++] = o[k];
+    }
+}
+
+static void check_pass_major(const uint32_t *got, uint32_t n)
+{
+    assert_int_equal(n, 2u * ORDER_N);
+    for (uint32_t p = 0, at = 0; p < 2; p++)
+        for (uint32_t i = 0; i < ORDER_N; i++, at++) assert_int_equal(got[at], i * 10u + p);
+}
+
+static void run_order(uint32_t workers, ecs_parallelism split)
+{
+    memset(&L, 0, sizeof L);
+    const ecs_system_def systems[] = {
+        {.name = "two_pass", .reads = ECS_IDS(0), .passes = 2, .parallelism = split,
+         .output_size = sizeof(uint32_t), .process = two_pass_process},
+        {.name = "reader", .reads = ECS_IDS(0), .after = ECS_IDS(0), .process = reader_process},
+    };
+    ecs_config cfg = tu_config(comps, 1, systems, 2, workers);
+    ecs_context *ctx = ctx_create_ok(&cfg);
+    for (uint32_t i = 0; i < ORDER_N; i++) assert_int_equal(ecs_add(ctx, create_ok(ctx), 0, NULL), ECS_OK);
+    step_ok(ctx, NULL, NULL);
+    check_pass_major(L.seen, L.nseen); /* a dependent reads them in order */
+    check_pass_major(L.calls, L.ncalls); /* commands replay in the same order */
+    uint32_t got[ORDER_LOG], n = 0; /* and so does the owner after the step */
+    for (uint32_t b = 0; b < ecs_output_batches(ctx, 0); b++) {
+        uint32_t c;
+        const uint32_t *o = ecs_output(ctx, 0, b, &c);
+        for (uint32_t k = 0; k < c && n < ORDER_LOG; k++) got[n++] = o[k];
+    }
+    check_pass_major(got, n);
+    ecs_context_destroy(ctx);
+}
+
+static void test_pass_major_order(void **state)
+{
+    (void)state;
+    const uint32_t workers[] = {1, 2, 3, 8};
+    for (size_t w = 0; w < ARRAY_LEN(workers); w++) {
+        run_order(workers[w], (ecs_parallelism){ECS_SPLIT_PER_WORKER, 0, 0});
+        run_order(workers[w], (ecs_parallelism){ECS_SPLIT_CHUNKS, 7, 0});
+        run_order(workers[w], (ecs_parallelism){ECS_SPLIT_NONE, 0, 0});
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_passes_in_order),
         cmocka_unit_test(test_too_many_passes),
+        cmocka_unit_test(test_pass_major_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,7 +5,10 @@
 #include "test_util.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
+
+#include <ck_pr.h>
 
 #include "alloc.h"
 #include "pool.h"
@@ -270,6 +273,100 @@ static void test_set_active(void **state)
     free(st.hits);
 }
 
+/* ecs_pool_notify's contract: it fences by itself, so a counter brought
+ * to zero with a relaxed store still wakes its waiter (the ctest timeout
+ * catches a lost wake-up). Many short rounds, so waiters do fall asleep. */
+typedef struct relaxed_job {
+    ecs_job job;
+    ecs_pool *pool;
+    atomic_uint *counter;
+} relaxed_job;
+
+static void relaxed_run(ecs_job *job)
+{
+    relaxed_job *r = (relaxed_job *)(void *)((char *)job - offsetof(relaxed_job, job));
+    ecs_pool *pool = r->pool;
+    if (atomic_fetch_sub_explicit(r->counter, 1, memory_order_relaxed) == 1)
+        ecs_pool_notify(pool);
+}
+
+static void test_notify_after_relaxed_store(void **state)
+{
+    (void)state;
+    for (uint32_t threads = 2; threads <= 4; threads++) {
+        ecs_pool *pool = ecs_pool_create(threads);
+        assert_non_null(pool);
+        /* Never reused: a relaxed decrement orders nothing, so rewriting a
+         * job the last round's thread just read would be a race. */
+        relaxed_job *all = xcalloc(3000u * 3u, sizeof *all);
+        atomic_uint counter;
+        for (uint32_t round = 0; round < 3000; round++) {
+            relaxed_job *jobs = &all[round * 3u];
+            atomic_store_explicit(&counter, 3, memory_order_relaxed);
+            for (int k = 0; k < 3; k++) {
+                jobs[k] = (relaxed_job){.pool = pool, .counter = &counter};
+                jobs[k].job.run = relaxed_run;
+                ecs_pool_push(pool, &jobs[k].job);
+            }
+            ecs_pool_wait(pool, &counter);
+            assert_int_equal(atomic_load(&counter), 0);
+        }
+        ecs_pool_destroy(pool);
+        free(all);
+    }
+}
+
+/* Idle workers go to sleep after a bounded spin (no busy-wait), and a
+ * batch of pushes wakes them with one wake call, at most one sleeper per
+ * job. The jobs hold until released, so only the push's wake-up counts. */
+typedef struct held_job {
+    ecs_job job;
+    ecs_pool *pool;
+    atomic_uint *counter;
+    atomic_int *go;
+} held_job;
+
+static void held_run(ecs_job *job)
+{
+    held_job *h = (held_job *)(void *)((char *)job - offsetof(held_job, job));
+    ecs_pool *pool = h->pool;
+    atomic_uint *counter = h->counter;
+    while (!atomic_load_explicit(h->go, memory_order_acquire)) ck_pr_stall();
+    if (atomic_fetch_sub_explicit(counter, 1, memory_order_acq_rel) == 1) ecs_pool_notify(pool);
+}
+
+static void wait_for_sleepers(ecs_pool *pool, uint32_t n)
+{
+    while (ecs_pool_wakes(pool).sleepers < n) sched_yield(); /* the ctest timeout bounds it */
+}
+
+static void test_batch_wakes(void **state)
+{
+    (void)state;
+    ecs_pool *pool = ecs_pool_create(4);
+    assert_non_null(pool);
+    for (uint32_t jobs = 1; jobs <= 3; jobs++) {
+        wait_for_sleepers(pool, 3);
+        held_job held[3];
+        atomic_uint counter;
+        atomic_int go;
+        atomic_init(&counter, jobs);
+        atomic_init(&go, 0);
+        for (uint32_t k = 0; k < jobs; k++) {
+            held[k] = (held_job){.pool = pool, .counter = &counter, .go = &go};
+            held[k].job.run = held_run;
+        }
+        ecs_pool_wake_stats before = ecs_pool_wakes(pool);
+        ecs_pool_push_batch(pool, &held[0].job, sizeof held[0], jobs);
+        ecs_pool_wake_stats after = ecs_pool_wakes(pool);
+        assert_int_equal(after.wake_calls - before.wake_calls, 1);
+        assert_true(after.woken - before.woken <= jobs);
+        atomic_store_explicit(&go, 1, memory_order_release);
+        ecs_pool_wait(pool, &counter);
+    }
+    ecs_pool_destroy(pool);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -277,6 +374,8 @@ int main(void)
         cmocka_unit_test(test_million_2),
         cmocka_unit_test(test_million_4),
         cmocka_unit_test(test_nested_waits),
+        cmocka_unit_test(test_notify_after_relaxed_store),
+        cmocka_unit_test(test_batch_wakes),
         cmocka_unit_test(test_create_destroy),
         cmocka_unit_test(test_set_active),
     };

@@ -131,9 +131,53 @@ static void test_kill_in_reclaim_is_reclaimed_too(void **state)
     ecs_context_destroy(ctx);
 }
 
+/* on_reclaim is handed dead handles only, even when an earlier call of the
+ * same batch creates entities (which must not take the batch's indices
+ * while their dead handles are still to be reported). */
+typedef struct reclaim_probe {
+    uint32_t calls, alive_seen, created;
+} reclaim_probe;
+
+static void reclaim_creates(ecs_context *ctx, ecs_entity e, void *user)
+{
+    reclaim_probe *p = user;
+    p->calls++;
+    if (ecs_alive(ctx, e)) p->alive_seen++;
+    if (p->calls == 1) /* the first call of the batch creates three */
+        for (int k = 0; k < 3; k++) {
+            ecs_entity n;
+            assert_int_equal(ecs_create(ctx, &n), ECS_OK);
+            p->created++;
+        }
+}
+
+static void test_reclaim_never_alive(void **state)
+{
+    (void)state;
+    reclaim_probe p = {0};
+    ecs_system_def sys[1] = {{.name = "sys_a", .reads = ECS_IDS(C_A), .process = noop_process}};
+    ecs_config cfg = tu_config(comps, C_COUNT, sys, 1, 2);
+    cfg.on_reclaim = reclaim_creates;
+    cfg.user = &p;
+    ecs_context *ctx = ctx_create_ok(&cfg);
+    ecs_entity e[6];
+    for (int i = 0; i < 6; i++) e[i] = create_ok(ctx);
+    for (int i = 0; i < 3; i++) assert_int_equal(ecs_kill(ctx, e[i]), ECS_OK);
+    ecs_refresh(ctx);
+    assert_int_equal(p.calls, 3);
+    assert_int_equal(p.created, 3);
+    assert_int_equal(p.alive_seen, 0);
+    assert_int_equal(ecs_alive_count(ctx), 6);
+    /* The batch's indices were free only after the batch: the new
+     * entities took fresh ones, and 0..2 come next. */
+    assert_int_equal(create_ok(ctx).index, 0);
+    ecs_context_destroy(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_reclaim_never_alive),
         cmocka_unit_test(test_add_in_subscribe_matches_again),
         cmocka_unit_test(test_kill_in_subscribe_unsubscribes_and_reclaims),
         cmocka_unit_test(test_kill_in_reclaim_is_reclaimed_too),

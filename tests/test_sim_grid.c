@@ -689,10 +689,42 @@ static void test_empty(void **state)
     sim_grid_free(&g);
 }
 
+/* A part index out of range is refused in every build, writing nothing:
+ * the grid built afterwards is the same as one never misused. */
+static void test_part_out_of_range(void **state)
+{
+    (void)state;
+    sim_grid g;
+    assert_int_equal(sim_grid_init(&g, 10.0f, 10.0f, 1.0f, 2), 0);
+    float xy[4] = {1.0f, 1.0f, 1.5f, 1.0f}, rad[2] = {1.0f, 1.0f};
+    uint32_t idx[2] = {0, 1};
+    size_t bytes = (size_t)g.cells * g.parts_max * sizeof *g.cursor;
+    uint32_t *before = malloc(bytes);
+    assert_non_null(before);
+    memcpy(before, g.cursor, bytes);
+    assert_int_equal(sim_grid_count(&g, 2, xy, idx, 2), -1);
+    assert_int_equal(sim_grid_count(&g, UINT32_MAX, xy, idx, 2), -1);
+    assert_memory_equal(before, g.cursor, bytes);
+    assert_int_equal(sim_grid_scan(&g, 3), -2);
+    assert_int_equal(sim_grid_scan(&g, 0), -2);
+    assert_int_equal(sim_grid_count(&g, 0, xy, idx, 1), 0);
+    assert_int_equal(sim_grid_count(&g, 1, xy, idx + 1, 1), 0);
+    assert_int_equal(sim_grid_scan(&g, 2), 0);
+    assert_int_equal(sim_grid_scatter(&g, 2, xy, rad, idx, 2), -1);
+    assert_int_equal(sim_grid_scatter(&g, 0, xy, rad, idx, 1), 0);
+    assert_int_equal(sim_grid_scatter(&g, 1, xy, rad, idx + 1, 1), 0);
+    assert_int_equal(g.count, 2);
+    assert_int_equal(g.entity[0], 0);
+    assert_int_equal(g.entity[1], 1);
+    free(before);
+    sim_grid_free(&g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_empty),
+        cmocka_unit_test(test_part_out_of_range),
         cmocka_unit_test(test_hand_built),
         cmocka_unit_test(test_far_from_origin),
         cmocka_unit_test(test_random_layouts),

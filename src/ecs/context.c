@@ -23,6 +23,7 @@ const char *ecs_status_name(ecs_status status)
     case ECS_ERR_DEAD: return "ECS_ERR_DEAD";
     case ECS_ERR_NOMEM: return "ECS_ERR_NOMEM";
     case ECS_ERR_THREAD: return "ECS_ERR_THREAD";
+    case ECS_ERR_MISUSE: return "ECS_ERR_MISUSE";
     }
     return "ECS_ERR_UNKNOWN_STATUS";
 }
@@ -37,6 +38,26 @@ ecs_status ecs__fail(ecs_error *err, ecs_status status, const char *fmt, ...)
         va_end(ap);
     }
     return status;
+}
+
+ecs_status ecs__misuse(ecs_context *ctx, const char *fmt, ...)
+{
+    unsigned none = 0;
+    if (atomic_compare_exchange_strong_explicit(&ctx->misuse, &none, 1, memory_order_acquire,
+                                                memory_order_relaxed)) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(ctx->misuse_message, sizeof ctx->misuse_message, fmt, ap);
+        va_end(ap);
+        atomic_store_explicit(&ctx->misuse, 2, memory_order_release);
+    }
+    return ECS_ERR_MISUSE;
+}
+
+const char *ecs_misuse_message(const ecs_context *ctx)
+{
+    ecs_context *c = (ecs_context *)ctx; /* an atomic load only */
+    return atomic_load_explicit(&c->misuse, memory_order_acquire) == 2 ? ctx->misuse_message : "";
 }
 
 ecs_config ecs_default_config(void)
@@ -204,7 +225,10 @@ ecs_status ecs_context_create(const ecs_config *cfg, ecs_context **out, ecs_erro
 void ecs_context_destroy(ecs_context *ctx)
 {
     if (!ctx) return;
-    assert(!ctx->running && !ctx->refreshing && "ecs_context_destroy from inside a step");
+    if (ctx->running || ctx->refreshing) { /* leaking beats freeing what runs */
+        ecs__misuse(ctx, "ecs_context_destroy called from inside a step");
+        return;
+    }
     ecs_pool_destroy(ctx->pool);
     for (uint32_t s = 0; ctx->systems && s < ctx->system_count; s++) {
         ecs_sys *sys = &ctx->systems[s];
@@ -217,10 +241,8 @@ void ecs_context_destroy(ecs_context *ctx)
         ecs_free(sys->added);
     }
     for (uint32_t c = 0; ctx->columns && c < ctx->component_count; c++) ecs_free(ctx->columns[c]);
-    ecs_sset_fini(&ctx->free_ids);
-    ecs_sset_fini(&ctx->to_kill);
+    ecs_free(ctx->free_bits);
     ecs_sset_fini(&ctx->to_match);
-    ecs_sset_fini(&ctx->batch_kill);
     ecs_sset_fini(&ctx->batch_match);
     ecs_free(ctx->masks);
     ecs_free(ctx->generations);
@@ -236,12 +258,17 @@ void ecs_context_destroy(ecs_context *ctx)
 uint32_t ecs_worker_count(const ecs_context *ctx) { return ctx->workers; }
 uint32_t ecs_max_workers(const ecs_context *ctx) { return ctx->max_workers; }
 
-#define ASSERT_BETWEEN_STEPS(ctx)                                                              \
-    assert(!(ctx)->running && !(ctx)->refreshing && "only between steps")
+ecs_status ecs__check_between_steps(ecs_context *ctx, const char *fn)
+{
+    if (ctx->running) return ecs__misuse(ctx, "%s called while systems run", fn);
+    if (ctx->refreshing) return ecs__misuse(ctx, "%s called from a refresh callback", fn);
+    return ECS_OK;
+}
 
 ecs_status ecs_set_workers(ecs_context *ctx, uint32_t workers)
 {
-    ASSERT_BETWEEN_STEPS(ctx);
+    ecs_status st = ecs__check_between_steps(ctx, "ecs_set_workers");
+    if (st != ECS_OK) return st;
     if (workers < 1 || workers > ctx->max_workers) return ECS_ERR_INVALID;
     ecs_pool_set_active(ctx->pool, workers);
     ctx->workers = workers;
@@ -250,7 +277,7 @@ ecs_status ecs_set_workers(ecs_context *ctx, uint32_t workers)
 
 void ecs_set_inner_parallelism(ecs_context *ctx, bool on)
 {
-    ASSERT_BETWEEN_STEPS(ctx);
+    if (ecs__check_between_steps(ctx, "ecs_set_inner_parallelism") != ECS_OK) return;
     ctx->inner_off = !on;
 }
 

@@ -12,8 +12,10 @@
 #include <stddef.h>
 
 /* Entity slot states. A killed entity stays DYING, still subscribed and
- * with its data, until the refresh reclaims it. */
-enum { ECS_SLOT_FREE = 0, ECS_SLOT_ALIVE = 1, ECS_SLOT_DYING = 2 };
+ * with its data, until the refresh reclaims it; RECLAIM marks the dying
+ * ones of the batch a refresh round works on (one killed by a callback
+ * during the round stays DYING, for the next round). */
+enum { ECS_SLOT_FREE = 0, ECS_SLOT_ALIVE = 1, ECS_SLOT_DYING = 2, ECS_SLOT_RECLAIM = 3 };
 
 /* Deferred command kinds, recorded per subtask. */
 enum { ECS_CMD_CREATE = 1, ECS_CMD_ADD, ECS_CMD_REMOVE, ECS_CMD_CALL };
@@ -49,6 +51,10 @@ static inline void *ecs__cmd_payload(ecs_cmd *cmd)
     return (unsigned char *)cmd + ecs__cmd_padded(sizeof(ecs_cmd));
 }
 
+typedef struct ecs_marks {
+    size_t out, cmd, kill;
+} ecs_marks;
+
 /* Cache-line aligned: neighbouring subtasks run on different threads and
  * each writes its own counters. */
 typedef struct ecs_subtask_ {
@@ -64,6 +70,10 @@ typedef struct ecs_subtask_ {
     ecs_entity *kills;
     size_t kill_count, kill_cap;
     uint32_t failed; /* records lost to allocation failure */
+    /* Where each pass began in out, cmds and kills: pass p recorded
+     * [mark[p], mark[p + 1]) (the last pass up to the count), so the
+     * replay can go pass by pass across subtasks. */
+    ecs_marks marks[ECS_MAX_PASSES];
 } ecs_subtask_;
 
 typedef struct ecs_sys {
@@ -108,12 +118,14 @@ struct ecs_context {
     uint64_t *masks;
     uint32_t *generations;
     uint8_t *states;
-    ecs_sset free_ids; /* reclaimed indices, popped from the back */
-    ecs_sset to_kill;  /* killed since the last refresh */
+    /* Reclaimed indices, one bit each: ecs_create takes the lowest. No bit
+     * is set in words below free_lo. */
+    uint64_t *free_bits;
+    uint32_t free_count, free_lo;
     ecs_sset to_match; /* created, changed or killed since the last refresh */
-    /* The batch a refresh round works on, swapped out of the two above so
-     * that callbacks may change entities again (handled next round). */
-    ecs_sset batch_kill, batch_match;
+    /* The batch a refresh round works on, swapped out of to_match so that
+     * callbacks may change entities again (handled next round). */
+    ecs_sset batch_match;
     bool refreshing; /* inside refresh: no reentrant step/refresh/destroy */
 
     ecs_pool *pool;            /* max_workers threads, workers of them active */
@@ -123,12 +135,18 @@ struct ecs_context {
     atomic_uint pending_systems;
     atomic_uint pending_matches;
     ecs_status step_status;
+    /* The first misuse detected (any thread): 0 none, 1 being written, 2
+     * written; the message is read once the step's threads are done. */
+    atomic_uint misuse;
+    char misuse_message[256];
     ecs_entity_fn on_reclaim;
     void *user;
 };
 
 /* Storage (entity.c). */
 bool ecs__grow(ecs_context *ctx, uint32_t capacity);
+/* Puts a reclaimed index in the free set. */
+void ecs__free_index(ecs_context *ctx, uint32_t index);
 /* Scheduler (schedule.c). */
 ecs_status ecs__prepare_subtasks(ecs_context *ctx);
 void ecs__run_systems(ecs_context *ctx);
@@ -137,6 +155,24 @@ void ecs__subtask_fini(ecs_subtask_ *st);
 void ecs__refresh(ecs_context *ctx, bool with_deferred);
 /* Validation (validate.c): fills reach (n * n) on success. */
 ecs_status ecs__validate(const ecs_config *cfg, bool *reach, ecs_error *err);
+/* Records a misuse of the API (any thread, at most one message kept per
+ * step) and returns ECS_ERR_MISUSE. */
+ecs_status ecs__misuse(ecs_context *ctx, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* ECS_ERR_MISUSE (recorded, naming fn) when a structural call comes while
+ * systems run or inside ecs_refresh's matching; ECS_OK otherwise. */
+static inline ecs_status ecs__check_structural(ecs_context *ctx, const char *fn)
+{
+    if (__builtin_expect(ctx->running, 0))
+        return ecs__misuse(ctx, "%s called while systems run (use the ecs_iter_ deferred calls)",
+                           fn);
+    return ECS_OK;
+}
+/* ECS_ERR_MISUSE (recorded, naming fn) inside a step or a refresh. */
+ecs_status ecs__check_between_steps(ecs_context *ctx, const char *fn);
 /* Messages (context.c): sets err->status and formats err->message. */
 ecs_status ecs__fail(ecs_error *err, ecs_status status, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -34,9 +34,9 @@ bool ecs__grow(ecs_context *ctx, uint32_t capacity)
     if (!grow_array(&ctx->masks, sizeof *ctx->masks, old, capacity, 0) ||
         !grow_array(&ctx->generations, sizeof *ctx->generations, old, capacity, 0) ||
         !grow_array(&ctx->states, sizeof *ctx->states, old, capacity, 0) ||
-        !ecs_sset_grow(&ctx->free_ids, capacity) || !ecs_sset_grow(&ctx->to_kill, capacity) ||
-        !ecs_sset_grow(&ctx->to_match, capacity) || !ecs_sset_grow(&ctx->batch_kill, capacity) ||
-        !ecs_sset_grow(&ctx->batch_match, capacity))
+        !grow_array(&ctx->free_bits, sizeof *ctx->free_bits, (old + 63u) / 64u,
+                    (capacity + 63u) / 64u, 0) ||
+        !ecs_sset_grow(&ctx->to_match, capacity) || !ecs_sset_grow(&ctx->batch_match, capacity))
         return false;
     for (uint32_t s = 0; s < ctx->system_count; s++)
         if (!ecs_oset_grow(&ctx->systems[s].subs, capacity)) return false;
@@ -44,13 +44,34 @@ bool ecs__grow(ecs_context *ctx, uint32_t capacity)
     return true;
 }
 
+void ecs__free_index(ecs_context *ctx, uint32_t index)
+{
+    uint32_t word = index >> 6;
+    ctx->free_bits[word] |= UINT64_C(1) << (index & 63u);
+    ctx->free_count++;
+    if (word < ctx->free_lo) ctx->free_lo = word;
+}
+
+/* The lowest free index, taken out of the free set (which is not empty). */
+static uint32_t take_lowest_free(ecs_context *ctx)
+{
+    uint32_t w = ctx->free_lo;
+    while (ctx->free_bits[w] == 0) w++;
+    ctx->free_lo = w;
+    uint64_t bits = ctx->free_bits[w];
+    ctx->free_bits[w] = bits & (bits - 1u);
+    ctx->free_count--;
+    return w * 64u + (uint32_t)__builtin_ctzll(bits);
+}
+
 ecs_status ecs_create(ecs_context *ctx, ecs_entity *out)
 {
-    assert(!ctx->running && "structural changes are deferred while systems run");
     *out = ECS_NULL_ENTITY;
+    ecs_status st = ecs__check_structural(ctx, "ecs_create");
+    if (st != ECS_OK) return st;
     uint32_t index;
-    if (ctx->free_ids.count) {
-        index = ecs_sset_pop(&ctx->free_ids);
+    if (ctx->free_count) {
+        index = take_lowest_free(ctx);
     } else {
         if (ctx->high == ctx->limit) return ECS_ERR_FULL;
         if (ctx->high == ctx->capacity) {
@@ -73,12 +94,12 @@ ecs_status ecs_create(ecs_context *ctx, ecs_entity *out)
 
 ecs_status ecs_kill(ecs_context *ctx, ecs_entity e)
 {
-    assert(!ctx->running && "use ecs_iter_kill inside systems");
+    ecs_status st = ecs__check_structural(ctx, "ecs_kill");
+    if (st != ECS_OK) return st;
     if (!ecs__alive(ctx, e)) return ECS_ERR_DEAD;
     ctx->states[e.index] = ECS_SLOT_DYING;
     ctx->alive--;
-    ecs_sset_add(&ctx->to_kill, e.index);
-    ecs_sset_add(&ctx->to_match, e.index);
+    ecs_sset_add(&ctx->to_match, e.index); /* the refresh reclaims it: it is dying */
     return ECS_OK;
 }
 
@@ -100,7 +121,8 @@ static void *slot(ecs_context *ctx, uint32_t index, uint32_t c)
 
 ecs_status ecs_add(ecs_context *ctx, ecs_entity e, uint32_t component, const void *value)
 {
-    assert(!ctx->running && "use ecs_iter_defer_add inside systems");
+    ecs_status st = ecs__check_structural(ctx, "ecs_add");
+    if (st != ECS_OK) return st;
     if (component >= ctx->component_count) return ECS_ERR_UNKNOWN_COMPONENT;
     if (!ecs__alive(ctx, e)) return ECS_ERR_DEAD;
     size_t size = ctx->components[component].size;
@@ -118,7 +140,8 @@ ecs_status ecs_add(ecs_context *ctx, ecs_entity e, uint32_t component, const voi
 
 ecs_status ecs_remove(ecs_context *ctx, ecs_entity e, uint32_t component)
 {
-    assert(!ctx->running && "use ecs_iter_defer_remove inside systems");
+    ecs_status st = ecs__check_structural(ctx, "ecs_remove");
+    if (st != ECS_OK) return st;
     if (component >= ctx->component_count) return ECS_ERR_UNKNOWN_COMPONENT;
     if (!ecs__alive(ctx, e)) return ECS_ERR_DEAD;
     uint64_t bit = UINT64_C(1) << component;

@@ -8,22 +8,27 @@
 #include <assert.h>
 #include <string.h>
 
+/* The column if mask (of a system) holds component; else a misuse. */
+static unsigned char *declared(const ecs_iter *it, uint64_t mask, uint32_t component,
+                               const char *what)
+{
+    if (__builtin_expect(component < it->ctx->component_count && (mask >> component & 1), 1))
+        return it->ctx->columns[component];
+    const ecs_sys *sys = it->sub_->sys;
+    ecs__misuse(it->ctx, "system '%s' asked to %s component %u, which it does not declare%s",
+                sys->def.name ? sys->def.name : "(unnamed)", what, (unsigned)component,
+                component < it->ctx->component_count ? "" : " (no such component)");
+    return NULL;
+}
+
 const void *ecs_iter_read(const ecs_iter *it, uint32_t component)
 {
-    const ecs_sys *sys = it->sub_->sys;
-    assert(component < it->ctx->component_count);
-    assert((sys->required >> component & 1) && "system did not declare this component");
-    (void)sys;
-    return it->ctx->columns[component];
+    return declared(it, it->sub_->sys->required, component, "read");
 }
 
 void *ecs_iter_write(const ecs_iter *it, uint32_t component)
 {
-    const ecs_sys *sys = it->sub_->sys;
-    assert(component < it->ctx->component_count);
-    assert((sys->write_mask >> component & 1) && "system did not declare this write");
-    (void)sys;
-    return it->ctx->columns[component];
+    return declared(it, it->sub_->sys->write_mask, component, "write");
 }
 
 /* entities is strictly ascending, so entities[q] - entities[p] >= q - p,
@@ -72,16 +77,31 @@ void *ecs_iter_output_push(ecs_iter *it, uint32_t n)
     return at;
 }
 
-static const void *output_of(const ecs_sys *sys, uint32_t subtask, uint32_t *count)
-{
-    assert(subtask < sys->subtask_count);
-    *count = (uint32_t)sys->subtasks[subtask].out_count;
-    return sys->subtasks[subtask].out;
-}
-
 const void *ecs_iter_output(const ecs_iter *it, uint32_t *count)
 {
-    return output_of(it->sub_->sys, it->subtask, count);
+    const ecs_subtask_ *st = it->sub_;
+    *count = (uint32_t)st->out_count;
+    return st->out;
+}
+
+static uint32_t batches_of(const ecs_sys *sys) { return sys->passes * sys->subtask_count; }
+
+/* Batch b: what subtask b % S pushed in pass b / S. */
+static const void *batch_of(ecs_context *ctx, const ecs_sys *sys, uint32_t batch,
+                            uint32_t *count)
+{
+    *count = 0;
+    if (batch >= batches_of(sys)) {
+        ecs__misuse(ctx, "output batch %u of system '%s' asked for; it has %u", (unsigned)batch,
+                    sys->def.name ? sys->def.name : "(unnamed)", (unsigned)batches_of(sys));
+        return NULL;
+    }
+    uint32_t pass = batch / sys->subtask_count;
+    const ecs_subtask_ *st = &sys->subtasks[batch % sys->subtask_count];
+    size_t end = pass + 1u < sys->passes ? st->marks[pass + 1u].out : st->out_count;
+    size_t begin = st->marks[pass].out;
+    *count = (uint32_t)(end - begin);
+    return st->out ? st->out + begin * sys->def.output_size : NULL;
 }
 
 uint32_t ecs_output_subtasks(const ecs_context *ctx, uint32_t system)
@@ -90,32 +110,48 @@ uint32_t ecs_output_subtasks(const ecs_context *ctx, uint32_t system)
     return ctx->systems[system].subtask_count;
 }
 
-const void *ecs_output(const ecs_context *ctx, uint32_t system, uint32_t subtask, uint32_t *count)
+uint32_t ecs_output_batches(const ecs_context *ctx, uint32_t system)
 {
     assert(system < ctx->system_count);
-    return output_of(&ctx->systems[system], subtask, count);
+    return batches_of(&ctx->systems[system]);
 }
 
-static void assert_depends(const ecs_iter *it, uint32_t system)
+const void *ecs_output(const ecs_context *ctx, uint32_t system, uint32_t batch, uint32_t *count)
 {
-    assert(system < it->ctx->system_count);
-    assert(it->ctx->reach[(size_t)system * it->ctx->system_count + it->system] &&
-           "a system may only read outputs of systems it depends on");
-    (void)it;
-    (void)system;
+    assert(system < ctx->system_count);
+    return batch_of((ecs_context *)ctx, &ctx->systems[system], batch, count);
+}
+
+/* The system if this one depends on it (directly or not); else a misuse. */
+static const ecs_sys *dependency(const ecs_iter *it, uint32_t system)
+{
+    ecs_context *ctx = it->ctx;
+    if (system < ctx->system_count && ctx->reach[(size_t)system * ctx->system_count + it->system])
+        return &ctx->systems[system];
+    ecs__misuse(ctx, "system '%s' read the outputs of system %u, which it does not depend on",
+                it->sub_->sys->def.name ? it->sub_->sys->def.name : "(unnamed)",
+                (unsigned)system);
+    return NULL;
 }
 
 uint32_t ecs_iter_dep_subtasks(const ecs_iter *it, uint32_t system)
 {
-    assert_depends(it, system);
-    return it->ctx->systems[system].subtask_count;
+    const ecs_sys *dep = dependency(it, system);
+    return dep ? dep->subtask_count : 0;
 }
 
-const void *ecs_iter_dep_output(const ecs_iter *it, uint32_t system, uint32_t subtask,
+uint32_t ecs_iter_dep_batches(const ecs_iter *it, uint32_t system)
+{
+    const ecs_sys *dep = dependency(it, system);
+    return dep ? batches_of(dep) : 0;
+}
+
+const void *ecs_iter_dep_output(const ecs_iter *it, uint32_t system, uint32_t batch,
                                 uint32_t *count)
 {
-    assert_depends(it, system);
-    return output_of(&it->ctx->systems[system], subtask, count);
+    *count = 0;
+    const ecs_sys *dep = dependency(it, system);
+    return dep ? batch_of(it->ctx, dep, batch, count) : NULL;
 }
 
 void ecs_iter_kill(ecs_iter *it, ecs_entity e)
@@ -154,7 +190,10 @@ void ecs_iter_defer_create(ecs_iter *it, ecs_entity_fn init, const void *payload
 
 void ecs_iter_defer_add(ecs_iter *it, ecs_entity e, uint32_t component, const void *value)
 {
-    assert(component < it->ctx->component_count);
+    if (component >= it->ctx->component_count) {
+        ecs__misuse(it->ctx, "ecs_iter_defer_add of unknown component %u", (unsigned)component);
+        return;
+    }
     size_t size = value ? it->ctx->components[component].size : 0;
     ecs_cmd *cmd = record(it, ECS_CMD_ADD, value, size);
     if (!cmd) return;
@@ -164,7 +203,10 @@ void ecs_iter_defer_add(ecs_iter *it, ecs_entity e, uint32_t component, const vo
 
 void ecs_iter_defer_remove(ecs_iter *it, ecs_entity e, uint32_t component)
 {
-    assert(component < it->ctx->component_count);
+    if (component >= it->ctx->component_count) {
+        ecs__misuse(it->ctx, "ecs_iter_defer_remove of unknown component %u", (unsigned)component);
+        return;
+    }
     ecs_cmd *cmd = record(it, ECS_CMD_REMOVE, NULL, 0);
     if (!cmd) return;
     cmd->entity = e;

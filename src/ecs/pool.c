@@ -7,40 +7,65 @@
  * are more threads than cores. Consumers take from their own ring first,
  * then steal from the others with ck's lock-free (CAS) dequeue.
  *
- * Sleeping without lost wake-ups: a thread about to sleep takes the mutex,
- * announces itself in `sleepers`, then tries the queue once more; a pusher
- * enqueues, then reads `sleepers`. Both sides put a sequentially
- * consistent fence between their write and their read, so at least one
- * of them sees the other: either the sleeper finds the job, or the pusher
- * sees the sleeper and signals under the mutex, which the sleeper holds
- * until it waits.
+ * Sleeping: an event count, `seq`, and a futex on it (ck_ec would do the
+ * same, but its increment wakes every waiter: a job must wake one). A
+ * thread about to sleep reads seq, announces itself in `sleepers`, then
+ * tries the queue once more and sleeps only if seq is unchanged; a pusher
+ * enqueues, then reads `sleepers`, and if anyone sleeps bumps seq and
+ * wakes as many sleepers as it queued jobs (a batch: once, for all of
+ * them). Both sides put a sequentially consistent fence between their
+ * write and their read, so at least one sees the other: either the
+ * sleeper finds the job, or the pusher bumps seq (and the sleeper's wait
+ * returns at once or is woken). No lock on either path. A woken thread
+ * that finds nothing (another took the job) goes back to sleep; a
+ * counter waiter woken for a job it does not take passes the wake-up on
+ * (ecs_pool_wait).
+ *
+ * Spinning: an idle thread looks for work for POOL_SPIN_NS before it
+ * sleeps, long enough to bridge the gaps between the systems of a frame
+ * (a sequential system such as the contact solve runs for a few hundred
+ * microseconds while the other threads wait), so a running simulation
+ * makes no futex calls in the middle of a frame.
  *
  * Parking: threads from `active` on take no jobs. A parked worker waits on
  * its own condition variable and is never counted in `sleepers`, so a
- * push's signal always reaches a thread that can run the job. Workers
- * check `active` under the mutex before sleeping, and ecs_pool_set_active
- * changes it under the mutex, wakes the sleepers and waits until every
+ * push's wake-up always reaches a thread that can run the job. Sleepers
+ * re-check `active` after announcing themselves, and ecs_pool_set_active
+ * changes it under the mutex, wakes every sleeper and waits until every
  * thread it deactivates has parked (after it returns, none of them is
  * looking for work) and every one it activates has left its park. Their
  * rings are empty (only a ring's own thread pushes to it, and set_active
  * runs with no job in flight). */
+#define _DEFAULT_SOURCE /* syscall(2), for the futex */
 #include "pool.h"
 
 #include "alloc.h"
 
 #include <assert.h>
 #include <ck_ring.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <pthread.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #define POOL_RING_SIZE 4096u /* a power of two */
 /* How long an idle thread keeps looking for work before it sleeps: long
- * enough to bridge the gaps between systems and between steps (a futex
- * wake-up costs tens of microseconds on a VM), short enough that an idle
- * pool costs no CPU. */
-#define POOL_SPIN_NS 50000u
+ * enough to bridge the gaps between the systems of a frame and between
+ * frames (a futex wake-up costs tens of microseconds on a VM), short
+ * enough that an idle pool costs no CPU. */
+#define POOL_SPIN_NS 1000000u
+/* The first part of the spin only pauses; the rest yields the core on
+ * every look, so spinning threads cost runnable ones (more threads than
+ * cores, other programs) next to nothing. */
+#define POOL_PAUSE_NS 30000u
 
+/* A ring on cache lines of its own: ck pads the consumers' head and the
+ * producer's tail apart; the alignment keeps the next ring's head off this
+ * ring's read-only size, mask and slots. */
 typedef struct pool_ring {
-    ck_ring_t ring;
+    _Alignas(64) ck_ring_t ring;
     ck_ring_buffer_t *slots;
 } pool_ring;
 
@@ -49,17 +74,21 @@ typedef struct pool_park {
     bool parked;         /* under the mutex */
 } pool_park;
 
+/* Read-only while jobs run, written often, and cold: three cache lines. */
 struct ecs_pool {
-    pool_ring *rings; /* one per thread; [0] belongs to the owner thread */
-    pthread_mutex_t mutex;
-    pthread_cond_t wake;
-    pthread_cond_t parked_changed; /* set_active waits here for workers to (un)park */
-    pool_park *parks;              /* one per thread; [0] (the owner) never parks */
-    atomic_uint sleepers;
-    atomic_uint active; /* threads [0, active) take jobs; changed under the mutex */
+    _Alignas(64) pool_ring *rings; /* one per thread; [0] belongs to the owner thread */
+    uint32_t threads;              /* including the caller */
+    atomic_uint active; /* threads [0, active) take jobs; changed under the mutex, rarely */
     atomic_bool stopping;
-    uint32_t threads; /* including the caller */
-    uint32_t started; /* worker threads actually running */
+
+    _Alignas(64) atomic_uint seq; /* the event count sleepers wait on (a futex word) */
+    atomic_uint sleepers;         /* threads announced to sleep on seq */
+    atomic_uint wake_calls, woken; /* futex wake calls, and threads they woke (tests) */
+
+    _Alignas(64) pthread_mutex_t mutex; /* parking only */
+    pthread_cond_t parked_changed;      /* set_active waits here for workers to (un)park */
+    pool_park *parks;                   /* one per thread; [0] (the owner) never parks */
+    uint32_t started;                   /* worker threads actually running */
     pthread_t *workers;
     struct worker_arg *args;
 };
@@ -109,28 +138,49 @@ static void pool_run(ecs_job *job)
     job->run(job);
 }
 
+static void futex_wait(atomic_uint *word, unsigned expected)
+{
+    /* Returns at once if *word != expected; spurious returns are fine. */
+    syscall(SYS_futex, (unsigned *)word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
+}
+
+/* Returns how many threads it woke. */
+static long futex_wake(atomic_uint *word, int n)
+{
+    return syscall(SYS_futex, (unsigned *)word, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+}
+
+/* Wakes up to n sleepers (the event count moves first, so one that is
+ * about to wait does not). Call after a seq_cst fence that follows the
+ * writes the sleepers must see. */
+static void pool_wake(ecs_pool *pool, uint32_t n)
+{
+    uint32_t sleeping = atomic_load_explicit(&pool->sleepers, memory_order_relaxed);
+    if (sleeping == 0) return;
+    atomic_fetch_add_explicit(&pool->seq, 1, memory_order_release);
+    long woke = futex_wake(&pool->seq, n < INT_MAX ? (int)n : INT_MAX);
+    atomic_fetch_add_explicit(&pool->wake_calls, 1, memory_order_relaxed);
+    if (woke > 0) atomic_fetch_add_explicit(&pool->woken, (unsigned)woke, memory_order_relaxed);
+}
+
 /* Sleeps until woken, unless a job or the wake condition turns up first.
  * Returns a job if one was taken. A worker that is no longer active
  * returns at once, to park. */
 static ecs_job *pool_sleep(ecs_pool *pool, atomic_uint *counter)
 {
     ecs_job *job = NULL;
-    pthread_mutex_lock(&pool->mutex);
-    if (!counter && !self_active(pool)) {
-        pthread_mutex_unlock(&pool->mutex);
-        return NULL;
-    }
+    unsigned seen = atomic_load_explicit(&pool->seq, memory_order_acquire);
     atomic_fetch_add_explicit(&pool->sleepers, 1, memory_order_seq_cst);
     /* Pairs with the fence in ecs_pool_push: the ring is read with plain
      * loads, which C11 (and weaker CPUs) may hoist above the increment. */
     atomic_thread_fence(memory_order_seq_cst);
     if (!pool_take(pool, &job)) {
         bool done = counter ? atomic_load_explicit(counter, memory_order_seq_cst) == 0
-                            : atomic_load_explicit(&pool->stopping, memory_order_seq_cst);
-        if (!done) pthread_cond_wait(&pool->wake, &pool->mutex);
+                            : atomic_load_explicit(&pool->stopping, memory_order_seq_cst) ||
+                                  !self_active(pool);
+        if (!done) futex_wait(&pool->seq, seen);
     }
     atomic_fetch_sub_explicit(&pool->sleepers, 1, memory_order_relaxed);
-    pthread_mutex_unlock(&pool->mutex);
     return job;
 }
 
@@ -140,17 +190,20 @@ static ecs_job *pool_find(ecs_pool *pool, atomic_uint *counter)
 {
     ecs_job *job;
     uint64_t start = 0;
+    bool yielding = false;
     for (unsigned i = 0;; i++) {
         if (!counter && !self_active(pool)) return NULL;
         if (pool_take(pool, &job)) return job;
         if (counter && atomic_load_explicit(counter, memory_order_acquire) == 0) return NULL;
         if (!counter && atomic_load_explicit(&pool->stopping, memory_order_relaxed)) return NULL;
-        if ((i & 63) == 63) {
+        if ((i & 63) == 63 || yielding) {
             uint64_t t = ecs__now_ns();
             if (start == 0) start = t;
             else if (t - start > POOL_SPIN_NS) return NULL;
+            yielding = t - start > POOL_PAUSE_NS;
         }
-        ck_pr_stall();
+        if (yielding) sched_yield(); /* more threads than cores: let the busy ones run */
+        else ck_pr_stall();
     }
 }
 
@@ -218,13 +271,15 @@ ecs_pool *ecs_pool_create(uint32_t threads)
         return NULL;
     }
     pthread_mutex_init(&pool->mutex, NULL);
-    pthread_cond_init(&pool->wake, NULL);
     pthread_cond_init(&pool->parked_changed, NULL);
     for (uint32_t i = 0; i < threads; i++) {
         pthread_cond_init(&pool->parks[i].wake, NULL);
         pool->parks[i].parked = false;
     }
     atomic_init(&pool->sleepers, 0);
+    atomic_init(&pool->seq, 0);
+    atomic_init(&pool->wake_calls, 0);
+    atomic_init(&pool->woken, 0);
     atomic_init(&pool->active, threads);
     atomic_init(&pool->stopping, false);
     for (uint32_t i = 1; i < threads; i++) {
@@ -252,7 +307,6 @@ void ecs_pool_destroy(ecs_pool *pool)
         pthread_cond_destroy(&pool->parks[i].wake);
     }
     pthread_cond_destroy(&pool->parked_changed);
-    pthread_cond_destroy(&pool->wake);
     pthread_mutex_destroy(&pool->mutex);
     pool_free(pool);
 }
@@ -283,10 +337,19 @@ void ecs_pool_set_active(ecs_pool *pool, uint32_t active)
     if (active < was) {
         for (uint32_t i = active; i < was; i++) assert(ck_ring_size(&pool->rings[i].ring) == 0);
         /* Sleepers that are now inactive wake, see it and park. */
-        pthread_cond_broadcast(&pool->wake);
+        atomic_thread_fence(memory_order_seq_cst);
+        pool_wake(pool, UINT32_MAX);
     }
     while (!settled(pool, active)) pthread_cond_wait(&pool->parked_changed, &pool->mutex);
     pthread_mutex_unlock(&pool->mutex);
+}
+
+ecs_pool_wake_stats ecs_pool_wakes(ecs_pool *pool)
+{
+    return (ecs_pool_wake_stats){
+        atomic_load_explicit(&pool->sleepers, memory_order_acquire),
+        atomic_load_explicit(&pool->wake_calls, memory_order_relaxed),
+        atomic_load_explicit(&pool->woken, memory_order_relaxed)};
 }
 
 uint32_t ecs_pool_parked(ecs_pool *pool)
@@ -298,32 +361,34 @@ uint32_t ecs_pool_parked(ecs_pool *pool)
     return n;
 }
 
-void ecs_pool_push(ecs_pool *pool, ecs_job *job)
+void ecs_pool_push_batch(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n)
 {
-    atomic_store_explicit(&job->published, 1, memory_order_release);
     pool_ring *r = &pool->rings[self_index(pool)];
-    if (!ck_ring_enqueue_spmc(&r->ring, r->slots, job)) {
-        pool_run(job); /* full: run it here rather than lose or block */
-        return;
+    uint32_t queued = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        ecs_job *job = (ecs_job *)(void *)((char *)first + k * stride);
+        atomic_store_explicit(&job->published, 1, memory_order_release);
+        if (ck_ring_enqueue_spmc(&r->ring, r->slots, job)) queued++;
+        else pool_run(job); /* full: run it here rather than lose or block */
     }
+    if (queued == 0) return;
     /* The ring's tail is published with a plain store: without a full fence
      * the CPU may read sleepers before that store is visible (x86 reorders
      * a store after a later load), and a thread that just found the ring
-     * empty would sleep through this job. */
+     * empty would sleep through these jobs. */
     atomic_thread_fence(memory_order_seq_cst);
-    if (atomic_load_explicit(&pool->sleepers, memory_order_relaxed) > 0) {
-        pthread_mutex_lock(&pool->mutex);
-        pthread_cond_signal(&pool->wake);
-        pthread_mutex_unlock(&pool->mutex);
-    }
+    pool_wake(pool, queued);
 }
+
+void ecs_pool_push(ecs_pool *pool, ecs_job *job) { ecs_pool_push_batch(pool, job, 0, 1); }
 
 void ecs_pool_notify(ecs_pool *pool)
 {
-    if (atomic_load_explicit(&pool->sleepers, memory_order_seq_cst) == 0) return;
-    pthread_mutex_lock(&pool->mutex);
-    pthread_cond_broadcast(&pool->wake);
-    pthread_mutex_unlock(&pool->mutex);
+    /* The contract in pool.h: the caller's earlier stores, relaxed or not,
+     * before the read of sleepers (a seq_cst load alone orders only
+     * against other seq_cst operations). */
+    atomic_thread_fence(memory_order_seq_cst);
+    pool_wake(pool, UINT32_MAX);
 }
 
 static bool pool_has_work(const ecs_pool *pool)

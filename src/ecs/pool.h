@@ -6,8 +6,8 @@
  * one other thread at a time, the owner: the one that calls ecs_step.
  *
  * No thread ever blocks on a job it queued: a thread waiting for a counter
- * to reach zero runs queued jobs meanwhile, and sleeps on a condition
- * variable only when the queue is empty. Idle workers sleep too.
+ * to reach zero runs queued jobs meanwhile, and sleeps (on a futex, after
+ * a bounded spin) only when the queue is empty. Idle workers sleep too.
  *
  * Only the first `active` threads (the owner included) take jobs; the
  * others are parked, each on a condition variable of its own, outside the
@@ -57,14 +57,34 @@ void ecs_pool_set_active(ecs_pool *pool, uint32_t active);
 uint32_t ecs_pool_active(const ecs_pool *pool);
 /* Worker threads parked right now (for tests). */
 uint32_t ecs_pool_parked(ecs_pool *pool);
+/* Threads announced to sleep now, futex wake calls made and threads they
+ * woke since creation (for tests). */
+typedef struct ecs_pool_wake_stats {
+    uint32_t sleepers, wake_calls, woken;
+} ecs_pool_wake_stats;
+ecs_pool_wake_stats ecs_pool_wakes(ecs_pool *pool);
 
 /* Queues a job; when the queue is full the job runs at once on this
  * thread. Either way it runs exactly once. */
 void ecs_pool_push(ecs_pool *pool, ecs_job *job);
+/* Queues n jobs embedded in an array of structs (the k-th at (char *)first
+ * + k * stride), then wakes at most n sleepers, with one fence and at most
+ * one system call for the whole batch. */
+void ecs_pool_push_batch(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n);
 /* Runs queued jobs until *counter is zero. Whoever brings a waited-on
  * counter to zero must call ecs_pool_notify. */
 void ecs_pool_wait(ecs_pool *pool, atomic_uint *counter);
-/* Wakes every sleeping thread so waiters re-check their counters. */
+/* Wakes every sleeping thread so waiters re-check their counters.
+ *
+ * Memory order: notify begins with a sequentially consistent fence, so
+ * every write the caller made before the call (the counter's store
+ * included, whatever memory order it used, relaxed too) is ordered before
+ * notify reads whether anyone sleeps. A waiter announces itself before it
+ * re-reads its counter, with a fence of its own: either it sees the
+ * counter at zero, or notify sees it and wakes it. No wake-up is lost.
+ * The counter's store still needs release order (or a release fence) if
+ * the waiter reads data written before it: the fence orders, it does not
+ * publish. */
 void ecs_pool_notify(ecs_pool *pool);
 
 #endif

@@ -5,8 +5,8 @@
  *   3. matching: every created, changed or killed entity is subscribed to
  *      or unsubscribed from each system (systems in parallel when the
  *      batch is large), then callbacks run in system order;
- *   4. killed indices are reclaimed; each batch is pushed on the free list
- *      so that its lowest index is handed out first.
+ *   4. killed indices are reclaimed: on_reclaim gets each dead handle,
+ *      then the indices join the free set (ecs_create takes the lowest).
  * Steps 3 and 4 work on a snapshot of the pending sets and repeat until
  * nothing is pending, so callbacks may create, kill and change entities. */
 #include "ecs_internal.h"
@@ -46,17 +46,25 @@ static void run_command(ecs_context *ctx, ecs_cmd *cmd)
     }
 }
 
+/* Commands, then kills, each in (system, pass, subtask, recording) order:
+ * pass p of subtask i recorded [marks[p], marks[p + 1]) of its buffers. */
 static void run_deferred(ecs_context *ctx)
 {
     for (uint32_t s = 0; s < ctx->system_count; s++) {
         ecs_sys *sys = &ctx->systems[s];
+        for (uint32_t p = 0; p < sys->passes; p++) {
+            for (uint32_t i = 0; i < sys->subtask_count; i++) {
+                ecs_subtask_ *st = &sys->subtasks[i];
+                size_t end = p + 1u < sys->passes ? st->marks[p + 1u].cmd : st->cmd_len;
+                for (size_t at = st->marks[p].cmd; at < end;) {
+                    ecs_cmd *cmd = (ecs_cmd *)(st->cmds + at);
+                    at += ecs__cmd_bytes(cmd->size);
+                    run_command(ctx, cmd);
+                }
+            }
+        }
         for (uint32_t i = 0; i < sys->subtask_count; i++) {
             ecs_subtask_ *st = &sys->subtasks[i];
-            for (size_t at = 0; at < st->cmd_len;) {
-                ecs_cmd *cmd = (ecs_cmd *)(st->cmds + at);
-                at += ecs__cmd_bytes(cmd->size);
-                run_command(ctx, cmd);
-            }
             st->cmd_len = 0;
             if (st->failed) keep_first_error(ctx, ECS_ERR_NOMEM);
             st->failed = 0;
@@ -64,12 +72,15 @@ static void run_deferred(ecs_context *ctx)
     }
     for (uint32_t s = 0; s < ctx->system_count; s++) {
         ecs_sys *sys = &ctx->systems[s];
-        for (uint32_t i = 0; i < sys->subtask_count; i++) {
-            ecs_subtask_ *st = &sys->subtasks[i];
-            for (size_t k = 0; k < st->kill_count; k++)
-                if (ecs__alive(ctx, st->kills[k])) ecs_kill(ctx, st->kills[k]);
-            st->kill_count = 0;
+        for (uint32_t p = 0; p < sys->passes; p++) {
+            for (uint32_t i = 0; i < sys->subtask_count; i++) {
+                ecs_subtask_ *st = &sys->subtasks[i];
+                size_t end = p + 1u < sys->passes ? st->marks[p + 1u].kill : st->kill_count;
+                for (size_t k = st->marks[p].kill; k < end; k++)
+                    if (ecs__alive(ctx, st->kills[k])) ecs_kill(ctx, st->kills[k]);
+            }
         }
+        for (uint32_t i = 0; i < sys->subtask_count; i++) sys->subtasks[i].kill_count = 0;
     }
 }
 
@@ -126,11 +137,8 @@ static void match_all(ecs_context *ctx)
     for (uint32_t s = 0; s < systems; s++) work += ctx->systems[s].subs.count / 4u;
     if (ctx->workers > 1 && systems > 1 && n > 0 && work >= PARALLEL_MATCH_MIN) {
         atomic_store(&ctx->pending_matches, systems);
-        for (uint32_t s = 1; s < systems; s++) {
-            ctx->systems[s].match_job.run = match_job;
-            ecs_pool_push(ctx->pool, &ctx->systems[s].match_job);
-        }
-        ctx->systems[0].match_job.run = match_job;
+        for (uint32_t s = 0; s < systems; s++) ctx->systems[s].match_job.run = match_job;
+        ecs_pool_push_batch(ctx->pool, &ctx->systems[1].match_job, sizeof(ecs_sys), systems - 1u);
         match_job(&ctx->systems[0].match_job);
         ecs_pool_wait(ctx->pool, &ctx->pending_matches);
     } else {
@@ -157,24 +165,41 @@ static bool is_ascending(const ecs_sset *s)
     return true;
 }
 
+/* The batch's indices become free only after every on_reclaim call of the
+ * batch: an entity a callback creates cannot take an index whose dead
+ * handle is still to be reported, so no callback sees a live handle. */
+/* The batch (ascending) holds every index this round reclaims, marked
+ * RECLAIM when the round began; none of them is FREE before the first
+ * loop, and no callback can make one FREE (or take it) before the last. */
 static void reclaim(ecs_context *ctx)
 {
-    ecs_sset *batch = &ctx->batch_kill;
-    if (!is_ascending(batch)) ecs_sset_sort(batch);
-    /* Pushed highest first so the free list pops this batch's lowest index
-     * first: reused indices fill holes from the front. */
-    for (uint32_t k = batch->count; k-- > 0;) {
-        uint32_t id = batch->dense[k];
-        assert(ctx->states[id] == ECS_SLOT_DYING);
+    const uint32_t *batch = ctx->batch_match.dense;
+    uint32_t n = ctx->batch_match.count;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t id = batch[k];
+        if (ctx->states[id] != ECS_SLOT_RECLAIM) continue;
         ctx->states[id] = ECS_SLOT_FREE;
         ctx->masks[id] = 0;
-        ecs_sset_add(&ctx->free_ids, id);
     }
-    for (uint32_t k = 0; ctx->on_reclaim && k < batch->count; k++) {
-        uint32_t id = batch->dense[k];
-        ctx->on_reclaim(ctx, (ecs_entity){id, ctx->generations[id]}, ctx->user);
+    for (uint32_t k = 0; ctx->on_reclaim && k < n; k++) {
+        uint32_t id = batch[k];
+        if (ctx->states[id] == ECS_SLOT_FREE)
+            ctx->on_reclaim(ctx, (ecs_entity){id, ctx->generations[id]}, ctx->user);
     }
-    ecs_sset_clear(batch);
+    for (uint32_t k = 0; k < n; k++)
+        if (ctx->states[batch[k]] == ECS_SLOT_FREE) ecs__free_index(ctx, batch[k]);
+}
+
+/* The batch's dying indices, marked when the round begins: one a callback
+ * kills during the round stays DYING, for the next round, after it is
+ * unsubscribed. */
+static void mark_kills(ecs_context *ctx)
+{
+    const ecs_sset *batch = &ctx->batch_match;
+    for (uint32_t k = 0; k < batch->count; k++) {
+        uint8_t *state = &ctx->states[batch->dense[k]];
+        if (*state == ECS_SLOT_DYING) *state = ECS_SLOT_RECLAIM;
+    }
 }
 
 static void swap_sets(ecs_sset *a, ecs_sset *b)
@@ -188,28 +213,27 @@ void ecs__refresh(ecs_context *ctx, bool with_deferred)
 {
     ctx->refreshing = true;
     if (with_deferred) run_deferred(ctx);
-    while (ctx->to_match.count || ctx->to_kill.count) {
-        /* Every killed index is also in to_match: it gets unsubscribed in
-         * the same round that reclaims it. */
+    while (ctx->to_match.count) {
+        /* Every killed index is in to_match: it gets unsubscribed in the
+         * same round that reclaims it. */
         swap_sets(&ctx->to_match, &ctx->batch_match);
-        swap_sets(&ctx->to_kill, &ctx->batch_kill);
         if (!is_ascending(&ctx->batch_match)) ecs_sset_sort(&ctx->batch_match);
         if (!reserve_scratch(ctx)) {
             /* Nothing changed yet: hand the batch back for the next refresh. */
             swap_sets(&ctx->to_match, &ctx->batch_match);
-            swap_sets(&ctx->to_kill, &ctx->batch_kill);
             keep_first_error(ctx, ECS_ERR_NOMEM);
             break;
         }
+        mark_kills(ctx);
         match_all(ctx);
-        ecs_sset_clear(&ctx->batch_match);
         reclaim(ctx);
+        ecs_sset_clear(&ctx->batch_match);
     }
     ctx->refreshing = false;
 }
 
 void ecs_refresh(ecs_context *ctx)
 {
-    assert(!ctx->running && !ctx->refreshing && "ecs_refresh is called by ecs_step itself");
+    if (ecs__check_between_steps(ctx, "ecs_refresh") != ECS_OK) return;
     ecs__refresh(ctx, false);
 }

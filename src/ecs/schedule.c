@@ -92,6 +92,7 @@ static void subtask_execute(ecs_subtask_ *st)
         st->cmd_len = 0;
         st->kill_count = 0;
     }
+    st->marks[sys->pass] = (ecs_marks){st->out_count, st->cmd_len, st->kill_count};
     ecs_iter it = {
         .entities = sys->subs.dense + st->begin,
         .count = st->end - st->begin,
@@ -110,7 +111,9 @@ static void subtask_execute(ecs_subtask_ *st)
  * caller to run. */
 static ecs_subtask_ *pass_launch(ecs_sys *sys)
 {
-    for (uint32_t i = 1; i < sys->subtask_count; i++) ecs_pool_push(sys->ctx->pool, &sys->subtasks[i].job);
+    if (sys->subtask_count > 1)
+        ecs_pool_push_batch(sys->ctx->pool, &sys->subtasks[1].job, sizeof(ecs_subtask_),
+                            sys->subtask_count - 1u);
     return &sys->subtasks[0];
 }
 
@@ -175,16 +178,19 @@ void ecs__run_systems(ecs_context *ctx)
 
 ecs_status ecs_step(ecs_context *ctx, ecs_step_fn fn, void *user)
 {
-    assert(!ctx->running && !ctx->refreshing && "ecs_step is not reentrant");
+    ecs_status st = ecs__check_between_steps(ctx, "ecs_step");
+    if (st != ECS_OK) return st;
+    atomic_store_explicit(&ctx->misuse, 0, memory_order_relaxed);
     ctx->step_status = ECS_OK;
     if (fn) fn(ctx, user);
     ecs__refresh(ctx, false);
-    ecs_status st = ecs__prepare_subtasks(ctx);
+    st = ecs__prepare_subtasks(ctx);
     if (st != ECS_OK) return st;
     ctx->running = true;
     ecs__run_systems(ctx);
     ctx->running = false;
     ecs__refresh(ctx, true);
+    if (atomic_load_explicit(&ctx->misuse, memory_order_acquire) != 0) return ECS_ERR_MISUSE;
     return ctx->step_status;
 }
 

@@ -47,37 +47,106 @@ static uint32_t lower_bound(const uint32_t *a, uint32_t lo, uint32_t hi, uint32_
     return lo;
 }
 
+/* The same, searching outward from lo first: O(log d) for an answer d
+ * places on. */
+static uint32_t gallop(const uint32_t *a, uint32_t lo, uint32_t hi, uint32_t v)
+{
+    uint32_t step = 1;
+    while (lo + step - 1u < hi && a[lo + step - 1u] < v) { /* all of a[.. lo) are < v */
+        lo += step;
+        step *= 2u;
+    }
+    return lower_bound(a, lo, lo + step - 1u < hi ? lo + step - 1u : hi, v);
+}
+
 static void flip(ecs_oset *s, uint32_t v) { s->bits[v >> 6] ^= UINT64_C(1) << (v & 63u); }
 
-void ecs_oset_apply(ecs_oset *s, const uint32_t *removed, uint32_t nremoved,
-                    const uint32_t *added, uint32_t nadded)
+/* Many removals: clear their bits, then keep the members still set, in
+ * one sequential pass over dense. */
+static void remove_by_filter(ecs_oset *s, const uint32_t *removed, uint32_t nremoved)
 {
-    /* Removal, front to back: the blocks between removed members slide
-     * down by the number of members removed so far. */
+    for (uint32_t r = 0; r < nremoved; r++) {
+        assert(ecs_oset_contains(s, removed[r]));
+        flip(s, removed[r]);
+    }
+    if (nremoved == s->count) {
+        s->count = 0;
+        return;
+    }
+    uint32_t w = 0;
+    for (uint32_t i = 0; i < s->count; i++) {
+        uint32_t v = s->dense[i];
+        s->dense[w] = v;
+        w += ecs_oset_contains(s, v);
+    }
+    s->count = w;
+}
+
+/* Few removals: the blocks between removed members slide down by the
+ * number of members removed so far; each removed member is found by a
+ * gallop from the last one (adjacent removals cost O(1)). */
+static void remove_by_blocks(ecs_oset *s, const uint32_t *removed, uint32_t nremoved)
+{
     uint32_t w = 0, pos = 0;
     for (uint32_t r = 0; r < nremoved; r++) {
-        uint32_t at = lower_bound(s->dense, pos, s->count, removed[r]);
+        uint32_t at = gallop(s->dense, pos, s->count, removed[r]);
         assert(at < s->count && s->dense[at] == removed[r]);
-        if (r > 0) memmove(s->dense + w, s->dense + pos, (size_t)(at - pos) * sizeof *s->dense);
+        if (r > 0 && at > pos)
+            memmove(s->dense + w, s->dense + pos, (size_t)(at - pos) * sizeof *s->dense);
         w = r > 0 ? w + (at - pos) : at;
         pos = at + 1u;
         flip(s, removed[r]);
     }
-    if (nremoved) {
-        memmove(s->dense + w, s->dense + pos, (size_t)(s->count - pos) * sizeof *s->dense);
-        s->count -= nremoved;
+    memmove(s->dense + w, s->dense + pos, (size_t)(s->count - pos) * sizeof *s->dense);
+    s->count -= nremoved;
+}
+
+/* Many insertions: merge the two ascending lists from the back, in place. */
+static void add_by_merge(ecs_oset *s, const uint32_t *added, uint32_t nadded)
+{
+    uint32_t i = s->count, j = nadded, k = s->count + nadded;
+    while (j > 0) {
+        if (i > 0 && s->dense[i - 1u] > added[j - 1u]) {
+            s->dense[--k] = s->dense[--i];
+        } else {
+            s->dense[--k] = added[--j];
+            flip(s, added[j]);
+        }
     }
-    /* Insertion, back to front: the blocks above each insertion point
-     * slide up by the number of values still to insert below them. */
-    assert((uint64_t)s->count + nadded <= s->universe);
+    s->count += nadded;
+}
+
+/* Few insertions, back to front: the blocks above each insertion point
+ * slide up by the number of values still to insert below them. */
+static void add_by_blocks(ecs_oset *s, const uint32_t *added, uint32_t nadded)
+{
     uint32_t end = s->count;
     for (uint32_t j = nadded; j-- > 0;) {
         /* Only dense[0, end) still holds unmoved members. */
-        uint32_t at = lower_bound(s->dense, 0, end, added[j]);
-        memmove(s->dense + at + j + 1u, s->dense + at, (size_t)(end - at) * sizeof *s->dense);
+        uint32_t at = end > 0 && s->dense[end - 1u] < added[j]
+                          ? end
+                          : lower_bound(s->dense, 0, end, added[j]);
+        if (end > at)
+            memmove(s->dense + at + j + 1u, s->dense + at, (size_t)(end - at) * sizeof *s->dense);
         s->dense[at + j] = added[j];
         end = at;
         flip(s, added[j]);
     }
     s->count += nadded;
+}
+
+/* Lists long against the set go by one sequential pass; short ones by
+ * block moves, which touch only what lies above the first change. */
+void ecs_oset_apply(ecs_oset *s, const uint32_t *removed, uint32_t nremoved,
+                    const uint32_t *added, uint32_t nadded)
+{
+    if (nremoved) {
+        if ((uint64_t)nremoved * 16u >= s->count) remove_by_filter(s, removed, nremoved);
+        else remove_by_blocks(s, removed, nremoved);
+    }
+    assert((uint64_t)s->count + nadded <= s->universe);
+    if (nadded) {
+        if ((uint64_t)nadded * 16u >= s->count) add_by_merge(s, added, nadded);
+        else add_by_blocks(s, added, nadded);
+    }
 }

@@ -31,8 +31,9 @@ static inline bool ecs_oset_contains(const ecs_oset *s, uint32_t v)
 
 /* Removes the members listed in removed and adds the values in added.
  * Both lists are ascending; removed holds members, added non-members. In
- * place, in block moves: O(count) bytes copied at worst, O((nremoved +
- * nadded) log count) comparisons. */
+ * place: lists long against the set in one sequential pass (O(count +
+ * n)); short ones in block moves (O(count) bytes copied at worst, O(n log
+ * count) comparisons). */
 void ecs_oset_apply(ecs_oset *s, const uint32_t *removed, uint32_t nremoved,
                     const uint32_t *added, uint32_t nadded);
 

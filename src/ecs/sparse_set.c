@@ -1,4 +1,4 @@
-/* sparse_set.c - sparse integer sets (see sparse_set.h). */
+/* sparse_set.c - integer sets with a membership bitmap (see sparse_set.h). */
 #include "sparse_set.h"
 
 #include "alloc.h"
@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+static size_t words_of(uint32_t universe) { return ((size_t)universe + 63u) / 64u; }
 
 bool ecs_sset_init(ecs_sset *s, uint32_t universe)
 {
@@ -17,7 +19,7 @@ bool ecs_sset_init(ecs_sset *s, uint32_t universe)
 void ecs_sset_fini(ecs_sset *s)
 {
     ecs_free(s->dense);
-    ecs_free(s->sparse);
+    ecs_free(s->bits);
     memset(s, 0, sizeof *s);
 }
 
@@ -25,47 +27,47 @@ bool ecs_sset_grow(ecs_sset *s, uint32_t universe)
 {
     if (universe <= s->universe && s->dense) return true;
     if ((uint64_t)universe * sizeof(uint32_t) > SIZE_MAX) return false;
-    size_t old = (size_t)s->universe * sizeof(uint32_t);
-    size_t now = (size_t)universe * sizeof(uint32_t);
-    uint32_t *dense = ecs_realloc(s->dense, old, now, 0);
+    uint32_t *dense = ecs_realloc(s->dense, (size_t)s->count * sizeof *dense,
+                                  (size_t)universe * sizeof *dense, 0);
     if (!dense) return false;
-    uint32_t *sparse = ecs_realloc(s->sparse, old, now, 0);
-    if (!sparse) {
-        /* Keep the set valid: dense grew, which is harmless. */
-        s->dense = dense;
-        return false;
-    }
-    s->dense = dense;
-    s->sparse = sparse;
+    s->dense = dense; /* grown and harmless even if bits fails below */
+    /* ecs_realloc zeroes the tail: new values read as "not a member". */
+    uint64_t *bits = ecs_realloc(s->bits, words_of(s->universe) * sizeof *bits,
+                                 words_of(universe) * sizeof *bits, 0);
+    if (!bits) return false;
+    s->bits = bits;
     s->universe = universe;
     return true;
 }
 
-bool ecs_sset_add(ecs_sset *s, uint32_t v)
-{
-    assert(v < s->universe);
-    if (ecs_sset_contains(s, v)) return false;
-    s->dense[s->count] = v;
-    s->sparse[v] = s->count++;
-    return true;
-}
+static void unmark(ecs_sset *s, uint32_t v) { s->bits[v >> 6] &= ~(UINT64_C(1) << (v & 63u)); }
 
 bool ecs_sset_remove(ecs_sset *s, uint32_t v)
 {
     if (!ecs_sset_contains(s, v)) return false;
-    uint32_t i = s->sparse[v];
-    uint32_t last = s->dense[--s->count];
-    s->dense[i] = last;
-    s->sparse[last] = i;
+    uint32_t i = 0;
+    while (s->dense[i] != v) i++;
+    s->dense[i] = s->dense[--s->count];
+    unmark(s, v);
     return true;
 }
 
-void ecs_sset_clear(ecs_sset *s) { s->count = 0; }
+void ecs_sset_clear(ecs_sset *s)
+{
+    if ((size_t)s->count > words_of(s->universe) / 4u) {
+        memset(s->bits, 0, words_of(s->universe) * sizeof *s->bits);
+    } else {
+        for (uint32_t i = 0; i < s->count; i++) unmark(s, s->dense[i]);
+    }
+    s->count = 0;
+}
 
 uint32_t ecs_sset_pop(ecs_sset *s)
 {
     assert(s->count > 0);
-    return s->dense[--s->count];
+    uint32_t v = s->dense[--s->count];
+    unmark(s, v);
+    return v;
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -74,8 +76,18 @@ static int cmp_u32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Few members in a wide universe: compare; otherwise the bitmap already
+ * holds them in order, and one walk over it rewrites dense. */
 void ecs_sset_sort(ecs_sset *s)
 {
-    qsort(s->dense, s->count, sizeof(uint32_t), cmp_u32);
-    for (uint32_t i = 0; i < s->count; i++) s->sparse[s->dense[i]] = i;
+    size_t words = words_of(s->universe);
+    if ((size_t)s->count * 8u < words) {
+        qsort(s->dense, s->count, sizeof(uint32_t), cmp_u32);
+        return;
+    }
+    uint32_t n = 0;
+    for (size_t w = 0; w < words; w++)
+        for (uint64_t b = s->bits[w]; b; b &= b - 1u)
+            s->dense[n++] = (uint32_t)(w * 64u + (uint32_t)__builtin_ctzll(b));
+    assert(n == s->count);
 }

@@ -40,15 +40,16 @@ void sim_grid_free(sim_grid *g)
     memset(g, 0, sizeof *g);
 }
 
-void sim_grid_count(sim_grid *g, uint32_t part, const float *xy, const uint32_t *idx, uint32_t n)
+int sim_grid_count(sim_grid *g, uint32_t part, const float *xy, const uint32_t *idx, uint32_t n)
 {
-    assert(part < g->parts_max);
+    if (part >= g->parts_max) return -1; /* checked in every build: it would write past cursor */
     uint32_t *count = g->cursor + (size_t)part * g->cells;
     memset(count, 0, (size_t)g->cells * sizeof *count);
     for (uint32_t k = 0; k < n; k++) {
         uint32_t e = idx[k];
         count[sim_grid_cell(g, xy[2u * e], xy[2u * e + 1u])]++;
     }
+    return 0;
 }
 
 static int reserve(sim_grid *g, uint32_t n)
@@ -72,7 +73,7 @@ static int reserve(sim_grid *g, uint32_t n)
 
 int sim_grid_scan(sim_grid *g, uint32_t parts)
 {
-    assert(parts > 0 && parts <= g->parts_max);
+    if (parts == 0 || parts > g->parts_max) return -2;
     uint32_t sum = 0;
     for (uint32_t c = 0; c < g->cells; c++) {
         g->start[c] = sum;
@@ -93,11 +94,11 @@ int sim_grid_scan(sim_grid *g, uint32_t parts)
     return 0;
 }
 
-void sim_grid_scatter(sim_grid *g, uint32_t part, const float *xy, const float *radius,
-                      const uint32_t *idx, uint32_t n)
+int sim_grid_scatter(sim_grid *g, uint32_t part, const float *xy, const float *radius,
+                     const uint32_t *idx, uint32_t n)
 {
-    assert(part < g->parts_max);
-    if (g->count == 0) return; /* the scan failed */
+    if (part >= g->parts_max) return -1;
+    if (g->count == 0) return 0; /* the scan failed (or nothing to place) */
     uint32_t *cursor = g->cursor + (size_t)part * g->cells;
     for (uint32_t k = 0; k < n; k++) {
         uint32_t e = idx[k];
@@ -108,6 +109,7 @@ void sim_grid_scatter(sim_grid *g, uint32_t part, const float *xy, const float *
         g->r[slot] = radius[e];
         g->entity[slot] = e;
     }
+    return 0;
 }
 
 int sim_grid_build(sim_grid *g, const float *xy, const float *radius, const uint32_t *idx,

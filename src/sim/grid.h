@@ -62,15 +62,18 @@ static inline uint32_t sim_grid_cell(const sim_grid *g, float x, float y)
     return cy * g->cols + cx;
 }
 
+/* Part indices are checked in every build (a check per call): a part at
+ * or past parts_max writes nothing and gets -1 (parts out of range: -2
+ * from the scan), never memory outside the grid. */
 /* Part `part` counts its points: xy holds (x, y) pairs and radius the
  * radii, both indexed by entity; idx lists the part's n entities. */
-void sim_grid_count(sim_grid *g, uint32_t part, const float *xy, const uint32_t *idx, uint32_t n);
+int sim_grid_count(sim_grid *g, uint32_t part, const float *xy, const uint32_t *idx, uint32_t n);
 /* After every part counted: cell starts and write cursors. -1 when out of
  * memory for the items (the grid is then empty). */
 int sim_grid_scan(sim_grid *g, uint32_t parts);
 /* After the scan: part `part` writes its items (the same idx as counted). */
-void sim_grid_scatter(sim_grid *g, uint32_t part, const float *xy, const float *radius,
-                      const uint32_t *idx, uint32_t n);
+int sim_grid_scatter(sim_grid *g, uint32_t part, const float *xy, const float *radius,
+                     const uint32_t *idx, uint32_t n);
 /* All three in one part, on one thread. */
 int sim_grid_build(sim_grid *g, const float *xy, const float *radius, const uint32_t *idx,
                    uint32_t n);

@@ -60,11 +60,44 @@ static ecs_status add_components(ecs_context *ctx, ecs_entity e, const sim__part
     return st;
 }
 
-static ecs_status spawn_one(sim_world *w, const sim__particle *q)
+/* The particles in grid order as one column per component, handed to
+ * ecs_create_bulk: the same entities, indices and data as creating them
+ * one by one in that order. */
+static ecs_status create_in_order(sim_world *w, const sim__particle *all, const uint32_t *order,
+                                  uint32_t n)
 {
-    ecs_entity e;
-    ecs_status st = ecs_create(w->ctx, &e);
-    return st == ECS_OK ? add_components(w->ctx, e, q, &w->p.acceleration) : st;
+    size_t m = n ? n : 1u;
+    sim_vec2 *pos = malloc(m * sizeof *pos), *vel = malloc(m * sizeof *vel);
+    sim_vec2 *acc = malloc(m * sizeof *acc);
+    sim_rgba *color = malloc(m * sizeof *color);
+    float *radius = malloc(m * sizeof *radius), *life = malloc(m * sizeof *life);
+    ecs_status st = ECS_ERR_NOMEM;
+    if (pos && vel && acc && color && radius && life) {
+        for (uint32_t k = 0; k < n; k++) {
+            const sim__particle *q = &all[order[k]];
+            pos[k] = q->pos;
+            vel[k] = q->vel;
+            acc[k] = w->p.acceleration;
+            color[k] = q->color;
+            radius[k] = q->radius;
+            life[k] = q->life;
+        }
+        const void *values[SIM_COMPONENT_COUNT] = {
+            [SIM_C_POSITION] = pos,  [SIM_C_VELOCITY] = vel, [SIM_C_ACCELERATION] = acc,
+            [SIM_C_COLOR] = color,   [SIM_C_CIRCLE] = radius, [SIM_C_LIFE] = life,
+        };
+        st = ecs_create_bulk(w->ctx, n,
+                             ECS_IDS(SIM_C_POSITION, SIM_C_VELOCITY, SIM_C_ACCELERATION,
+                                     SIM_C_COLOR, SIM_C_CIRCLE, SIM_C_LIFE),
+                             values, NULL);
+    }
+    free(pos);
+    free(vel);
+    free(acc);
+    free(color);
+    free(radius);
+    free(life);
+    return st;
 }
 
 /* Draws every particle in generator order, then creates the entities in
@@ -72,7 +105,7 @@ static ecs_status spawn_one(sim_world *w, const sim__particle *q)
  * indices follow space: neighbours in the world are neighbours in the
  * component columns, which is what the contact solver and the grid build
  * touch at random otherwise. The particles are the same; only which index
- * holds which differs. */
+ * holds which differs. All or none are created. */
 static ecs_status spawn_all(sim_world *w, sim_rng rng, uint32_t n, char *msg, size_t size)
 {
     size_t m = n ? n : 1u;
@@ -91,12 +124,15 @@ static ecs_status spawn_all(sim_world *w, sim_rng rng, uint32_t n, char *msg, si
             radius[i] = all[i].radius;
             idx[i] = i;
         }
-        if (sim_grid_build(&order, xy, radius, idx, n) == 0) st = ECS_OK;
-        for (uint32_t k = 0; k < order.count && st == ECS_OK; k++) {
-            st = spawn_one(w, &all[order.entity[k]]);
+        if (sim_grid_build(&order, xy, radius, idx, n) == 0) {
+            free(xy); /* the grid holds what the creation needs */
+            free(radius);
+            free(idx);
+            xy = radius = NULL;
+            idx = NULL;
+            st = create_in_order(w, all, order.entity, order.count);
             if (st != ECS_OK)
-                snprintf(msg, size, "spawning particle %u of %u: %s", (unsigned)k + 1u,
-                         (unsigned)n, ecs_status_name(st));
+                snprintf(msg, size, "spawning %u particles: %s", (unsigned)n, ecs_status_name(st));
         }
     }
     sim_grid_free(&order);
@@ -118,10 +154,16 @@ ecs_status sim__spawn_wave(sim_world *w, uint32_t wave, char *msg, size_t size)
 ecs_status sim_new_wave(sim_world *w)
 {
     ecs_context *ctx = w->ctx;
-    for (uint32_t i = 0, cap = ecs_capacity(ctx); i < cap; i++) {
+    uint32_t cap = ecs_capacity(ctx), n = 0;
+    ecs_entity *alive = malloc((cap ? cap : 1u) * sizeof *alive);
+    if (!alive) return ECS_ERR_NOMEM;
+    for (uint32_t i = 0; i < cap; i++) {
         ecs_entity e = ecs_handle(ctx, i);
-        if (!ecs_entity_is_null(e)) ecs_kill(ctx, e);
+        if (!ecs_entity_is_null(e)) alive[n++] = e;
     }
+    ecs_status st = ecs_kill_bulk(ctx, alive, n);
+    free(alive);
+    if (st != ECS_OK) return st;
     ecs_refresh(ctx); /* reclaims every index before the wave reuses them */
     w->spray_count = 0;
     w->wave++;

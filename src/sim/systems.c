@@ -57,20 +57,22 @@ static void sys_spatial_partition(ecs_iter *it)
 {
     sim_world *w = it->user;
     const float *xy = ecs_iter_read(it, SIM_C_POSITION);
+    /* A part out of range writes nothing; the scan, over as many parts,
+     * then fails on one thread and the step reports it. */
     if (it->pass == 0) {
-        sim_grid_count(&w->grid, it->subtask, xy, it->entities, it->count);
+        (void)sim_grid_count(&w->grid, it->subtask, xy, it->entities, it->count);
     } else {
         const float *radius = ecs_iter_read(it, SIM_C_CIRCLE);
-        sim_grid_scatter(&w->grid, it->subtask, xy, radius, it->entities, it->count);
+        (void)sim_grid_scatter(&w->grid, it->subtask, xy, radius, it->entities, it->count);
     }
 }
 
 static void finish_spatial_partition(ecs_context *ctx, uint32_t system, void *user)
 {
     sim_world *w = user;
-    if (ecs_system_pass(ctx, system) == 0 &&
-        sim_grid_scan(&w->grid, ecs_output_subtasks(ctx, system)) != 0)
-        w->grid_failed = 1;
+    if (ecs_system_pass(ctx, system) != 0) return;
+    int r = sim_grid_scan(&w->grid, ecs_output_subtasks(ctx, system));
+    if (r != 0) w->grid_failed = r == -2 ? 2 : 1;
 }
 
 typedef struct contact_sink {

@@ -91,7 +91,12 @@ ecs_status sim_step(sim_world *w)
     ecs_status st = ecs_step(w->ctx, NULL, NULL);
     w->frame++;
     w->spray_dropped = w->spray_issued - w->spray_created;
-    if (st == ECS_OK && w->grid_failed) st = ECS_ERR_NOMEM;
+    if (st == ECS_OK && w->grid_failed == 2) {
+        fprintf(stderr, "sim: spatial_partition ran more subtasks than the grid has parts\n");
+        st = ECS_ERR_INVALID;
+    } else if (st == ECS_OK && w->grid_failed) {
+        st = ECS_ERR_NOMEM;
+    }
     return st;
 }
 

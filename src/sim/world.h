@@ -17,7 +17,7 @@ struct sim_world {
     sim_params p;
     ecs_context *ctx;
     sim_grid grid;         /* owned by spatial_partition, read by collision */
-    int grid_failed;       /* set by spatial_partition's finish on OOM */
+    int grid_failed;       /* set by spatial_partition's finish: 1 OOM, 2 parts out of range */
     uint64_t frame;
     uint32_t contacts;     /* last frame */
     uint32_t particles;    /* what sim_create and every new wave spawn */

@@ -9,13 +9,22 @@
  *
  * Structural changes made by systems are recorded per subtask and applied
  * by the refresh stage after each step: first the commands (creates,
- * component adds and removes, user calls) in (system, subtask, recording)
- * order, then the kill marks in (system, subtask, recording) order. The
- * result never depends on the number of workers.
+ * component adds and removes, user calls) in (system, pass, subtask,
+ * recording) order, then the kill marks in the same order. Outputs are
+ * read in (pass, subtask, recording) order too (ecs_output). The result
+ * never depends on the number of workers.
  *
  * Threading: every function not prefixed ecs_iter_ must be called from the
  * thread that owns the context, outside ecs_step's system phase (the step
  * callback is fine). ecs_iter_ functions are for process callbacks.
+ *
+ * Misuse that would corrupt memory is checked in every build, once per
+ * call (never per entity): a structural call (create, kill, add, remove,
+ * refresh, step, set_workers) while systems run, a component a system
+ * did not declare asked of ecs_iter_read/_write, an output read of a
+ * system not depended on, an out-of-range batch. The call then does
+ * nothing (returns ECS_ERR_MISUSE, NULL or 0), the step returns
+ * ECS_ERR_MISUSE and ecs_misuse_message says what happened.
  *
  * Threads: the pool starts max_workers threads (the caller included) once;
  * ecs_set_workers picks how many of them run the next steps and parks the
@@ -52,7 +61,8 @@ typedef enum ecs_status {
     ECS_ERR_FULL,              /* the fixed entity limit is reached */
     ECS_ERR_DEAD,              /* the handle names an entity that is not alive */
     ECS_ERR_NOMEM,             /* an allocation failed */
-    ECS_ERR_THREAD             /* a worker thread could not be started */
+    ECS_ERR_THREAD,            /* a worker thread could not be started */
+    ECS_ERR_MISUSE             /* a call broke the threading or declaration rules */
 } ecs_status;
 
 /* A short constant name for a status, e.g. "ECS_ERR_FULL". */
@@ -171,7 +181,10 @@ typedef struct ecs_config {
      * (after its default) is rejected with ECS_ERR_INVALID. */
     uint32_t max_workers;
     bool inner_parallelism_off; /* every system runs as a single subtask */
-    ecs_entity_fn on_reclaim;   /* optional: an index was reclaimed at refresh */
+    /* Optional: an index was reclaimed at refresh. It gets the dead
+     * handle (never alive again); a batch's indices become free for new
+     * entities only after its on_reclaim calls. */
+    ecs_entity_fn on_reclaim;
     void *user;                 /* handed to on_reclaim */
 } ecs_config;
 
@@ -201,9 +214,30 @@ uint32_t ecs_component_count(const ecs_context *ctx);
  * growth failed: *out is then the null handle and the context is intact. */
 ecs_status ecs_create(ecs_context *ctx, ecs_entity *out);
 /* Kills at once: the handle stops being alive; the index is reclaimed and
- * unsubscribed at the next refresh. ECS_ERR_DEAD for a stale handle. */
+ * unsubscribed at the next refresh. ECS_ERR_DEAD for a stale handle.
+ * Reclaimed indices are handed out again lowest first (whenever they were
+ * freed), then never-used ones in ascending order. */
 ecs_status ecs_kill(ecs_context *ctx, ecs_entity e);
 bool ecs_alive(const ecs_context *ctx, ecs_entity e);
+
+/* Creates n entities holding the same components in one call: the state
+ * afterwards (indices, handles, data, what the next refresh subscribes)
+ * is exactly that of n ecs_create calls each followed by ecs_add of every
+ * listed component, only faster.
+ *   components: distinct component ids (a tag takes no values);
+ *   values:     NULL (every component zeroed), or one pointer per listed
+ *               component: NULL (zeroed) or n values back to back, the
+ *               i-th for the i-th new entity (an array of that type);
+ *   out:        NULL, or room for the n handles, in creation order.
+ * All or nothing: ECS_ERR_FULL (the limit would be passed), ECS_ERR_NOMEM,
+ * ECS_ERR_UNKNOWN_COMPONENT or ECS_ERR_INVALID (an id listed twice, a
+ * count without ids) create none. */
+ecs_status ecs_create_bulk(ecs_context *ctx, uint32_t n, ecs_ids components,
+                           const void *const *values, ecs_entity *out);
+/* Kills every listed handle that is alive, as ecs_kill on each in turn
+ * would. ECS_ERR_DEAD when some were not (stale, null, or listed twice):
+ * those are skipped, the rest killed all the same. */
+ecs_status ecs_kill_bulk(ecs_context *ctx, const ecs_entity *entities, uint32_t n);
 /* The live handle of an index, or the null handle. */
 ecs_entity ecs_handle(const ecs_context *ctx, uint32_t index);
 uint32_t ecs_alive_count(const ecs_context *ctx);
@@ -253,11 +287,21 @@ ecs_status ecs_set_workers(ecs_context *ctx, uint32_t workers);
 void ecs_set_inner_parallelism(ecs_context *ctx, bool on);
 bool ecs_inner_parallelism(const ecs_context *ctx);
 
-/* Outputs a system produced in the last step: one array per subtask, to be
- * read in subtask order. Valid until that system runs again. */
-uint32_t ecs_output_subtasks(const ecs_context *ctx, uint32_t system);
-const void *ecs_output(const ecs_context *ctx, uint32_t system, uint32_t subtask,
+/* Outputs a system produced in the last step, as batches to be read in
+ * batch order: batch b holds what subtask b % S pushed in pass b / S (S
+ * subtasks), so batch order is (pass, subtask, recording) order, the same
+ * sequence for any worker count. A one-pass system has one batch per
+ * subtask. Valid until that system runs again. */
+uint32_t ecs_output_batches(const ecs_context *ctx, uint32_t system);
+/* NULL and *count 0 for a batch out of range (a misuse). */
+const void *ecs_output(const ecs_context *ctx, uint32_t system, uint32_t batch,
                        uint32_t *count);
+/* Subtasks the system ran in the last step. */
+uint32_t ecs_output_subtasks(const ecs_context *ctx, uint32_t system);
+
+/* The first misuse detected since the last step began (or, outside steps,
+ * since ecs_context_create), as one line; "" if none. */
+const char *ecs_misuse_message(const ecs_context *ctx);
 
 /* ---- Inside a process callback ------------------------------------------ */
 
@@ -277,7 +321,9 @@ struct ecs_iter {
     struct ecs_subtask_ *sub_;
 };
 
-/* Component buffers, checked against the system's declaration (assert). */
+/* Component buffers, checked against the system's declaration: an
+ * undeclared component (or a write to one only read) is a misuse and
+ * gives NULL. */
 const void *ecs_iter_read(const ecs_iter *it, uint32_t component);
 void *ecs_iter_write(const ecs_iter *it, uint32_t component);
 
@@ -297,10 +343,13 @@ ecs_entity ecs_iter_handle(const ecs_iter *it, uint32_t index);
 void *ecs_iter_output_push(ecs_iter *it, uint32_t n);
 /* This subtask's own output so far in this step (earlier passes included). */
 const void *ecs_iter_output(const ecs_iter *it, uint32_t *count);
-/* Outputs of a system this one depends on (directly or not). */
-uint32_t ecs_iter_dep_subtasks(const ecs_iter *it, uint32_t system);
-const void *ecs_iter_dep_output(const ecs_iter *it, uint32_t system, uint32_t subtask,
+/* Outputs of a system this one depends on (directly or not), by batch as
+ * in ecs_output; any other system is a misuse (0 batches, NULL). */
+uint32_t ecs_iter_dep_batches(const ecs_iter *it, uint32_t system);
+const void *ecs_iter_dep_output(const ecs_iter *it, uint32_t system, uint32_t batch,
                                 uint32_t *count);
+/* Subtasks that system ran in this step. */
+uint32_t ecs_iter_dep_subtasks(const ecs_iter *it, uint32_t system);
 
 /* Deferred structural changes, applied at refresh; a command whose entity
  * is no longer alive by then is skipped. Payloads are copied, and the copy

@@ -1,0 +1,239 @@
+/* test_bulk.c - ecs_create_bulk and ecs_kill_bulk leave exactly the state
+ * the one-by-one calls leave (indices, handles, data, subscriptions), over
+ * random histories with holes in the free set; all or nothing at the
+ * fixed limit; bad arguments and misuse rejected. */
+#include "test_util.h"
+
+enum { C_POS, C_VEL, C_TAG, C_BYTE, C_COUNT };
+enum { S_MOVE, S_TAGGED, S_COUNT };
+
+typedef struct vec2 {
+    float x, y;
+} vec2;
+
+static const ecs_component_def comps[C_COUNT] = {
+    [C_POS] = {"pos", sizeof(vec2), 0},
+    [C_VEL] = {"vel", sizeof(vec2), 0},
+    [C_TAG] = {"tag", 0, 0},
+    [C_BYTE] = {"byte", 1, 1},
+};
+
+static ecs_context *make(ecs_storage storage, uint32_t capacity)
+{
+    const ecs_system_def systems[S_COUNT] = {
+        [S_MOVE] = {.name = "move", .reads = ECS_IDS(C_VEL), .writes = ECS_IDS(C_POS),
+                    .process = noop_process},
+        [S_TAGGED] = {.name = "tagged", .reads = ECS_IDS(C_TAG, C_BYTE), .process = noop_process},
+    };
+    ecs_config cfg = tu_config(comps, C_COUNT, systems, S_COUNT, 2);
+    cfg.storage = storage;
+    cfg.capacity = capacity;
+    return ctx_create_ok(&cfg);
+}
+
+/* Same handles alive, same data for them, same subscriptions. */
+static void assert_same(ecs_context *a, ecs_context *b)
+{
+    assert_int_equal(ecs_alive_count(a), ecs_alive_count(b));
+    uint32_t cap = ecs_capacity(a) > ecs_capacity(b) ? ecs_capacity(a) : ecs_capacity(b);
+    for (uint32_t i = 0; i < cap; i++) {
+        ecs_entity ha = ecs_handle(a, i), hb = ecs_handle(b, i);
+        assert_int_equal(ha.index, hb.index);
+        assert_int_equal(ha.generation, hb.generation);
+        if (ecs_entity_is_null(ha)) continue;
+        for (uint32_t c = 0; c < C_COUNT; c++) {
+            assert_int_equal(ecs_has(a, ha, c), ecs_has(b, hb, c));
+            const void *pa = ecs_get(a, ha, c), *pb = ecs_get(b, hb, c);
+            if (pa) assert_memory_equal(pa, pb, comps[c].size);
+        }
+    }
+    for (uint32_t s = 0; s < S_COUNT; s++) {
+        uint32_t na, nb;
+        const uint32_t *la = ecs_subscribed(a, s, &na), *lb = ecs_subscribed(b, s, &nb);
+        assert_int_equal(na, nb);
+        if (na) assert_memory_equal(la, lb, na * sizeof *la);
+    }
+}
+
+/* n values per component, from the generator. */
+typedef struct batch {
+    uint32_t n;
+    vec2 *pos, *vel;
+    uint8_t *byte;
+} batch;
+
+static batch draw_batch(test_rng *r, uint32_t n)
+{
+    batch b = {n, xcalloc(n, sizeof(vec2)), xcalloc(n, sizeof(vec2)), xcalloc(n, 1)};
+    for (uint32_t i = 0; i < n; i++) {
+        b.pos[i] = (vec2){(float)rng_below(r, 1000), (float)rng_below(r, 1000)};
+        b.vel[i] = (vec2){(float)rng_below(r, 9), -(float)rng_below(r, 9)};
+        b.byte[i] = (uint8_t)rng_below(r, 256);
+    }
+    return b;
+}
+
+static void free_batch(batch *b)
+{
+    free(b->pos);
+    free(b->vel);
+    free(b->byte);
+}
+
+static void test_same_as_one_by_one(void **state)
+{
+    (void)state;
+    test_rng r = {42};
+    ecs_context *one = make(ECS_STORAGE_DYNAMIC, 16), *bulk = make(ECS_STORAGE_DYNAMIC, 16);
+    ecs_entity *h1 = xcalloc(20000, sizeof *h1), *h2 = xcalloc(20000, sizeof *h2);
+    uint32_t live = 0;
+    for (int round = 0; round < 40; round++) {
+        /* Create a batch: both ways, with all combinations of components. */
+        uint32_t n = 1 + rng_below(&r, round % 5 == 0 ? 3000 : 200);
+        if (live + n > 20000) n = 20000 - live;
+        batch b = draw_batch(&r, n);
+        int kind = round % 4;
+        ecs_ids ids = kind == 0 ? ECS_IDS(C_POS, C_VEL)
+                    : kind == 1 ? ECS_IDS(C_TAG, C_BYTE, C_VEL)
+                    : kind == 2 ? ECS_IDS(C_BYTE)
+                                : (ecs_ids){NULL, 0};
+        const void *all[3];
+        for (uint32_t k = 0; k < ids.count; k++) {
+            uint32_t c = ids.ids[k];
+            all[k] = c == C_POS ? (const void *)b.pos : c == C_VEL ? (const void *)b.vel
+                   : c == C_BYTE ? (const void *)b.byte : NULL;
+        }
+        bool zeroed = round % 7 == 3; /* values NULL: everything zeroed */
+        for (uint32_t i = 0; i < n; i++) {
+            h1[live + i] = create_ok(one);
+            for (uint32_t k = 0; k < ids.count; k++) {
+                uint32_t c = ids.ids[k];
+                const unsigned char *src = zeroed ? NULL : all[k];
+                const void *v = src ? src + (size_t)i * comps[c].size : NULL;
+                assert_int_equal(ecs_add(one, h1[live + i], c, v), ECS_OK);
+            }
+        }
+        assert_int_equal(ecs_create_bulk(bulk, n, ids, zeroed ? NULL : all, h2 + live), ECS_OK);
+        for (uint32_t i = 0; i < n; i++) {
+            assert_int_equal(h1[live + i].index, h2[live + i].index);
+            assert_int_equal(h1[live + i].generation, h2[live + i].generation);
+        }
+        live += n;
+        free_batch(&b);
+        if (round % 3 == 0) {
+            ecs_refresh(one);
+            ecs_refresh(bulk);
+        }
+        assert_same(one, bulk);
+        /* Kill a random part: one by one there, in bulk here, with a stale
+         * handle and a duplicate in the list. */
+        uint32_t victims = rng_below(&r, live + 1);
+        for (uint32_t k = 0; k < victims; k++) { /* partial shuffle: victims first */
+            uint32_t j = k + rng_below(&r, live - k);
+            ecs_entity t = h1[k]; h1[k] = h1[j]; h1[j] = t;
+            t = h2[k]; h2[k] = h2[j]; h2[j] = t;
+        }
+        for (uint32_t k = 0; k < victims; k++) assert_int_equal(ecs_kill(one, h1[k]), ECS_OK);
+        ecs_entity *list = xcalloc(victims + 2, sizeof *list);
+        memcpy(list, h2, victims * sizeof *list);
+        list[victims] = victims ? h2[0] : ECS_NULL_ENTITY;     /* listed twice */
+        list[victims + 1] = (ecs_entity){0, 999999};            /* stale */
+        assert_int_equal(ecs_kill_bulk(bulk, list, victims + 2), ECS_ERR_DEAD);
+        free(list);
+        memmove(h1, h1 + victims, (live - victims) * sizeof *h1);
+        memmove(h2, h2 + victims, (live - victims) * sizeof *h2);
+        live -= victims;
+        if (round % 2 == 0) {
+            ecs_refresh(one);
+            ecs_refresh(bulk);
+        }
+        assert_same(one, bulk);
+    }
+    ecs_refresh(one);
+    ecs_refresh(bulk);
+    assert_same(one, bulk);
+    assert_int_equal(ecs_kill_bulk(bulk, h2, live), ECS_OK);
+    assert_int_equal(ecs_alive_count(bulk), 0);
+    ecs_refresh(bulk);
+    uint32_t n;
+    ecs_subscribed(bulk, S_MOVE, &n);
+    assert_int_equal(n, 0);
+    free(h1);
+    free(h2);
+    ecs_context_destroy(one);
+    ecs_context_destroy(bulk);
+}
+
+static void test_fixed_limit_all_or_nothing(void **state)
+{
+    (void)state;
+    ecs_context *ctx = make(ECS_STORAGE_FIXED, 100);
+    ecs_entity h[100];
+    assert_int_equal(ecs_create_bulk(ctx, 60, ECS_IDS(C_BYTE), NULL, h), ECS_OK);
+    assert_int_equal(ecs_create_bulk(ctx, 41, ECS_IDS(C_BYTE), NULL, h + 60), ECS_ERR_FULL);
+    assert_int_equal(ecs_alive_count(ctx), 60);
+    assert_int_equal(ecs_kill_bulk(ctx, h, 10), ECS_OK);
+    ecs_refresh(ctx);
+    /* 10 freed + 40 fresh fit exactly; the freed come first. */
+    assert_int_equal(ecs_create_bulk(ctx, 50, ECS_IDS(C_BYTE), NULL, h + 50), ECS_OK);
+    assert_int_equal(h[50].index, 0);
+    assert_int_equal(h[59].index, 9);
+    assert_int_equal(h[60].index, 60);
+    assert_int_equal(h[99].index, 99);
+    assert_int_equal(ecs_alive_count(ctx), 100);
+    ecs_entity one;
+    assert_int_equal(ecs_create(ctx, &one), ECS_ERR_FULL);
+    assert_int_equal(ecs_create_bulk(ctx, 1, ECS_IDS(C_BYTE), NULL, &one), ECS_ERR_FULL);
+    assert_int_equal(ecs_create_bulk(ctx, 0, ECS_IDS(C_BYTE), NULL, NULL), ECS_OK);
+    ecs_context_destroy(ctx);
+}
+
+static void test_bad_arguments(void **state)
+{
+    (void)state;
+    ecs_context *ctx = make(ECS_STORAGE_DYNAMIC, 0);
+    ecs_entity h[4];
+    assert_int_equal(ecs_create_bulk(ctx, 4, ECS_IDS(C_POS, 9), NULL, h),
+                     ECS_ERR_UNKNOWN_COMPONENT);
+    assert_int_equal(ecs_create_bulk(ctx, 4, ECS_IDS(C_POS, C_POS), NULL, h), ECS_ERR_INVALID);
+    assert_int_equal(ecs_create_bulk(ctx, 4, (ecs_ids){NULL, 2}, NULL, h), ECS_ERR_INVALID);
+    assert_int_equal(ecs_kill_bulk(ctx, NULL, 3), ECS_ERR_INVALID);
+    assert_int_equal(ecs_kill_bulk(ctx, NULL, 0), ECS_OK);
+    assert_int_equal(ecs_alive_count(ctx), 0);
+    ecs_context_destroy(ctx);
+}
+
+/* Bulk calls from a running system are misuse, like their one-by-one twins. */
+static void bulk_in_system(ecs_iter *it)
+{
+    if (it->subtask != 0) return;
+    ecs_entity e[2];
+    if (ecs_create_bulk(it->ctx, 2, ECS_IDS(C_POS), NULL, e) != ECS_ERR_MISUSE) return;
+    ecs_entity self = ecs_iter_handle(it, it->entities[0]);
+    (void)ecs_kill_bulk(it->ctx, &self, 1);
+}
+
+static void test_bulk_misuse(void **state)
+{
+    (void)state;
+    const ecs_system_def systems[1] = {
+        {.name = "greedy", .reads = ECS_IDS(C_POS), .process = bulk_in_system}};
+    ecs_config cfg = tu_config(comps, C_COUNT, systems, 1, 2);
+    ecs_context *ctx = ctx_create_ok(&cfg);
+    assert_int_equal(ecs_create_bulk(ctx, 3, ECS_IDS(C_POS), NULL, NULL), ECS_OK);
+    assert_int_equal(ecs_step(ctx, NULL, NULL), ECS_ERR_MISUSE);
+    assert_non_null(strstr(ecs_misuse_message(ctx), "ecs_create_bulk called while systems run"));
+    assert_int_equal(ecs_alive_count(ctx), 3);
+    ecs_context_destroy(ctx);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_same_as_one_by_one),
+        cmocka_unit_test(test_fixed_limit_all_or_nothing),
+        cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_bulk_misuse),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
