@@ -9,7 +9,8 @@
  * compared at frames 0, 10, 20, 30 and 40, as are the alive and contact
  * counts. Guards against a vacuous pass: the hash changes over the frames,
  * another seed gives another hash (seed 0 the same as seed 1), there are contacts and deaths, and the
- * split really happened (collision ran as one subtask per worker).
+ * split really happened (collision ran as one subtask per worker). Every
+ * collision kernel the CPU has gives the reference's states too.
  */
 #include "test_util.h"
 
@@ -120,6 +121,19 @@ static void same_state_everywhere(uint32_t seed)
                     assert_int_equal(t.contacts_at[f], ref.contacts_at[f]);
             }
 
+    /* Every collision kernel this CPU has: the same states. */
+    for (uint32_t k = SIM_KERNEL_SCALAR; k < SIM_KERNEL_COUNT; k++) {
+        if (!sim_kernel_available((sim_kernel)k)) continue;
+        cfg = config(seed, 2, false, ECS_STORAGE_FIXED);
+        cfg.kernel = (sim_kernel)k;
+        run(&cfg, &t);
+        for (uint32_t s = 0; s < SAMPLES; s++)
+            if (t.hash[s] != ref.hash[s])
+                fail_msg("kernel %s: frame %u hash %016llx, reference %016llx",
+                         sim_kernel_name((sim_kernel)k), s * EVERY, (unsigned long long)t.hash[s],
+                         (unsigned long long)ref.hash[s]);
+    }
+
     /* Another seed, another world. */
     cfg = config(seed == 0u ? 2u : seed + 1u, 2, false, ECS_STORAGE_FIXED);
     run(&cfg, &t);
@@ -147,11 +161,37 @@ static void test_crowded_world(void **state)
     same_state_everywhere(0u); /* seed 0 behaves as 1: the thesis's */
 }
 
+/* A kernel that is not there is refused with a message naming it. */
+static void test_unavailable_kernel(void **state)
+{
+    (void)state;
+    sim_config cfg = sim_default_config();
+    cfg.particles = 10;
+    ecs_error err;
+    sim_world *w = NULL;
+    for (uint32_t k = 0; k <= SIM_KERNEL_COUNT; k++) {
+        cfg.kernel = (sim_kernel)k;
+        memset(&err, 0, sizeof err);
+        ecs_status st = sim_create(&cfg, &w, &err);
+        if (k < SIM_KERNEL_COUNT && sim_kernel_available((sim_kernel)k)) {
+            assert_int_equal(st, ECS_OK);
+            assert_int_equal(sim_get_kernel(w), sim_kernel_resolve((sim_kernel)k));
+            assert_true(sim_get_kernel(w) != SIM_KERNEL_AUTO);
+            sim_destroy(w);
+        } else {
+            assert_int_equal(st, ECS_ERR_INVALID);
+            assert_null(w);
+            assert_non_null(strstr(err.message, "kernel"));
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_thesis_world),
         cmocka_unit_test(test_crowded_world),
+        cmocka_unit_test(test_unavailable_kernel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

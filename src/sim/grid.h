@@ -123,6 +123,21 @@ static inline bool sim_grid_pairs_in(const sim_grid *g, uint32_t i, uint32_t lo,
     return true;
 }
 
+/* The candidate ranges of the items of cell c: its row range ends at
+ * *row_end (the later items of c and the whole next cell of the row), its
+ * below range is [*below_lo, *below_hi) (the three cells of the next row). */
+static inline void sim_grid_ranges(const sim_grid *g, uint32_t c, uint32_t *row_end,
+                                   uint32_t *below_lo, uint32_t *below_hi)
+{
+    uint32_t cx = c % g->cols, cy = c / g->cols;
+    *row_end = g->start[c + 1u + (cx + 1u < g->cols)];
+    *below_lo = *below_hi = 0;
+    if (cy + 1u < g->rows) {
+        *below_lo = g->start[c + g->cols - (cx > 0)];
+        *below_hi = g->start[c + g->cols + (cx + 1u < g->cols) + 1u];
+    }
+}
+
 /* Calls emit(user, contact) for every touching pair whose first item is
  * in slots [from, to): over any partition of [0, count) into ranges, every
  * touching pair of the grid is found exactly once, always in the same
@@ -143,14 +158,8 @@ static inline bool sim_grid_pairs(const sim_grid *g, uint32_t from, uint32_t to,
     for (uint32_t c = lo, i = from; i < to; c++) {
         uint32_t end = g->start[c + 1];
         if (i >= end) continue;
-        uint32_t cx = c % g->cols, cy = c / g->cols;
-        uint32_t right_end = cx + 1 < g->cols ? g->start[c + 2] : end;
-        uint32_t below_lo = 0, below_hi = 0;
-        if (cy + 1 < g->rows) {
-            uint32_t first = c + g->cols - (cx > 0), last = c + g->cols + (cx + 1 < g->cols);
-            below_lo = g->start[first];
-            below_hi = g->start[last + 1];
-        }
+        uint32_t right_end, below_lo, below_hi;
+        sim_grid_ranges(g, c, &right_end, &below_lo, &below_hi);
         for (; i < end && i < to; i++) {
             if (!sim_grid_pairs_in(g, i, i + 1, right_end, emit, user) ||
                 !sim_grid_pairs_in(g, i, below_lo, below_hi, emit, user))

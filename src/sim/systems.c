@@ -4,8 +4,6 @@
 #include <string.h>
 
 #define MIN_SPLIT 4096u /* fewer subscribed particles run as one subtask */
-/* Contacts are gathered on the stack and pushed to the output in blocks. */
-#define CONTACT_BLOCK 256u
 
 /* Runs the body (the variadic part) for every entity index i of the
  * subtask: one plain loop over [first, first + count) when the range has
@@ -73,40 +71,22 @@ static void finish_spatial_partition(ecs_context *ctx, uint32_t system, void *us
         w->grid_failed = 1;
 }
 
-typedef struct contact_sink {
-    ecs_iter *it;
-    uint32_t used;
-    sim_contact buf[CONTACT_BLOCK];
-} contact_sink;
-
-static bool sink_flush(contact_sink *s)
-{
-    if (s->used == 0) return true;
-    sim_contact *out = ecs_iter_output_push(s->it, s->used);
-    if (!out) return false;
-    memcpy(out, s->buf, s->used * sizeof *out);
-    s->used = 0;
-    return true;
-}
-
-static bool sink_emit(void *user, sim_contact c)
-{
-    contact_sink *s = user;
-    s->buf[s->used++] = c;
-    return s->used < CONTACT_BLOCK || sink_flush(s);
-}
-
 /* Subtask k of K takes grid slots [k*n/K, (k+1)*n/K): a split by particle
  * count over the sorted grid, so each subtask reads a contiguous stretch of
- * it and the concatenated outputs are in the same order for any K. */
+ * it and the concatenated outputs are in the same order for any K. The
+ * world's kernel gathers them in the subtask's scratch list first. */
 static void sys_collision(ecs_iter *it)
 {
-    const sim_world *w = it->user;
+    sim_world *w = it->user;
     uint64_t n = w->grid.count;
     uint32_t from = (uint32_t)(n * it->subtask / it->subtask_count);
     uint32_t to = (uint32_t)(n * (it->subtask + 1u) / it->subtask_count);
-    contact_sink sink = {.it = it};
-    if (sim_grid_pairs(&w->grid, from, to, sink_emit, &sink)) sink_flush(&sink);
+    sim_contact_list *list = &w->scratch[it->subtask];
+    list->n = 0;
+    w->collide(&w->grid, from, to, list, list);
+    if (list->n == 0) return;
+    sim_contact *out = ecs_iter_output_push(it, list->n);
+    if (out) memcpy(out, list->v, list->n * sizeof *out);
 }
 
 /* Sequential by definition: contacts in order, each seeing the previous

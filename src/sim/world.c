@@ -33,8 +33,15 @@ ecs_status sim_create(const sim_config *cfg, sim_world **out, ecs_error *err)
                  (unsigned)cfg->particles, (unsigned)cfg->capacity);
         return fail(err, ECS_ERR_FULL, msg);
     }
+    if (cfg->kernel >= SIM_KERNEL_COUNT || !sim_kernel_available(cfg->kernel)) {
+        snprintf(msg, sizeof msg, "collision kernel %s is not available on this CPU",
+                 sim_kernel_name(cfg->kernel));
+        return fail(err, ECS_ERR_INVALID, msg);
+    }
     sim_world *w = calloc(1, sizeof *w);
     if (!w) return fail(err, ECS_ERR_NOMEM, "out of memory");
+    w->kernel = sim_kernel_resolve(cfg->kernel);
+    w->collide = sim__collide_fn(w->kernel);
     w->p = cfg->params;
     w->particles = cfg->particles;
     w->spray_rng = sim__spray_stream(w->p.seed);
@@ -62,7 +69,8 @@ ecs_status sim_create(const sim_config *cfg, sim_world **out, ecs_error *err)
     /* One grid part per subtask: spatial_partition splits per worker, and
      * sim_set_workers may later ask for up to the most the pool started. */
     if (sim_grid_init(&w->grid, w->p.world_w, w->p.world_h, w->p.radius_max,
-                      ecs_max_workers(w->ctx)) != 0) {
+                      ecs_max_workers(w->ctx)) != 0 ||
+        !(w->scratch = calloc(ecs_max_workers(w->ctx), sizeof *w->scratch))) {
         sim_destroy(w);
         return fail(err, ECS_ERR_NOMEM, "out of memory for the grid");
     }
@@ -80,6 +88,9 @@ void sim_destroy(sim_world *w)
     if (!w) return;
     if (w->ctx) ecs_context_destroy(w->ctx);
     sim_grid_free(&w->grid);
+    for (uint32_t i = 0; w->scratch && i < ecs_max_workers(w->ctx); i++)
+        sim_contact_list_free(&w->scratch[i]);
+    free(w->scratch);
     free(w->spray);
     free(w);
 }
@@ -91,6 +102,10 @@ ecs_status sim_step(sim_world *w)
     ecs_status st = ecs_step(w->ctx, NULL, NULL);
     w->frame++;
     w->spray_dropped = w->spray_issued - w->spray_created;
+    for (uint32_t i = 0; i < ecs_max_workers(w->ctx); i++) {
+        if (w->scratch[i].failed && st == ECS_OK) st = ECS_ERR_NOMEM;
+        w->scratch[i].failed = false;
+    }
     if (st == ECS_OK && w->grid_failed) st = ECS_ERR_NOMEM;
     return st;
 }
@@ -109,6 +124,7 @@ sim_grid_layout sim_get_grid_layout(const sim_world *w)
 uint32_t sim_cell_at(const sim_world *w, float x, float y) { return sim_grid_cell(&w->grid, x, y); }
 
 uint32_t sim_alive(const sim_world *w) { return ecs_alive_count(w->ctx); }
+sim_kernel sim_get_kernel(const sim_world *w) { return w->kernel; }
 uint64_t sim_frame(const sim_world *w) { return w->frame; }
 uint32_t sim_contacts(const sim_world *w) { return w->contacts; }
 const sim_params *sim_get_params(const sim_world *w) { return &w->p; }

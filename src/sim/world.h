@@ -2,6 +2,7 @@
 #ifndef SIM_WORLD_H
 #define SIM_WORLD_H
 
+#include "collide.h"
 #include "grid.h"
 #include "rng.h"
 #include "sim.h"
@@ -18,6 +19,9 @@ struct sim_world {
     ecs_context *ctx;
     sim_grid grid;         /* owned by spatial_partition, read by collision */
     int grid_failed;       /* set by spatial_partition's finish on OOM */
+    sim_kernel kernel;     /* resolved, never AUTO */
+    sim_collide_fn collide;
+    sim_contact_list *scratch; /* one per collision subtask (max_workers) */
     uint64_t frame;
     uint32_t contacts;     /* last frame */
     uint32_t particles;    /* what sim_create and every new wave spawn */

@@ -91,8 +91,29 @@ sim_params sim_default_params(void);
  * the largest circle fits). Returns false and writes one line to msg. */
 bool sim_params_check(const sim_params *p, char *msg, size_t msg_size);
 
+/* The collision kernel: how a particle is tested against its candidates.
+ * Every kernel finds exactly the same contacts in the same order, bit for
+ * bit; they differ in speed only. The vector kernels exist on x86-64 where
+ * the CPU has the instructions; AUTO picks the widest one there is. */
+typedef enum sim_kernel {
+    SIM_KERNEL_AUTO = 0,
+    SIM_KERNEL_SCALAR,
+    SIM_KERNEL_AVX2,
+    SIM_KERNEL_AVX512,
+    SIM_KERNEL_COUNT
+} sim_kernel;
+
+/* "auto", "scalar", "avx2", "avx512". */
+const char *sim_kernel_name(sim_kernel k);
+/* Whether this build on this CPU has the kernel (AUTO: always). */
+bool sim_kernel_available(sim_kernel k);
+/* The kernel AUTO stands for here; any other kernel as it is. */
+sim_kernel sim_kernel_resolve(sim_kernel k);
+
 typedef struct sim_config {
     sim_params params;
+    sim_kernel kernel;          /* AUTO by default; an unavailable one is
+                                   rejected by sim_create (ECS_ERR_INVALID) */
     uint32_t particles;         /* spawned before the first frame */
     ecs_storage storage;        /* fixed: capacity is the limit */
     uint32_t capacity;          /* fixed: the limit (0: particles); dynamic: the
@@ -120,6 +141,8 @@ void sim_destroy(sim_world *w);
 ecs_status sim_step(sim_world *w);
 
 uint32_t sim_alive(const sim_world *w);
+/* The collision kernel the world runs (never AUTO). */
+sim_kernel sim_get_kernel(const sim_world *w);
 uint64_t sim_frame(const sim_world *w);
 /* Contacts the collision system found in the last frame. */
 uint32_t sim_contacts(const sim_world *w);
