@@ -17,8 +17,9 @@
  *     centers push along +x;
  *   - any split of [0, count) into consecutive ranges yields the same
  *     contact sequence as one call;
- *   - a multi-part build (count per part in any order, scan, scatter per
- *     part in any order) yields the same sequence as sim_grid_build;
+ *   - a multi-part build (count per part in any order, scan on one thread
+ *     or in one range per part, ranges in any order, scatter per part in
+ *     any order) yields the same sequence as sim_grid_build;
  *   - an emit that returns false stops the walk at once;
  *   - every collision kernel this CPU has (collide.h: scalar, AVX2,
  *     AVX-512) yields exactly the same contacts in the same order, bit for
@@ -248,6 +249,7 @@ static void layout_random(layout *l, test_rng *r, float cell, uint32_t cols, uin
 typedef struct stats {
     uint64_t layouts, pairs, boundary, coincident, cross_cell, outside, parts_builds;
     uint64_t kernel_runs[SIM_KERNEL_COUNT]; /* layouts each kernel was compared on */
+    uint64_t parallel_scans; /* multi-part builds scanned in ranges */
 } stats;
 
 static bool touching(const layout *l, uint32_t p, uint32_t q, float *d2, float *rs)
@@ -467,7 +469,14 @@ static void check_layout(const layout *l, sim_grid *g, sim_grid *g2, test_rng *r
         uint32_t p = b->order[k];
         sim_grid_count(g2, p, l->xy, l->idx + cut[p], cut[p + 1] - cut[p]);
     }
-    assert_int_equal(sim_grid_scan(g2, parts), 0);
+    if (rng_below(r, 2)) {
+        assert_int_equal(sim_grid_scan(g2, parts), 0);
+    } else { /* the parallel scan: one range per part, ranges in shuffled order */
+        for (uint32_t k = 0; k < parts; k++) sim_grid_scan_cells(g2, parts, b->order[k], parts);
+        assert_int_equal(sim_grid_scan_offsets(g2, parts), 0);
+        for (uint32_t k = parts; k-- > 0;) sim_grid_scan_starts(g2, b->order[k], parts);
+        st->parallel_scans += parts > 1;
+    }
     for (uint32_t k = parts; k-- > 0;) {
         uint32_t p = b->order[k];
         sim_grid_scatter(g2, p, l->xy, l->radius, l->idx + cut[p], cut[p + 1] - cut[p]);
@@ -568,6 +577,7 @@ static void test_random_layouts(void **state)
     assert_true(st.cross_cell > 10000);
     assert_true(st.outside > 1000);
     assert_true(st.parts_builds > 1000);
+    assert_true(st.parallel_scans > 500);
     /* Every kernel this CPU has was compared on every layout. */
     for (uint32_t k = SIM_KERNEL_SCALAR; k < SIM_KERNEL_COUNT; k++) {
         print_message("kernel %s: %s, compared on %llu layouts\n", sim_kernel_name((sim_kernel)k),

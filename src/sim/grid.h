@@ -29,14 +29,22 @@ typedef struct sim_contact {
 } sim_contact;
 
 /* Built in parts (one per subtask), all deterministic: each part counts
- * its points per cell, one scan turns the counts into write cursors, then
- * each part scatters its points. Parts cover ascending index ranges, so a
- * cell's items end up in index order whatever the number of parts. */
+ * its points per cell, a scan turns the counts into cell starts and write
+ * cursors, then each part scatters its points. Parts cover ascending index
+ * ranges, so a cell's items end up in index order whatever the number of
+ * parts. The scan runs in parallel too, over ranges of cells: each range
+ * sums its cells over the parts (sim_grid_scan_cells), one short pass
+ * turns the range totals into offsets (sim_grid_scan_offsets), then each
+ * range writes its cell starts (sim_grid_scan_starts). A range reads
+ * cells / ranges x parts counts: with as many ranges as parts, what one
+ * thread does does not grow with the worker count. */
 typedef struct sim_grid {
     float cell_size, inv_cell;
     uint32_t cols, rows, cells;
     uint32_t *start;      /* cells + 1: items of cell c are [start[c], start[c + 1]) */
-    uint32_t *cursor;     /* parts_max x cells: per-part counts, then cursors */
+    uint32_t *cursor;     /* parts_max x cells: per-part counts, then each part's
+                             offset within the cell */
+    uint32_t *range_total; /* parts_max: cells per scan range, then its offset */
     uint32_t parts_max;
     /* Items by slot, count used, cap allocated. */
     float *x, *y, *r;
@@ -68,6 +76,12 @@ void sim_grid_count(sim_grid *g, uint32_t part, const float *xy, const uint32_t 
 /* After every part counted: cell starts and write cursors. -1 when out of
  * memory for the items (the grid is then empty). */
 int sim_grid_scan(sim_grid *g, uint32_t parts);
+/* The same in three steps, each range of `ranges` (<= parts_max) on any
+ * thread: every range's cells, then the offsets once, then every range's
+ * starts. */
+void sim_grid_scan_cells(sim_grid *g, uint32_t parts, uint32_t range, uint32_t ranges);
+int sim_grid_scan_offsets(sim_grid *g, uint32_t ranges);
+void sim_grid_scan_starts(sim_grid *g, uint32_t range, uint32_t ranges);
 /* After the scan: part `part` writes its items (the same idx as counted). */
 void sim_grid_scatter(sim_grid *g, uint32_t part, const float *xy, const float *radius,
                       const uint32_t *idx, uint32_t n);

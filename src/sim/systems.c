@@ -49,25 +49,30 @@ static void sys_keep_in_bounds(ecs_iter *it)
     SIM_EACH(it, i, { sim__keep_in_bounds(&w->p, &pos[i], &vel[i], radius[i]); });
 }
 
-/* Two parallel passes over the same ranges: count per cell, then (after
- * finish has scanned the counts) scatter into the grid. */
+/* Four parallel passes over the same subtasks: count per cell (subtask k
+ * is part k), scan the counts over a range of cells (subtask k is range
+ * k; finish turns the range totals into offsets), write that range's cell
+ * starts, scatter into the grid (part k again). */
 static void sys_spatial_partition(ecs_iter *it)
 {
     sim_world *w = it->user;
     const float *xy = ecs_iter_read(it, SIM_C_POSITION);
-    if (it->pass == 0) {
-        sim_grid_count(&w->grid, it->subtask, xy, it->entities, it->count);
-    } else {
-        const float *radius = ecs_iter_read(it, SIM_C_CIRCLE);
-        sim_grid_scatter(&w->grid, it->subtask, xy, radius, it->entities, it->count);
+    switch (it->pass) {
+    case 0: sim_grid_count(&w->grid, it->subtask, xy, it->entities, it->count); break;
+    case 1: sim_grid_scan_cells(&w->grid, it->subtask_count, it->subtask, it->subtask_count); break;
+    case 2: sim_grid_scan_starts(&w->grid, it->subtask, it->subtask_count); break;
+    default:
+        sim_grid_scatter(&w->grid, it->subtask, xy, ecs_iter_read(it, SIM_C_CIRCLE), it->entities,
+                         it->count);
+        break;
     }
 }
 
 static void finish_spatial_partition(ecs_context *ctx, uint32_t system, void *user)
 {
     sim_world *w = user;
-    if (ecs_system_pass(ctx, system) == 0 &&
-        sim_grid_scan(&w->grid, ecs_output_subtasks(ctx, system)) != 0)
+    if (ecs_system_pass(ctx, system) == 1 &&
+        sim_grid_scan_offsets(&w->grid, ecs_output_subtasks(ctx, system)) != 0)
         w->grid_failed = 1;
 }
 
@@ -170,7 +175,7 @@ static const ecs_system_def system_defs[SIM_SYSTEM_COUNT] = {
                                  .reads = ECS_IDS_INIT(SIM_C_POSITION, SIM_C_CIRCLE),
                                  .after = ECS_IDS_INIT(SIM_S_KEEP_IN_BOUNDS),
                                  .parallelism = PER_CORE,
-                                 .passes = 2,
+                                 .passes = 4,
                                  .process = sys_spatial_partition,
                                  .finish = finish_spatial_partition},
     [SIM_S_COLLISION] = {.name = "collision",
