@@ -4,7 +4,7 @@
  * 20 000 particles (above the 4096 at which systems split per worker), in
  * the thesis world and in a crowded one, some with lives short enough to die within the run (so
  * the index lists get holes and refresh reclaims), stepped 40 frames on 1,
- * 2 and 4 workers, inner parallelism on and off, fixed storage and dynamic
+ * 2, 3 and 4 workers, inner parallelism on and off, fixed storage and dynamic
  * storage starting at 1024 (so it grows while spawning). sim_hash is
  * compared at frames 0, 10, 20, 30 and 40, as are the alive and contact
  * counts. Guards against a vacuous pass: the hash changes over the frames,
@@ -20,6 +20,9 @@
 #define FRAMES 40u
 #define EVERY 10u
 #define SAMPLES (FRAMES / EVERY + 1u)
+/* Collision and solve subtasks at 20 000 particles, inner parallelism on:
+ * chunks of 16 384 particles (systems.c), whatever the worker count. */
+#define CHUNKS_AT_20000 2u
 
 typedef struct trace {
     uint64_t hash[SAMPLES];
@@ -67,12 +70,16 @@ static void run(const sim_config *cfg, trace *t)
         t->contacts_at[f - 1] = sim_contacts(w);
         t->contacts += sim_contacts(w);
         if (f == 1) {
-            /* The per-worker split happened (or, inner off, did not). */
+            /* The per-worker split happened (or, inner off, did not);
+             * collision and the solve split into chunks of particles,
+             * as many at every worker count (or, inner off, one). */
             uint32_t want = cfg->inner_parallelism_off ? 1u : cfg->workers;
-            assert_int_equal(ecs_system_stats_get(ctx, SIM_S_COLLISION).subtasks, want);
+            uint32_t chunks = ecs_system_stats_get(ctx, SIM_S_COLLISION).subtasks;
             assert_int_equal(ecs_system_stats_get(ctx, SIM_S_RENDER).subtasks, want);
-            assert_int_equal(ecs_system_stats_get(ctx, SIM_S_SOLVE_CONTACTS).subtasks, 1);
             assert_int_equal(sim_render_batches(w), want);
+            if (cfg->inner_parallelism_off) assert_int_equal(chunks, 1);
+            else assert_int_equal(chunks, CHUNKS_AT_20000);
+            assert_int_equal(ecs_system_stats_get(ctx, SIM_S_SOLVE_CONTACTS).subtasks, 1);
         }
         if (f % EVERY == 0) {
             t->hash[f / EVERY] = sim_hash(w);
@@ -101,7 +108,7 @@ static void same_state_everywhere(uint32_t seed)
     for (uint32_t f = 0; f < FRAMES; f++) frames_with_contacts += ref.contacts_at[f] > 0;
     assert_true(frames_with_contacts == FRAMES);
 
-    static const uint32_t workers[] = {1, 2, 4};
+    static const uint32_t workers[] = {1, 2, 3, 4};
     for (uint32_t wi = 0; wi < ARRAY_LEN(workers); wi++)
         for (int inner_off = 0; inner_off < 2; inner_off++)
             for (int dyn = 0; dyn < 2; dyn++) {

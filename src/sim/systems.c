@@ -76,41 +76,77 @@ static void finish_spatial_partition(ecs_context *ctx, uint32_t system, void *us
         w->grid_failed = 1;
 }
 
-/* Subtask k of K takes grid slots [k*n/K, (k+1)*n/K): a split by particle
- * count over the sorted grid, so each subtask reads a contiguous stretch of
- * it and the concatenated outputs are in the same order for any K. The
- * world's kernel gathers them in the subtask's scratch list first. */
+/* The first grid slot of band b (b == band_count: the end). */
+static uint32_t band_slot(const sim_world *w, uint32_t b)
+{
+    uint32_t row = b * SIM_BAND_ROWS;
+    if (row > w->grid.rows) row = w->grid.rows;
+    return w->grid.start[(size_t)row * w->grid.cols];
+}
+
+/* The first band of collision subtask k of n: the bands are dealt out by
+ * where they start in the grid's slots, so each subtask gets about as
+ * many particles (a band starting in [count * k / n, ...) is k's). */
+static uint32_t first_band(const sim_world *w, uint32_t k, uint32_t n)
+{
+    if (k == 0) return 0;
+    if (k == n) return w->band_count;
+    uint32_t at = (uint32_t)((uint64_t)w->grid.count * k / n), lo = 0, hi = w->band_count;
+    while (lo < hi) { /* the first band starting at or after `at` */
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (band_slot(w, mid) < at) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+}
+
+/* Whole bands per subtask (more subtasks than workers: see system_defs),
+ * through the world's kernel: each band's rows but the last into its
+ * inner list, the last row's pairs within the row too and its pairs with
+ * the next band's first row into the cross list. Each list is in
+ * detection order, whatever the subtask count. */
 static void sys_collision(ecs_iter *it)
 {
     sim_world *w = it->user;
-    uint64_t n = w->grid.count;
-    uint32_t from = (uint32_t)(n * it->subtask / it->subtask_count);
-    uint32_t to = (uint32_t)(n * (it->subtask + 1u) / it->subtask_count);
-    sim_contact_list *list = &w->scratch[it->subtask];
-    list->n = 0;
-    w->collide(&w->grid, from, to, list, list);
-    if (list->n == 0) return;
-    sim_contact *out = ecs_iter_output_push(it, list->n);
-    if (out) memcpy(out, list->v, list->n * sizeof *out);
+    const sim_grid *g = &w->grid;
+    uint32_t last = first_band(w, it->subtask + 1u, it->subtask_count);
+    for (uint32_t b = first_band(w, it->subtask, it->subtask_count); b < last; b++) {
+        sim_band *band = &w->bands[b];
+        uint32_t end_row = (b + 1u) * SIM_BAND_ROWS < g->rows ? (b + 1u) * SIM_BAND_ROWS : g->rows;
+        uint32_t from = band_slot(w, b), mid = g->start[(size_t)(end_row - 1u) * g->cols];
+        uint32_t to = band_slot(w, b + 1u);
+        band->inner.n = band->cross.n = 0;
+        if (w->collide(g, from, mid, &band->inner, &band->inner))
+            w->collide(g, mid, to, &band->inner, &band->cross);
+    }
 }
 
-/* Sequential by definition: contacts in order, each seeing the previous
- * ones' effects. The pushes were computed by collision, in parallel; here
- * only loads, adds and stores remain, on particles that spawning placed
- * near each other in memory (prefetching measured no gain). */
+/* The solve order (sim.h): pass 0 the inner contacts of the even bands,
+ * pass 1 those of the odd bands, pass 2 the contacts crossing each band
+ * border; each list in detection order. The lists of one pass never share
+ * a particle, so a pass solves them in parallel: list m of a pass goes to
+ * the subtask where its contacts start in the pass's running total (the
+ * subtasks get about as many contacts each). */
+static const sim_contact_list *solve_list(const sim_world *w, uint32_t pass, uint32_t m)
+{
+    return pass < 2 ? &w->bands[2u * m + pass].inner : &w->bands[m].cross;
+}
+
 static void sys_solve_contacts(ecs_iter *it)
 {
-    sim_world *w = it->user;
+    const sim_world *w = it->user;
     sim_vec2 *pos = ecs_iter_write(it, SIM_C_POSITION);
     sim_vec2 *vel = ecs_iter_write(it, SIM_C_VELOCITY);
-    uint32_t batches = ecs_iter_dep_subtasks(it, SIM_S_COLLISION), total = 0;
-    for (uint32_t s = 0; s < batches; s++) {
-        uint32_t n;
-        const sim_contact *c = ecs_iter_dep_output(it, SIM_S_COLLISION, s, &n);
-        for (uint32_t k = 0; k < n; k++) sim__solve_contact(pos, vel, &c[k]);
-        total += n;
+    uint32_t b = w->band_count;
+    uint32_t lists = it->pass == 0 ? (b + 1u) / 2u : it->pass == 1 ? b / 2u : (b ? b - 1u : 0u);
+    uint64_t total = 0, before = 0;
+    for (uint32_t m = 0; m < lists; m++) total += solve_list(w, it->pass, m)->n + 1u;
+    for (uint32_t m = 0; m < lists; m++) {
+        const sim_contact_list *l = solve_list(w, it->pass, m);
+        uint32_t owner = (uint32_t)(before * it->subtask_count / total);
+        before += l->n + 1u;
+        if (owner != it->subtask) continue;
+        for (uint32_t k = 0; k < l->n; k++) sim__solve_contact(pos, vel, &l->v[k]);
     }
-    w->contacts = total;
 }
 
 static void sys_render(ecs_iter *it)
@@ -151,6 +187,11 @@ static void sys_fade(ecs_iter *it)
 }
 
 #define PER_CORE {ECS_SPLIT_PER_WORKER, 0, MIN_SPLIT}
+/* Collision and the solve cost more where particles crowd: ranges of this
+ * many particles, more of them than workers, so that no one range gates
+ * the pass. */
+#define CHUNK 16384u
+#define CHUNKS {ECS_SPLIT_CHUNKS, CHUNK, MIN_SPLIT}
 
 /* File scope, so the id arrays have static storage. */
 static const ecs_system_def system_defs[SIM_SYSTEM_COUNT] = {
@@ -181,14 +222,14 @@ static const ecs_system_def system_defs[SIM_SYSTEM_COUNT] = {
     [SIM_S_COLLISION] = {.name = "collision",
                          .reads = ECS_IDS_INIT(SIM_C_POSITION, SIM_C_CIRCLE),
                          .after = ECS_IDS_INIT(SIM_S_SPATIAL_PARTITION),
-                         .parallelism = PER_CORE,
-                         .output_size = sizeof(sim_contact),
+                         .parallelism = CHUNKS,
                          .process = sys_collision},
     [SIM_S_SOLVE_CONTACTS] = {.name = "solve_contacts",
                               .reads = ECS_IDS_INIT(SIM_C_CIRCLE),
                               .writes = ECS_IDS_INIT(SIM_C_POSITION, SIM_C_VELOCITY),
                               .after = ECS_IDS_INIT(SIM_S_COLLISION),
                               .parallelism = {ECS_SPLIT_NONE, 0, 0},
+                              .passes = 3,
                               .process = sys_solve_contacts},
     [SIM_S_RENDER] = {.name = "render",
                       .reads = ECS_IDS_INIT(SIM_C_POSITION, SIM_C_CIRCLE, SIM_C_COLOR),

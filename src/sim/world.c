@@ -70,10 +70,12 @@ ecs_status sim_create(const sim_config *cfg, sim_world **out, ecs_error *err)
      * sim_set_workers may later ask for up to the most the pool started. */
     if (sim_grid_init(&w->grid, w->p.world_w, w->p.world_h, w->p.radius_max,
                       ecs_max_workers(w->ctx)) != 0 ||
-        !(w->scratch = calloc(ecs_max_workers(w->ctx), sizeof *w->scratch))) {
+        !(w->bands = calloc((w->grid.rows + SIM_BAND_ROWS - 1u) / SIM_BAND_ROWS,
+                            sizeof *w->bands))) {
         sim_destroy(w);
         return fail(err, ECS_ERR_NOMEM, "out of memory for the grid");
     }
+    w->band_count = (w->grid.rows + SIM_BAND_ROWS - 1u) / SIM_BAND_ROWS;
     st = sim__spawn_wave(w, 0u, msg, sizeof msg);
     if (st != ECS_OK) {
         sim_destroy(w);
@@ -88,9 +90,11 @@ void sim_destroy(sim_world *w)
     if (!w) return;
     if (w->ctx) ecs_context_destroy(w->ctx);
     sim_grid_free(&w->grid);
-    for (uint32_t i = 0; w->scratch && i < ecs_max_workers(w->ctx); i++)
-        sim_contact_list_free(&w->scratch[i]);
-    free(w->scratch);
+    for (uint32_t b = 0; b < w->band_count; b++) {
+        sim_contact_list_free(&w->bands[b].inner);
+        sim_contact_list_free(&w->bands[b].cross);
+    }
+    free(w->bands);
     free(w->spray);
     free(w);
 }
@@ -102,10 +106,14 @@ ecs_status sim_step(sim_world *w)
     ecs_status st = ecs_step(w->ctx, NULL, NULL);
     w->frame++;
     w->spray_dropped = w->spray_issued - w->spray_created;
-    for (uint32_t i = 0; i < ecs_max_workers(w->ctx); i++) {
-        if (w->scratch[i].failed && st == ECS_OK) st = ECS_ERR_NOMEM;
-        w->scratch[i].failed = false;
+    uint64_t contacts = 0;
+    for (uint32_t b = 0; b < w->band_count; b++) {
+        sim_band *band = &w->bands[b];
+        contacts += band->inner.n + band->cross.n;
+        if ((band->inner.failed || band->cross.failed) && st == ECS_OK) st = ECS_ERR_NOMEM;
+        band->inner.failed = band->cross.failed = false;
     }
+    w->contacts = contacts > UINT32_MAX ? UINT32_MAX : (uint32_t)contacts;
     if (st == ECS_OK && w->grid_failed) st = ECS_ERR_NOMEM;
     return st;
 }

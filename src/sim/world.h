@@ -7,6 +7,17 @@
 #include "rng.h"
 #include "sim.h"
 
+/* Grid rows per band. At least 2, so that the contacts crossing one band
+ * border never share a particle with those crossing the next. */
+#define SIM_BAND_ROWS 4u
+
+/* The contacts of one band, each list in detection order: inner, both
+ * particles in the band's rows; cross, from its last row to the first row
+ * of the next band. */
+typedef struct sim_band {
+    sim_contact_list inner, cross;
+} sim_band;
+
 /* One particle as drawn from a generator. */
 typedef struct sim__particle {
     sim_vec2 pos, vel;
@@ -21,7 +32,10 @@ struct sim_world {
     int grid_failed;       /* set by spatial_partition's finish on OOM */
     sim_kernel kernel;     /* resolved, never AUTO */
     sim_collide_fn collide;
-    sim_contact_list *scratch; /* one per collision subtask (max_workers) */
+    /* Contacts by band of SIM_BAND_ROWS grid rows (the last band may be
+     * shorter): written by collision, solved by solve_contacts. */
+    sim_band *bands;
+    uint32_t band_count;
     uint64_t frame;
     uint32_t contacts;     /* last frame */
     uint32_t particles;    /* what sim_create and every new wave spawn */
