@@ -228,7 +228,7 @@ static const ecs_system_def system_defs[SIM_SYSTEM_COUNT] = {
                               .reads = ECS_IDS_INIT(SIM_C_CIRCLE),
                               .writes = ECS_IDS_INIT(SIM_C_POSITION, SIM_C_VELOCITY),
                               .after = ECS_IDS_INIT(SIM_S_COLLISION),
-                              .parallelism = {ECS_SPLIT_NONE, 0, 0},
+                              .parallelism = CHUNKS,
                               .passes = 3,
                               .process = sys_solve_contacts},
     [SIM_S_RENDER] = {.name = "render",

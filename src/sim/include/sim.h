@@ -8,6 +8,19 @@
  *                  -> collision -> solve_contacts -> render
  *     life -> fade -> render
  *
+ * The contact order. collision finds every touching pair once, by grid
+ * cell: a particle with the later ones of its cell, the next cell of its
+ * row and the three cells below ("detection order": cells row-major, a
+ * particle's partners in that order). The grid's rows are cut into bands
+ * of 4 rows (the last may be shorter), fixed by the world size and the
+ * largest radius alone. solve_contacts then solves, each list in
+ * detection order: first the contacts inside every even band (both
+ * particles in its rows), then inside every odd band, then the contacts
+ * crossing each band border (from a band's last row to the next band's
+ * first). The lists of one step share no particle, so each step solves
+ * its lists in parallel and the result is the same as solving them one
+ * after the other: bit for bit, for any worker count.
+ *
  * One sim_step is one frame of fixed dt. The state after N frames depends
  * only on the parameters, the seed and the calls that add particles (sprays,
  * new waves): never on the worker count, inner parallelism or the storage
