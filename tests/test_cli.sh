@@ -157,6 +157,19 @@ bad "--inner-parallelism on,on (duplicate)" "--inner-parallelism" \
 bad "--storage elastic" "--storage" bench --storage elastic "${files[@]}"
 bad "--storage fixed,fixed (duplicate)" "--storage" bench --storage fixed,fixed "${files[@]}"
 bad "--threads 0" "--threads" bench --threads 0 "${files[@]}"
+bad "--kernel sse" "--kernel" bench --kernel sse "${files[@]}"
+bad "--kernel scalar,avx2 (one value)" "--kernel" bench --kernel scalar,avx2 "${files[@]}"
+# A kernel this machine lacks, where there is one (all three on AVX-512).
+for k in avx512 avx2; do
+    if ! grep -qw "${k/avx512/avx512f}" /proc/cpuinfo 2>/dev/null; then
+        bad "--kernel $k (not on this CPU)" "--kernel" bench --kernel $k "${files[@]}"
+    fi
+done
+bad "--world 0x900" "--world" bench --world 0x900 "${files[@]}"
+bad "--world 1440" "--world" bench --world 1440 "${files[@]}"
+bad "--world 1440x900x2" "--world" bench --world 1440x900x2 "${files[@]}"
+bad "--world 4x4 (the largest circle does not fit)" "--world" bench --world 4x4 "${files[@]}"
+bad "--world 200000x900 (too wide)" "--world" bench --world 200000x900 "${files[@]}"
 bad "--threads abc" "--threads" bench --threads abc "${files[@]}"
 bad "--repeat 0" "--repeat" bench --repeat 0 "${files[@]}"
 bad "--frames -1" "--frames" bench --frames -1 "${files[@]}"
@@ -233,6 +246,8 @@ wbad "run --size 10x10" "--size" run --size 10x10
 wbad "run --size abc" "--size" run --size abc
 wbad "run --size 1440x" "--size" run --size 1440x
 wbad "run --assets ''" "--assets" run --assets ""
+wbad "run --kernel fast" "--kernel" run --kernel fast
+wbad "run --world 10x" "--world" run --world 10x
 wbad "run --bogus" "--bogus" run --bogus
 wbad "run stray argument" "stray" run stray
 wbad "run --frames without value" "--frames" run --frames
@@ -276,7 +291,7 @@ for h in --help -h help; do
 done
 
 window_words=("usage: particles [run]" --entities --inner-parallelism --storage --threads
-    --seed --fixed-limit --frames --screenshot --vsync --assets --draw --size --help
+    --seed --fixed-limit --kernel --world --frames --screenshot --vsync --assets --draw --size --help
     Controls "show/hide" "toggle inner parallelism" "+ / -" Space "one frame while paused"
     "new wave" "grid cell" "left mouse button" particles-YYYYmmdd-HHMMSS.png Esc
     "summary line" "Exit status" "particles bench" SDL_VIDEODRIVER=offscreen)
@@ -296,7 +311,7 @@ else
 fi
 
 all_options=(--entities --inner-parallelism --storage --threads --repeat --seed --frames
-    --fixed-limit --csv --json --chart --quiet --print-dag --help)
+    --fixed-limit --kernel --world --csv --json --chart --quiet --print-dag --help)
 for h in --help -h; do
     good "particles bench $h" bench "$h"
     for opt in "${all_options[@]}"; do
@@ -328,6 +343,24 @@ for edge in fade:render life:fade acceleration:velocity; do
     fi
 done
 report "bench --print-dag (fade -> render, life -> fade)"
+
+# --kernel and --world: the bench names both; every kernel ends on the
+# same state (the last column of the per-system table is the final hash).
+hashes=
+for k in scalar auto; do
+    good "bench --kernel $k --world 720x450" bench --entities 20000 --frames 20 --repeat 1 \
+        --inner-parallelism on --storage fixed --kernel $k --world 720x450
+    grep -qE "collision kernel: (scalar|avx2|avx512) \| world 720x450" "$out" ||
+        good_why+=("stdout does not name the kernel and the world")
+    [ "$k" != scalar ] || grep -qF "collision kernel: scalar" "$out" ||
+        good_why+=("--kernel scalar not named scalar")
+    hashes="$hashes $(awk '$1 == 20000 && $2 == "on" { print $NF }' "$out")"
+    report "bench --kernel $k --world 720x450"
+done
+good_why=()
+set -- $hashes
+if [ $# -ne 2 ] || [ "$1" != "$2" ]; then good_why+=("final hashes differ: '$hashes'"); fi
+report "bench: kernels scalar and auto end on the same hash"
 
 # A tiny real run: 2 counts x 2 IP x 2 storage x 2 repeats = 16 runs.
 rm -f "$tmp"/a.* "$tmp"/*.tmp

@@ -4,12 +4,13 @@
  * 20 000 particles (above the 4096 at which systems split per worker), in
  * the thesis world and in a crowded one, some with lives short enough to die within the run (so
  * the index lists get holes and refresh reclaims), stepped 40 frames on 1,
- * 2 and 4 workers, inner parallelism on and off, fixed storage and dynamic
+ * 2, 3 and 4 workers, inner parallelism on and off, fixed storage and dynamic
  * storage starting at 1024 (so it grows while spawning). sim_hash is
  * compared at frames 0, 10, 20, 30 and 40, as are the alive and contact
  * counts. Guards against a vacuous pass: the hash changes over the frames,
  * another seed gives another hash (seed 0 the same as seed 1), there are contacts and deaths, and the
- * split really happened (collision ran as one subtask per worker).
+ * split really happened (collision ran as one subtask per worker). Every
+ * collision kernel the CPU has gives the reference's states too.
  */
 #include "test_util.h"
 
@@ -19,6 +20,9 @@
 #define FRAMES 40u
 #define EVERY 10u
 #define SAMPLES (FRAMES / EVERY + 1u)
+/* Collision and solve subtasks at 20 000 particles, inner parallelism on:
+ * chunks of 16 384 particles (systems.c), whatever the worker count. */
+#define CHUNKS_AT_20000 2u
 
 typedef struct trace {
     uint64_t hash[SAMPLES];
@@ -66,12 +70,16 @@ static void run(const sim_config *cfg, trace *t)
         t->contacts_at[f - 1] = sim_contacts(w);
         t->contacts += sim_contacts(w);
         if (f == 1) {
-            /* The per-worker split happened (or, inner off, did not). */
+            /* The per-worker split happened (or, inner off, did not);
+             * collision and the solve split into chunks of particles,
+             * as many at every worker count (or, inner off, one). */
             uint32_t want = cfg->inner_parallelism_off ? 1u : cfg->workers;
-            assert_int_equal(ecs_system_stats_get(ctx, SIM_S_COLLISION).subtasks, want);
+            uint32_t chunks = ecs_system_stats_get(ctx, SIM_S_COLLISION).subtasks;
             assert_int_equal(ecs_system_stats_get(ctx, SIM_S_RENDER).subtasks, want);
-            assert_int_equal(ecs_system_stats_get(ctx, SIM_S_SOLVE_CONTACTS).subtasks, 1);
             assert_int_equal(sim_render_batches(w), want);
+            if (cfg->inner_parallelism_off) assert_int_equal(chunks, 1);
+            else assert_int_equal(chunks, CHUNKS_AT_20000);
+            assert_int_equal(ecs_system_stats_get(ctx, SIM_S_SOLVE_CONTACTS).subtasks, chunks);
         }
         if (f % EVERY == 0) {
             t->hash[f / EVERY] = sim_hash(w);
@@ -100,7 +108,7 @@ static void same_state_everywhere(uint32_t seed)
     for (uint32_t f = 0; f < FRAMES; f++) frames_with_contacts += ref.contacts_at[f] > 0;
     assert_true(frames_with_contacts == FRAMES);
 
-    static const uint32_t workers[] = {1, 2, 4};
+    static const uint32_t workers[] = {1, 2, 3, 4};
     for (uint32_t wi = 0; wi < ARRAY_LEN(workers); wi++)
         for (int inner_off = 0; inner_off < 2; inner_off++)
             for (int dyn = 0; dyn < 2; dyn++) {
@@ -119,6 +127,19 @@ static void same_state_everywhere(uint32_t seed)
                 for (uint32_t f = 0; f < FRAMES; f++)
                     assert_int_equal(t.contacts_at[f], ref.contacts_at[f]);
             }
+
+    /* Every collision kernel this CPU has: the same states. */
+    for (uint32_t k = SIM_KERNEL_SCALAR; k < SIM_KERNEL_COUNT; k++) {
+        if (!sim_kernel_available((sim_kernel)k)) continue;
+        cfg = config(seed, 2, false, ECS_STORAGE_FIXED);
+        cfg.kernel = (sim_kernel)k;
+        run(&cfg, &t);
+        for (uint32_t s = 0; s < SAMPLES; s++)
+            if (t.hash[s] != ref.hash[s])
+                fail_msg("kernel %s: frame %u hash %016llx, reference %016llx",
+                         sim_kernel_name((sim_kernel)k), s * EVERY, (unsigned long long)t.hash[s],
+                         (unsigned long long)ref.hash[s]);
+    }
 
     /* Another seed, another world. */
     cfg = config(seed == 0u ? 2u : seed + 1u, 2, false, ECS_STORAGE_FIXED);
@@ -147,11 +168,37 @@ static void test_crowded_world(void **state)
     same_state_everywhere(0u); /* seed 0 behaves as 1: the thesis's */
 }
 
+/* A kernel that is not there is refused with a message naming it. */
+static void test_unavailable_kernel(void **state)
+{
+    (void)state;
+    sim_config cfg = sim_default_config();
+    cfg.particles = 10;
+    ecs_error err;
+    sim_world *w = NULL;
+    for (uint32_t k = 0; k <= SIM_KERNEL_COUNT; k++) {
+        cfg.kernel = (sim_kernel)k;
+        memset(&err, 0, sizeof err);
+        ecs_status st = sim_create(&cfg, &w, &err);
+        if (k < SIM_KERNEL_COUNT && sim_kernel_available((sim_kernel)k)) {
+            assert_int_equal(st, ECS_OK);
+            assert_int_equal(sim_get_kernel(w), sim_kernel_resolve((sim_kernel)k));
+            assert_true(sim_get_kernel(w) != SIM_KERNEL_AUTO);
+            sim_destroy(w);
+        } else {
+            assert_int_equal(st, ECS_ERR_INVALID);
+            assert_null(w);
+            assert_non_null(strstr(err.message, "kernel"));
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_thesis_world),
         cmocka_unit_test(test_crowded_world),
+        cmocka_unit_test(test_unavailable_kernel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

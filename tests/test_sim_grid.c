@@ -17,9 +17,14 @@
  *     centers push along +x;
  *   - any split of [0, count) into consecutive ranges yields the same
  *     contact sequence as one call;
- *   - a multi-part build (count per part in any order, scan, scatter per
- *     part in any order) yields the same sequence as sim_grid_build;
- *   - an emit that returns false stops the walk at once.
+ *   - a multi-part build (count per part in any order, scan on one thread
+ *     or in one range per part, ranges in any order, scatter per part in
+ *     any order) yields the same sequence as sim_grid_build;
+ *   - an emit that returns false stops the walk at once;
+ *   - every collision kernel this CPU has (collide.h: scalar, AVX2,
+ *     AVX-512) yields exactly the same contacts in the same order, bit for
+ *     bit, in one call and over random ranges split into row and below
+ *     lists.
  * Hand-built layouts add pairs that must (exactly touching, 3-4-5
  * triangles across cell corners) and must not (one ulp apart) be found.
  *
@@ -31,6 +36,7 @@
 #include <float.h>
 #include <math.h>
 
+#include "collide.h"
 #include "grid.h"
 
 #define PARTS_MAX 8u
@@ -242,6 +248,8 @@ static void layout_random(layout *l, test_rng *r, float cell, uint32_t cols, uin
 
 typedef struct stats {
     uint64_t layouts, pairs, boundary, coincident, cross_cell, outside, parts_builds;
+    uint64_t kernel_runs[SIM_KERNEL_COUNT]; /* layouts each kernel was compared on */
+    uint64_t parallel_scans; /* multi-part builds scanned in ranges */
 } stats;
 
 static bool touching(const layout *l, uint32_t p, uint32_t q, float *d2, float *rs)
@@ -314,6 +322,7 @@ static void check_contact(const layout *l, const uint8_t *used, const sim_contac
 typedef struct bench {
     pairs brute, found;
     contacts whole, split, parts;
+    sim_contact_list row, below;
     uint8_t *used;
     uint32_t *order;
 } bench;
@@ -322,6 +331,55 @@ static void run_pairs(const sim_grid *g, uint32_t from, uint32_t to, contacts *o
 {
     out->stop_after = 0;
     assert_true(sim_grid_pairs(g, from, to, collect, out));
+}
+
+static void assert_same_list(const contacts *want, const sim_contact_list *got, const char *what)
+{
+    contacts view = {got->v, got->n, got->n, 0};
+    assert_same_sequence(want, &view, what);
+}
+
+/* Every available kernel against sim_grid_pairs (the reference walk): one
+ * call over every slot into one list gives the same sequence bit for bit;
+ * random consecutive ranges into separate row and below lists give, list
+ * by list, that sequence's contacts of each kind in the same order. */
+static void check_kernels(const layout *l, const sim_grid *g, test_rng *r, bench *b, stats *st)
+{
+    for (uint32_t k = SIM_KERNEL_SCALAR; k < SIM_KERNEL_COUNT; k++) {
+        if (!sim_kernel_available((sim_kernel)k)) continue;
+        sim_collide_fn fn = sim__collide_fn((sim_kernel)k);
+        assert_non_null(fn);
+        char what[64];
+        snprintf(what, sizeof what, "kernel %s vs sim_grid_pairs", sim_kernel_name((sim_kernel)k));
+        b->row.n = 0;
+        assert_true(fn(g, 0, g->count, &b->row, &b->row));
+        assert_same_list(&b->whole, &b->row, what);
+
+        b->row.n = b->below.n = 0;
+        for (uint32_t from = 0; from < g->count;) {
+            uint32_t len = rng_below(r, 4) == 0 ? 0 : 1u + rng_below(r, g->count - from);
+            assert_true(fn(g, from, from + len, &b->row, &b->below));
+            from += len;
+        }
+        uint32_t nr = 0, nb = 0;
+        for (uint32_t c = 0; c < b->whole.n; c++) {
+            const sim_contact *x = &b->whole.v[c];
+            uint32_t ca = sim_grid_cell(g, l->xy[2 * x->a], l->xy[2 * x->a + 1]);
+            uint32_t cb = sim_grid_cell(g, l->xy[2 * x->b], l->xy[2 * x->b + 1]);
+            bool below = cb / g->cols != ca / g->cols;
+            assert_true(!below || cb / g->cols == ca / g->cols + 1u);
+            const sim_contact_list *in = below ? &b->below : &b->row;
+            uint32_t *at = below ? &nb : &nr;
+            if (*at >= in->n || !same_contact(x, &in->v[*at]))
+                fail_msg("%s, row/below lists: contact %u (%u, %u) not next in the %s list",
+                         what, c, x->a, x->b, below ? "below" : "row");
+            (*at)++;
+        }
+        assert_int_equal(nr, b->row.n);
+        assert_int_equal(nb, b->below.n);
+        assert_false(b->row.failed || b->below.failed);
+        st->kernel_runs[k]++;
+    }
 }
 
 /* Every check of one layout on grids g (single build) and g2 (parts). */
@@ -373,6 +431,8 @@ static void check_layout(const layout *l, sim_grid *g, sim_grid *g2, test_rng *r
             fail_msg("hand-built apart pair (%u, %u) reported",
                      (unsigned)(l->must_not.v[k] >> 32), (unsigned)l->must_not.v[k]);
 
+    check_kernels(l, g, r, b, st);
+
     /* Random consecutive ranges (empty ones included): the same sequence. */
     for (int rep = 0; rep < 2; rep++) {
         b->split.n = 0;
@@ -409,7 +469,14 @@ static void check_layout(const layout *l, sim_grid *g, sim_grid *g2, test_rng *r
         uint32_t p = b->order[k];
         sim_grid_count(g2, p, l->xy, l->idx + cut[p], cut[p + 1] - cut[p]);
     }
-    assert_int_equal(sim_grid_scan(g2, parts), 0);
+    if (rng_below(r, 2)) {
+        assert_int_equal(sim_grid_scan(g2, parts), 0);
+    } else { /* the parallel scan: one range per part, ranges in shuffled order */
+        for (uint32_t k = 0; k < parts; k++) sim_grid_scan_cells(g2, parts, b->order[k], parts);
+        assert_int_equal(sim_grid_scan_offsets(g2, parts), 0);
+        for (uint32_t k = parts; k-- > 0;) sim_grid_scan_starts(g2, b->order[k], parts);
+        st->parallel_scans += parts > 1;
+    }
     for (uint32_t k = parts; k-- > 0;) {
         uint32_t p = b->order[k];
         sim_grid_scatter(g2, p, l->xy, l->radius, l->idx + cut[p], cut[p + 1] - cut[p]);
@@ -446,6 +513,8 @@ static void bench_free(bench *b)
     free(b->whole.v);
     free(b->split.v);
     free(b->parts.v);
+    sim_contact_list_free(&b->row);
+    sim_contact_list_free(&b->below);
     free(b->used);
     free(b->order);
 }
@@ -508,6 +577,15 @@ static void test_random_layouts(void **state)
     assert_true(st.cross_cell > 10000);
     assert_true(st.outside > 1000);
     assert_true(st.parts_builds > 1000);
+    assert_true(st.parallel_scans > 500);
+    /* Every kernel this CPU has was compared on every layout. */
+    for (uint32_t k = SIM_KERNEL_SCALAR; k < SIM_KERNEL_COUNT; k++) {
+        print_message("kernel %s: %s, compared on %llu layouts\n", sim_kernel_name((sim_kernel)k),
+                      sim_kernel_available((sim_kernel)k) ? "available" : "not available",
+                      (unsigned long long)st.kernel_runs[k]);
+        if (sim_kernel_available((sim_kernel)k)) assert_true(st.kernel_runs[k] == st.layouts);
+    }
+    assert_true(st.kernel_runs[SIM_KERNEL_SCALAR] == st.layouts);
     bench_free(&b);
 }
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define SHARED_N 6u
+#define SHARED_N 8u
 #define MODE_OPTS_MAX 26u /* a mode's own flags */
 
 static const struct option SHARED[SHARED_N] = {
@@ -17,7 +17,9 @@ static const struct option SHARED[SHARED_N] = {
     {"storage", required_argument, NULL, APP_OPT_STORAGE},
     {"threads", required_argument, NULL, APP_OPT_THREADS},
     {"seed", required_argument, NULL, APP_OPT_SEED},
-    {"fixed-limit", required_argument, NULL, APP_OPT_FIXED_LIMIT}};
+    {"fixed-limit", required_argument, NULL, APP_OPT_FIXED_LIMIT},
+    {"kernel", required_argument, NULL, APP_OPT_KERNEL},
+    {"world", required_argument, NULL, APP_OPT_WORLD}};
 
 static const char *const IP_WORDS[] = {"off", "on"};
 static const char *const STORAGE_WORDS[] = {"dynamic", "fixed"};
@@ -182,6 +184,44 @@ static bool parse_list(const app_mode_cli *cli, const char *arg, const list_kind
 
 /* ---- the shared flags ----------------------------------------------------- */
 
+/* --kernel: one of sim_kernel's names, available on this CPU. */
+static bool parse_kernel(const app_mode_cli *cli, const char *arg, sim_kernel *out)
+{
+    const char *names[SIM_KERNEL_COUNT];
+    for (uint32_t k = 0; k < SIM_KERNEL_COUNT; k++) names[k] = sim_kernel_name((sim_kernel)k);
+    uint32_t k;
+    if (!app_parse_word(cli, "--kernel", arg, names, SIM_KERNEL_COUNT, &k)) return false;
+    if (!sim_kernel_available((sim_kernel)k)) {
+        app_error(cli->prog, "--kernel: %s is not available on this CPU or build (try auto)",
+                  arg);
+        return false;
+    }
+    *out = (sim_kernel)k;
+    return true;
+}
+
+/* --world WxH: integers, and a world the simulation accepts. */
+static bool parse_world(const app_mode_cli *cli, const char *arg, app_sim_options *sim)
+{
+    size_t w = strcspn(arg, "x");
+    const char *h = arg + w + (arg[w] != '\0');
+    sim_params p = sim_default_params();
+    char msg[200] = "";
+    if (arg[w] == '\0' || !app_scan_u32(arg, w, 1u, UINT32_MAX, &sim->world_w) ||
+        !app_scan_u32(h, strlen(h), 1u, UINT32_MAX, &sim->world_h)) {
+        app_error(cli->prog, "--world: '%s' is not WIDTHxHEIGHT in whole units (e.g. 3220x2012)",
+                  arg);
+        return false;
+    }
+    p.world_w = (float)sim->world_w;
+    p.world_h = (float)sim->world_h;
+    if (!sim_params_check(&p, msg, sizeof msg)) {
+        app_error(cli->prog, "--world: '%s': %s", arg, msg);
+        return false;
+    }
+    return true;
+}
+
 static bool apply_shared(const app_mode_cli *cli, int c, const char *arg, app_sim_options *sim)
 {
     uint32_t idx[2];
@@ -200,6 +240,8 @@ static bool apply_shared(const app_mode_cli *cli, int c, const char *arg, app_si
     case APP_OPT_SEED: return app_parse_u32(cli, "--seed", arg, 0u, APP_SEED_MAX, &sim->seed);
     case APP_OPT_FIXED_LIMIT:
         return app_parse_u32(cli, "--fixed-limit", arg, 1u, ECS_MAX_ENTITIES, &sim->fixed_limit);
+    case APP_OPT_KERNEL: return parse_kernel(cli, arg, &sim->kernel);
+    case APP_OPT_WORLD: return parse_world(cli, arg, sim);
     default: return false;
     }
 }
@@ -443,4 +485,11 @@ void app_options_usage(FILE *f, uint32_t list_max, const app_sim_options *d)
             (unsigned)ECS_MAX_ENTITIES, (unsigned)d->fixed_limit,
             d->fixed_limit == APP_THESIS_FIXED_LIMIT ? ", the thesis's" : "",
             list ? "every count" : "--entities", (unsigned)ECS_DEFAULT_CAPACITY);
+    fprintf(f,
+            "  --kernel K                collision kernel: scalar, avx2, avx512 or auto\n"
+            "                            (default auto: the widest this CPU has, here %s)\n"
+            "  --world WxH               world size in units (default 1440x900, the\n"
+            "                            thesis's; e.g. 3220x2012 holds 1000000 particles\n"
+            "                            at the density of 200000 in the default world)\n",
+            sim_kernel_name(sim_kernel_resolve(SIM_KERNEL_AUTO)));
 }

@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "ecs.h"
+#include "sim.h"
 
 #define APP_MAX_LIST 32u /* items in a list flag */
 #define APP_MAX_THREADS 256u
@@ -33,6 +34,8 @@ enum {
     APP_OPT_THREADS,
     APP_OPT_SEED,
     APP_OPT_FIXED_LIMIT,
+    APP_OPT_KERNEL,
+    APP_OPT_WORLD,
     APP_OPT_MODE_FIRST
 };
 
@@ -48,6 +51,9 @@ typedef struct app_sim_options {
     uint32_t seed;
     uint32_t fixed_limit;
     uint32_t given; /* set by the parser: APP_GIVEN(code) of each shared flag given */
+    sim_kernel kernel;          /* --kernel: AUTO unless given; an unavailable
+                                   one is refused by the parser */
+    uint32_t world_w, world_h;  /* --world WxH; 0: the thesis's 1440x900 */
 } app_sim_options;
 
 #define APP_GIVEN(code) (1u << ((code) - APP_OPT_ENTITIES))

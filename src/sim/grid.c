@@ -26,13 +26,15 @@ int sim_grid_init(sim_grid *g, float world_w, float world_h, float max_radius,
     g->parts_max = parts_max;
     g->start = calloc((size_t)g->cells + 1u, sizeof *g->start);
     g->cursor = calloc((size_t)g->cells * parts_max, sizeof *g->cursor);
-    return g->start && g->cursor ? 0 : -1;
+    g->range_total = calloc(parts_max, sizeof *g->range_total);
+    return g->start && g->cursor && g->range_total ? 0 : -1;
 }
 
 void sim_grid_free(sim_grid *g)
 {
     free(g->start);
     free(g->cursor);
+    free(g->range_total);
     free(g->x);
     free(g->y);
     free(g->r);
@@ -71,27 +73,80 @@ static int reserve(sim_grid *g, uint32_t n)
     return 0;
 }
 
-int sim_grid_scan(sim_grid *g, uint32_t parts)
+/* Range `range` of `ranges`: cells [cells * range / ranges, ...). */
+static void cell_range(const sim_grid *g, uint32_t range, uint32_t ranges, uint32_t *lo,
+                       uint32_t *hi)
 {
-    if (parts == 0 || parts > g->parts_max) return -2;
-    uint32_t sum = 0;
-    for (uint32_t c = 0; c < g->cells; c++) {
-        g->start[c] = sum;
-        for (uint32_t p = 0; p < parts; p++) {
-            uint32_t *slot = &g->cursor[(size_t)p * g->cells + c];
-            uint32_t k = *slot;
-            *slot = sum;
-            sum += k;
+    *lo = (uint32_t)((uint64_t)g->cells * range / ranges);
+    *hi = (uint32_t)((uint64_t)g->cells * (range + 1u) / ranges);
+}
+
+/* Parts and ranges within what the grid was made for: checked in every build. */
+static bool fits(const sim_grid *g, uint32_t n) { return n > 0 && n <= g->parts_max; }
+
+int sim_grid_scan_cells(sim_grid *g, uint32_t parts, uint32_t range, uint32_t ranges)
+{
+    if (!fits(g, parts) || !fits(g, ranges) || range >= ranges) return -2;
+    uint32_t lo, hi, sum = 0;
+    cell_range(g, range, ranges, &lo, &hi);
+    uint32_t *total = g->start;
+    memset(total + lo, 0, (size_t)(hi - lo) * sizeof *total);
+    /* Part by part, so every row of counts is read front to back: a part's
+     * count becomes its offset within the cell, the cell's total grows. */
+    for (uint32_t p = 0; p < parts; p++) {
+        uint32_t *count = g->cursor + (size_t)p * g->cells;
+        for (uint32_t c = lo; c < hi; c++) {
+            uint32_t k = count[c];
+            count[c] = total[c];
+            total[c] += k;
         }
     }
-    g->start[g->cells] = sum;
-    g->count = 0;
-    if (reserve(g, sum) != 0) {
-        memset(g->start, 0, ((size_t)g->cells + 1u) * sizeof *g->start);
-        return -1;
-    }
-    g->count = sum;
+    for (uint32_t c = lo; c < hi; c++) sum += total[c];
+    g->range_total[range] = sum;
     return 0;
+}
+
+int sim_grid_scan_offsets(sim_grid *g, uint32_t ranges)
+{
+    g->count = 0; /* until it succeeds: the scatter then writes nothing */
+    if (!fits(g, ranges)) return -2;
+    uint32_t sum = 0;
+    for (uint32_t r = 0; r < ranges; r++) {
+        uint32_t k = g->range_total[r];
+        g->range_total[r] = sum;
+        sum += k;
+    }
+    if (reserve(g, sum) != 0) return -1; /* count 0: the starts become 0 */
+    g->count = sum;
+    g->start[g->cells] = sum;
+    return 0;
+}
+
+int sim_grid_scan_starts(sim_grid *g, uint32_t range, uint32_t ranges)
+{
+    if (!fits(g, ranges) || range >= ranges) return -2;
+    uint32_t lo, hi;
+    cell_range(g, range, ranges, &lo, &hi);
+    if (g->count == 0) { /* empty, or out of memory: an empty grid */
+        memset(g->start + lo, 0, (size_t)(hi - lo) * sizeof *g->start);
+        if (range + 1u == ranges) g->start[g->cells] = 0;
+        return 0;
+    }
+    uint32_t sum = g->range_total[range];
+    for (uint32_t c = lo; c < hi; c++) {
+        uint32_t k = g->start[c];
+        g->start[c] = sum;
+        sum += k;
+    }
+    return 0;
+}
+
+int sim_grid_scan(sim_grid *g, uint32_t parts)
+{
+    if (sim_grid_scan_cells(g, parts, 0, 1) != 0) return -2;
+    int rc = sim_grid_scan_offsets(g, 1);
+    sim_grid_scan_starts(g, 0, 1);
+    return rc;
 }
 
 int sim_grid_scatter(sim_grid *g, uint32_t part, const float *xy, const float *radius,
@@ -103,7 +158,7 @@ int sim_grid_scatter(sim_grid *g, uint32_t part, const float *xy, const float *r
     for (uint32_t k = 0; k < n; k++) {
         uint32_t e = idx[k];
         float x = xy[2u * e], y = xy[2u * e + 1u];
-        uint32_t slot = cursor[sim_grid_cell(g, x, y)]++;
+        uint32_t c = sim_grid_cell(g, x, y), slot = g->start[c] + cursor[c]++;
         g->x[slot] = x;
         g->y[slot] = y;
         g->r[slot] = radius[e];
@@ -115,8 +170,8 @@ int sim_grid_scatter(sim_grid *g, uint32_t part, const float *xy, const float *r
 int sim_grid_build(sim_grid *g, const float *xy, const float *radius, const uint32_t *idx,
                    uint32_t n)
 {
-    sim_grid_count(g, 0, xy, idx, n);
+    (void)sim_grid_count(g, 0, xy, idx, n);
     if (sim_grid_scan(g, 1) != 0) return -1;
-    sim_grid_scatter(g, 0, xy, radius, idx, n);
+    (void)sim_grid_scatter(g, 0, xy, radius, idx, n);
     return 0;
 }

@@ -29,14 +29,22 @@ typedef struct sim_contact {
 } sim_contact;
 
 /* Built in parts (one per subtask), all deterministic: each part counts
- * its points per cell, one scan turns the counts into write cursors, then
- * each part scatters its points. Parts cover ascending index ranges, so a
- * cell's items end up in index order whatever the number of parts. */
+ * its points per cell, a scan turns the counts into cell starts and write
+ * cursors, then each part scatters its points. Parts cover ascending index
+ * ranges, so a cell's items end up in index order whatever the number of
+ * parts. The scan runs in parallel too, over ranges of cells: each range
+ * sums its cells over the parts (sim_grid_scan_cells), one short pass
+ * turns the range totals into offsets (sim_grid_scan_offsets), then each
+ * range writes its cell starts (sim_grid_scan_starts). A range reads
+ * cells / ranges x parts counts: with as many ranges as parts, what one
+ * thread does does not grow with the worker count. */
 typedef struct sim_grid {
     float cell_size, inv_cell;
     uint32_t cols, rows, cells;
     uint32_t *start;      /* cells + 1: items of cell c are [start[c], start[c + 1]) */
-    uint32_t *cursor;     /* parts_max x cells: per-part counts, then cursors */
+    uint32_t *cursor;     /* parts_max x cells: per-part counts, then each part's
+                             offset within the cell */
+    uint32_t *range_total; /* parts_max: cells per scan range, then its offset */
     uint32_t parts_max;
     /* Items by slot, count used, cap allocated. */
     float *x, *y, *r;
@@ -62,15 +70,21 @@ static inline uint32_t sim_grid_cell(const sim_grid *g, float x, float y)
     return cy * g->cols + cx;
 }
 
-/* Part indices are checked in every build (a check per call): a part at
- * or past parts_max writes nothing and gets -1 (parts out of range: -2
- * from the scan), never memory outside the grid. */
 /* Part `part` counts its points: xy holds (x, y) pairs and radius the
  * radii, both indexed by entity; idx lists the part's n entities. */
+/* Part and range indices are checked in every build (a check per call): one
+ * at or past parts_max writes nothing and gets -1 (parts or ranges out of
+ * range: -2 from the scans), never memory outside the grid. */
 int sim_grid_count(sim_grid *g, uint32_t part, const float *xy, const uint32_t *idx, uint32_t n);
 /* After every part counted: cell starts and write cursors. -1 when out of
  * memory for the items (the grid is then empty). */
 int sim_grid_scan(sim_grid *g, uint32_t parts);
+/* The same in three steps, each range of `ranges` (<= parts_max) on any
+ * thread: every range's cells, then the offsets once, then every range's
+ * starts. */
+int sim_grid_scan_cells(sim_grid *g, uint32_t parts, uint32_t range, uint32_t ranges);
+int sim_grid_scan_offsets(sim_grid *g, uint32_t ranges);
+int sim_grid_scan_starts(sim_grid *g, uint32_t range, uint32_t ranges);
 /* After the scan: part `part` writes its items (the same idx as counted). */
 int sim_grid_scatter(sim_grid *g, uint32_t part, const float *xy, const float *radius,
                      const uint32_t *idx, uint32_t n);
@@ -126,6 +140,21 @@ static inline bool sim_grid_pairs_in(const sim_grid *g, uint32_t i, uint32_t lo,
     return true;
 }
 
+/* The candidate ranges of the items of cell c: its row range ends at
+ * *row_end (the later items of c and the whole next cell of the row), its
+ * below range is [*below_lo, *below_hi) (the three cells of the next row). */
+static inline void sim_grid_ranges(const sim_grid *g, uint32_t c, uint32_t *row_end,
+                                   uint32_t *below_lo, uint32_t *below_hi)
+{
+    uint32_t cx = c % g->cols, cy = c / g->cols;
+    *row_end = g->start[c + 1u + (cx + 1u < g->cols)];
+    *below_lo = *below_hi = 0;
+    if (cy + 1u < g->rows) {
+        *below_lo = g->start[c + g->cols - (cx > 0)];
+        *below_hi = g->start[c + g->cols + (cx + 1u < g->cols) + 1u];
+    }
+}
+
 /* Calls emit(user, contact) for every touching pair whose first item is
  * in slots [from, to): over any partition of [0, count) into ranges, every
  * touching pair of the grid is found exactly once, always in the same
@@ -146,14 +175,8 @@ static inline bool sim_grid_pairs(const sim_grid *g, uint32_t from, uint32_t to,
     for (uint32_t c = lo, i = from; i < to; c++) {
         uint32_t end = g->start[c + 1];
         if (i >= end) continue;
-        uint32_t cx = c % g->cols, cy = c / g->cols;
-        uint32_t right_end = cx + 1 < g->cols ? g->start[c + 2] : end;
-        uint32_t below_lo = 0, below_hi = 0;
-        if (cy + 1 < g->rows) {
-            uint32_t first = c + g->cols - (cx > 0), last = c + g->cols + (cx + 1 < g->cols);
-            below_lo = g->start[first];
-            below_hi = g->start[last + 1];
-        }
+        uint32_t right_end, below_lo, below_hi;
+        sim_grid_ranges(g, c, &right_end, &below_lo, &below_hi);
         for (; i < end && i < to; i++) {
             if (!sim_grid_pairs_in(g, i, i + 1, right_end, emit, user) ||
                 !sim_grid_pairs_in(g, i, below_lo, below_hi, emit, user))

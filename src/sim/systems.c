@@ -4,8 +4,6 @@
 #include <string.h>
 
 #define MIN_SPLIT 4096u /* fewer subscribed particles run as one subtask */
-/* Contacts are gathered on the stack and pushed to the output in blocks. */
-#define CONTACT_BLOCK 256u
 
 /* Runs the body (the variadic part) for every entity index i of the
  * subtask: one plain loop over [first, first + count) when the range has
@@ -51,83 +49,106 @@ static void sys_keep_in_bounds(ecs_iter *it)
     SIM_EACH(it, i, { sim__keep_in_bounds(&w->p, &pos[i], &vel[i], radius[i]); });
 }
 
-/* Two parallel passes over the same ranges: count per cell, then (after
- * finish has scanned the counts) scatter into the grid. */
+/* Four parallel passes over the same subtasks: count per cell (subtask k
+ * is part k), scan the counts over a range of cells (subtask k is range
+ * k; finish turns the range totals into offsets), write that range's cell
+ * starts, scatter into the grid (part k again). */
 static void sys_spatial_partition(ecs_iter *it)
 {
     sim_world *w = it->user;
     const float *xy = ecs_iter_read(it, SIM_C_POSITION);
-    /* A part out of range writes nothing; the scan, over as many parts,
-     * then fails on one thread and the step reports it. */
-    if (it->pass == 0) {
-        (void)sim_grid_count(&w->grid, it->subtask, xy, it->entities, it->count);
-    } else {
-        const float *radius = ecs_iter_read(it, SIM_C_CIRCLE);
-        (void)sim_grid_scatter(&w->grid, it->subtask, xy, radius, it->entities, it->count);
+    switch (it->pass) {
+    case 0: (void)sim_grid_count(&w->grid, it->subtask, xy, it->entities, it->count); break;
+    case 1: (void)sim_grid_scan_cells(&w->grid, it->subtask_count, it->subtask, it->subtask_count); break;
+    case 2: (void)sim_grid_scan_starts(&w->grid, it->subtask, it->subtask_count); break;
+    default:
+        (void)sim_grid_scatter(&w->grid, it->subtask, xy, ecs_iter_read(it, SIM_C_CIRCLE), it->entities,
+                         it->count);
+        break;
     }
 }
 
+/* More subtasks than the grid has parts write nothing (each call checks);
+ * the offsets pass, on one thread, sees it and the step reports it. */
 static void finish_spatial_partition(ecs_context *ctx, uint32_t system, void *user)
 {
     sim_world *w = user;
-    if (ecs_system_pass(ctx, system) != 0) return;
-    int r = sim_grid_scan(&w->grid, ecs_output_subtasks(ctx, system));
+    if (ecs_system_pass(ctx, system) != 1) return;
+    int r = sim_grid_scan_offsets(&w->grid, ecs_output_subtasks(ctx, system));
     if (r != 0) w->grid_failed = r == -2 ? 2 : 1;
 }
 
-typedef struct contact_sink {
-    ecs_iter *it;
-    uint32_t used;
-    sim_contact buf[CONTACT_BLOCK];
-} contact_sink;
-
-static bool sink_flush(contact_sink *s)
+/* The first grid slot of band b (b == band_count: the end). */
+static uint32_t band_slot(const sim_world *w, uint32_t b)
 {
-    if (s->used == 0) return true;
-    sim_contact *out = ecs_iter_output_push(s->it, s->used);
-    if (!out) return false;
-    memcpy(out, s->buf, s->used * sizeof *out);
-    s->used = 0;
-    return true;
+    uint32_t row = b * SIM_BAND_ROWS;
+    if (row > w->grid.rows) row = w->grid.rows;
+    return w->grid.start[(size_t)row * w->grid.cols];
 }
 
-static bool sink_emit(void *user, sim_contact c)
+/* The first band of collision subtask k of n: the bands are dealt out by
+ * where they start in the grid's slots, so each subtask gets about as
+ * many particles (a band starting in [count * k / n, ...) is k's). */
+static uint32_t first_band(const sim_world *w, uint32_t k, uint32_t n)
 {
-    contact_sink *s = user;
-    s->buf[s->used++] = c;
-    return s->used < CONTACT_BLOCK || sink_flush(s);
+    if (k == 0) return 0;
+    if (k == n) return w->band_count;
+    uint32_t at = (uint32_t)((uint64_t)w->grid.count * k / n), lo = 0, hi = w->band_count;
+    while (lo < hi) { /* the first band starting at or after `at` */
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (band_slot(w, mid) < at) lo = mid + 1; else hi = mid;
+    }
+    return lo;
 }
 
-/* Subtask k of K takes grid slots [k*n/K, (k+1)*n/K): a split by particle
- * count over the sorted grid, so each subtask reads a contiguous stretch of
- * it and the concatenated outputs are in the same order for any K. */
+/* Whole bands per subtask (more subtasks than workers: see system_defs),
+ * through the world's kernel: each band's rows but the last into its
+ * inner list, the last row's pairs within the row too and its pairs with
+ * the next band's first row into the cross list. Each list is in
+ * detection order, whatever the subtask count. */
 static void sys_collision(ecs_iter *it)
 {
-    const sim_world *w = it->user;
-    uint64_t n = w->grid.count;
-    uint32_t from = (uint32_t)(n * it->subtask / it->subtask_count);
-    uint32_t to = (uint32_t)(n * (it->subtask + 1u) / it->subtask_count);
-    contact_sink sink = {.it = it};
-    if (sim_grid_pairs(&w->grid, from, to, sink_emit, &sink)) sink_flush(&sink);
+    sim_world *w = it->user;
+    const sim_grid *g = &w->grid;
+    uint32_t last = first_band(w, it->subtask + 1u, it->subtask_count);
+    for (uint32_t b = first_band(w, it->subtask, it->subtask_count); b < last; b++) {
+        sim_band *band = &w->bands[b];
+        uint32_t end_row = (b + 1u) * SIM_BAND_ROWS < g->rows ? (b + 1u) * SIM_BAND_ROWS : g->rows;
+        uint32_t from = band_slot(w, b), mid = g->start[(size_t)(end_row - 1u) * g->cols];
+        uint32_t to = band_slot(w, b + 1u);
+        band->inner.n = band->cross.n = 0;
+        if (w->collide(g, from, mid, &band->inner, &band->inner))
+            w->collide(g, mid, to, &band->inner, &band->cross);
+    }
 }
 
-/* Sequential by definition: contacts in order, each seeing the previous
- * ones' effects. The pushes were computed by collision, in parallel; here
- * only loads, adds and stores remain, on particles that spawning placed
- * near each other in memory (prefetching measured no gain). */
+/* The solve order (sim.h): pass 0 the inner contacts of the even bands,
+ * pass 1 those of the odd bands, pass 2 the contacts crossing each band
+ * border; each list in detection order. The lists of one pass never share
+ * a particle, so a pass solves them in parallel: list m of a pass goes to
+ * the subtask where its contacts start in the pass's running total (the
+ * subtasks get about as many contacts each). */
+static const sim_contact_list *solve_list(const sim_world *w, uint32_t pass, uint32_t m)
+{
+    return pass < 2 ? &w->bands[2u * m + pass].inner : &w->bands[m].cross;
+}
+
 static void sys_solve_contacts(ecs_iter *it)
 {
-    sim_world *w = it->user;
+    const sim_world *w = it->user;
     sim_vec2 *pos = ecs_iter_write(it, SIM_C_POSITION);
     sim_vec2 *vel = ecs_iter_write(it, SIM_C_VELOCITY);
-    uint32_t batches = ecs_iter_dep_subtasks(it, SIM_S_COLLISION), total = 0;
-    for (uint32_t s = 0; s < batches; s++) {
-        uint32_t n;
-        const sim_contact *c = ecs_iter_dep_output(it, SIM_S_COLLISION, s, &n);
-        for (uint32_t k = 0; k < n; k++) sim__solve_contact(pos, vel, &c[k]);
-        total += n;
+    uint32_t b = w->band_count;
+    uint32_t lists = it->pass == 0 ? (b + 1u) / 2u : it->pass == 1 ? b / 2u : (b ? b - 1u : 0u);
+    uint64_t total = 0, before = 0;
+    for (uint32_t m = 0; m < lists; m++) total += solve_list(w, it->pass, m)->n + 1u;
+    for (uint32_t m = 0; m < lists; m++) {
+        const sim_contact_list *l = solve_list(w, it->pass, m);
+        uint32_t owner = (uint32_t)(before * it->subtask_count / total);
+        before += l->n + 1u;
+        if (owner != it->subtask) continue;
+        for (uint32_t k = 0; k < l->n; k++) sim__solve_contact(pos, vel, &l->v[k]);
     }
-    w->contacts = total;
 }
 
 static void sys_render(ecs_iter *it)
@@ -168,6 +189,11 @@ static void sys_fade(ecs_iter *it)
 }
 
 #define PER_CORE {ECS_SPLIT_PER_WORKER, 0, MIN_SPLIT}
+/* Collision and the solve cost more where particles crowd: ranges of this
+ * many particles, more of them than workers, so that no one range gates
+ * the pass. */
+#define CHUNK 16384u
+#define CHUNKS {ECS_SPLIT_CHUNKS, CHUNK, MIN_SPLIT}
 
 /* File scope, so the id arrays have static storage. */
 static const ecs_system_def system_defs[SIM_SYSTEM_COUNT] = {
@@ -192,20 +218,20 @@ static const ecs_system_def system_defs[SIM_SYSTEM_COUNT] = {
                                  .reads = ECS_IDS_INIT(SIM_C_POSITION, SIM_C_CIRCLE),
                                  .after = ECS_IDS_INIT(SIM_S_KEEP_IN_BOUNDS),
                                  .parallelism = PER_CORE,
-                                 .passes = 2,
+                                 .passes = 4,
                                  .process = sys_spatial_partition,
                                  .finish = finish_spatial_partition},
     [SIM_S_COLLISION] = {.name = "collision",
                          .reads = ECS_IDS_INIT(SIM_C_POSITION, SIM_C_CIRCLE),
                          .after = ECS_IDS_INIT(SIM_S_SPATIAL_PARTITION),
-                         .parallelism = PER_CORE,
-                         .output_size = sizeof(sim_contact),
+                         .parallelism = CHUNKS,
                          .process = sys_collision},
     [SIM_S_SOLVE_CONTACTS] = {.name = "solve_contacts",
                               .reads = ECS_IDS_INIT(SIM_C_CIRCLE),
                               .writes = ECS_IDS_INIT(SIM_C_POSITION, SIM_C_VELOCITY),
                               .after = ECS_IDS_INIT(SIM_S_COLLISION),
-                              .parallelism = {ECS_SPLIT_NONE, 0, 0},
+                              .parallelism = CHUNKS,
+                              .passes = 3,
                               .process = sys_solve_contacts},
     [SIM_S_RENDER] = {.name = "render",
                       .reads = ECS_IDS_INIT(SIM_C_POSITION, SIM_C_CIRCLE, SIM_C_COLOR),

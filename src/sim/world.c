@@ -33,8 +33,15 @@ ecs_status sim_create(const sim_config *cfg, sim_world **out, ecs_error *err)
                  (unsigned)cfg->particles, (unsigned)cfg->capacity);
         return fail(err, ECS_ERR_FULL, msg);
     }
+    if (cfg->kernel >= SIM_KERNEL_COUNT || !sim_kernel_available(cfg->kernel)) {
+        snprintf(msg, sizeof msg, "collision kernel %s is not available on this CPU",
+                 sim_kernel_name(cfg->kernel));
+        return fail(err, ECS_ERR_INVALID, msg);
+    }
     sim_world *w = calloc(1, sizeof *w);
     if (!w) return fail(err, ECS_ERR_NOMEM, "out of memory");
+    w->kernel = sim_kernel_resolve(cfg->kernel);
+    w->collide = sim__collide_fn(w->kernel);
     w->p = cfg->params;
     w->particles = cfg->particles;
     w->spray_rng = sim__spray_stream(w->p.seed);
@@ -62,10 +69,13 @@ ecs_status sim_create(const sim_config *cfg, sim_world **out, ecs_error *err)
     /* One grid part per subtask: spatial_partition splits per worker, and
      * sim_set_workers may later ask for up to the most the pool started. */
     if (sim_grid_init(&w->grid, w->p.world_w, w->p.world_h, w->p.radius_max,
-                      ecs_max_workers(w->ctx)) != 0) {
+                      ecs_max_workers(w->ctx)) != 0 ||
+        !(w->bands = calloc((w->grid.rows + SIM_BAND_ROWS - 1u) / SIM_BAND_ROWS,
+                            sizeof *w->bands))) {
         sim_destroy(w);
         return fail(err, ECS_ERR_NOMEM, "out of memory for the grid");
     }
+    w->band_count = (w->grid.rows + SIM_BAND_ROWS - 1u) / SIM_BAND_ROWS;
     st = sim__spawn_wave(w, 0u, msg, sizeof msg);
     if (st != ECS_OK) {
         sim_destroy(w);
@@ -80,6 +90,11 @@ void sim_destroy(sim_world *w)
     if (!w) return;
     if (w->ctx) ecs_context_destroy(w->ctx);
     sim_grid_free(&w->grid);
+    for (uint32_t b = 0; b < w->band_count; b++) {
+        sim_contact_list_free(&w->bands[b].inner);
+        sim_contact_list_free(&w->bands[b].cross);
+    }
+    free(w->bands);
     free(w->spray);
     free(w);
 }
@@ -91,6 +106,14 @@ ecs_status sim_step(sim_world *w)
     ecs_status st = ecs_step(w->ctx, NULL, NULL);
     w->frame++;
     w->spray_dropped = w->spray_issued - w->spray_created;
+    uint64_t contacts = 0;
+    for (uint32_t b = 0; b < w->band_count; b++) {
+        sim_band *band = &w->bands[b];
+        contacts += band->inner.n + band->cross.n;
+        if ((band->inner.failed || band->cross.failed) && st == ECS_OK) st = ECS_ERR_NOMEM;
+        band->inner.failed = band->cross.failed = false;
+    }
+    w->contacts = contacts > UINT32_MAX ? UINT32_MAX : (uint32_t)contacts;
     if (st == ECS_OK && w->grid_failed == 2) {
         fprintf(stderr, "sim: spatial_partition ran more subtasks than the grid has parts\n");
         st = ECS_ERR_INVALID;
@@ -114,6 +137,7 @@ sim_grid_layout sim_get_grid_layout(const sim_world *w)
 uint32_t sim_cell_at(const sim_world *w, float x, float y) { return sim_grid_cell(&w->grid, x, y); }
 
 uint32_t sim_alive(const sim_world *w) { return ecs_alive_count(w->ctx); }
+sim_kernel sim_get_kernel(const sim_world *w) { return w->kernel; }
 uint64_t sim_frame(const sim_world *w) { return w->frame; }
 uint32_t sim_contacts(const sim_world *w) { return w->contacts; }
 const sim_params *sim_get_params(const sim_world *w) { return &w->p; }

@@ -2,9 +2,21 @@
 #ifndef SIM_WORLD_H
 #define SIM_WORLD_H
 
+#include "collide.h"
 #include "grid.h"
 #include "rng.h"
 #include "sim.h"
+
+/* Grid rows per band. At least 2, so that the contacts crossing one band
+ * border never share a particle with those crossing the next. */
+#define SIM_BAND_ROWS 4u
+
+/* The contacts of one band, each list in detection order: inner, both
+ * particles in the band's rows; cross, from its last row to the first row
+ * of the next band. */
+typedef struct sim_band {
+    sim_contact_list inner, cross;
+} sim_band;
 
 /* One particle as drawn from a generator. */
 typedef struct sim__particle {
@@ -18,6 +30,12 @@ struct sim_world {
     ecs_context *ctx;
     sim_grid grid;         /* owned by spatial_partition, read by collision */
     int grid_failed;       /* set by spatial_partition's finish: 1 OOM, 2 parts out of range */
+    sim_kernel kernel;     /* resolved, never AUTO */
+    sim_collide_fn collide;
+    /* Contacts by band of SIM_BAND_ROWS grid rows (the last band may be
+     * shorter): written by collision, solved by solve_contacts. */
+    sim_band *bands;
+    uint32_t band_count;
     uint64_t frame;
     uint32_t contacts;     /* last frame */
     uint32_t particles;    /* what sim_create and every new wave spawn */

@@ -169,6 +169,9 @@ int bench_cli_parse(int argc, char **argv, bench_options *o)
     o->threads = sim.threads;
     o->seed = sim.seed;
     o->fixed_limit = sim.fixed_limit;
+    o->kernel = sim.kernel;
+    o->world_w = sim.world_w;
+    o->world_h = sim.world_h;
     if (rc != 0 || o->help) return rc;
     return check_print_dag(&p, sim.given) && check_files(o) ? 0 : 2;
 }

@@ -30,6 +30,8 @@ typedef struct bench_options {
     uint32_t seed;
     uint32_t frames;                 /* 0: until every particle died */
     uint32_t fixed_limit;
+    sim_kernel kernel;               /* as asked (AUTO unless --kernel) */
+    uint32_t world_w, world_h;       /* 0: the thesis's world */
     const char *csv, *json, *chart;  /* NULL: not written */
     bool quiet, print_dag, help;
 } bench_options;

@@ -71,10 +71,13 @@ static void json_options(FILE *f, const bench_options *o)
     fprintf(f, "], \"storage\": [");
     for (uint32_t i = 0; i < o->storage_n; i++)
         fprintf(f, "%s\"%s\"", i ? ", " : "", bench_storage_name(o->storages[i]));
+    const sim_params d = sim_default_params();
     fprintf(f, "], \"threads\": %u, \"repeat\": %u, \"seed\": %u, \"frames\": %u, "
-               "\"fixed_limit\": %u},\n",
+               "\"fixed_limit\": %u, \"kernel\": \"%s\", \"world\": [%u, %u]},\n",
             (unsigned)o->threads, (unsigned)o->repeat, (unsigned)o->seed, (unsigned)o->frames,
-            (unsigned)o->fixed_limit);
+            (unsigned)o->fixed_limit, sim_kernel_name(sim_kernel_resolve(o->kernel)),
+            o->world_w ? (unsigned)o->world_w : (unsigned)d.world_w,
+            o->world_w ? (unsigned)o->world_h : (unsigned)d.world_h);
 }
 
 static void json_head(FILE *f, const bench_set *s)

@@ -36,6 +36,11 @@ static sim_config make_config(const bench_options *o, const bench_config *c, uin
     sc.capacity = c->storage == ECS_STORAGE_FIXED ? o->fixed_limit : 0u;
     sc.workers = o->threads;
     sc.inner_parallelism_off = !c->ip_on;
+    sc.kernel = o->kernel;
+    if (o->world_w) {
+        sc.params.world_w = (float)o->world_w;
+        sc.params.world_h = (float)o->world_h;
+    }
     return sc;
 }
 

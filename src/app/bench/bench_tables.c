@@ -47,9 +47,13 @@ void bench_print_header(const bench_set *s)
         snprintf(frames, sizeof frames, "at most %u frames", (unsigned)o->frames);
     else
         snprintf(frames, sizeof frames, "until every particle died");
-    printf("machine: %s, %ld online CPUs | threads %u | repeats %u | seed %u | frames: %s\n",
+    const sim_params d = sim_default_params();
+    printf("machine: %s, %ld online CPUs | threads %u | repeats %u | seed %u | frames: %s\n"
+           "collision kernel: %s | world %ux%u\n",
            s->machine.cpu, s->machine.online, (unsigned)o->threads, (unsigned)o->repeat,
-           (unsigned)o->seed, frames);
+           (unsigned)o->seed, frames, sim_kernel_name(sim_kernel_resolve(o->kernel)),
+           o->world_w ? (unsigned)o->world_w : (unsigned)d.world_w,
+           o->world_w ? (unsigned)o->world_h : (unsigned)d.world_h);
     if (!bench_set_rss_per_run(s))
         printf("note: /proc/self/clear_refs or VmHWM unavailable: peak RSS is getrusage's "
                "ru_maxrss, the peak of the whole process so far, not of each run\n");

@@ -78,6 +78,11 @@ static int create_world(window_app *a)
     cfg.workers = a->opt.threads;
     cfg.max_workers = a->opt.max_threads;
     cfg.inner_parallelism_off = !a->opt.ip_on;
+    cfg.kernel = a->opt.kernel;
+    if (a->opt.world_w) {
+        cfg.params.world_w = (float)a->opt.world_w;
+        cfg.params.world_h = (float)a->opt.world_h;
+    }
     ecs_error err = {0};
     ecs_status st = sim_create(&cfg, &a->world, &err);
     if (st != ECS_OK) {
@@ -323,6 +328,7 @@ static void hud(window_app *a, const window_hud_layout *l)
         .workers = sim_workers(a->world),
         .max_workers = sim_max_workers(a->world),
         .ip_on = sim_inner_parallelism(a->world),
+        .kernel = sim_kernel_name(sim_get_kernel(a->world)),
         .storage = a->opt.storage,
         .fixed_limit = a->opt.fixed_limit,
         .paused = a->paused,

@@ -59,6 +59,9 @@ static app_sim_options sim_of(const window_options *o)
         .threads = o->threads,
         .seed = o->seed,
         .fixed_limit = o->fixed_limit,
+        .kernel = o->kernel,
+        .world_w = o->world_w,
+        .world_h = o->world_h,
     };
 }
 
@@ -190,6 +193,9 @@ int window_cli_parse(int argc, char **argv, window_options *o)
     o->threads = sim.threads;
     o->seed = sim.seed;
     o->fixed_limit = sim.fixed_limit;
+    o->kernel = sim.kernel;
+    o->world_w = sim.world_w;
+    o->world_h = sim.world_h;
     uint32_t cpus = app_online_cpus();
     o->max_threads = o->threads > cpus ? o->threads : cpus;
     return 0;

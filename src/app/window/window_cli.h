@@ -23,6 +23,8 @@ typedef struct window_options {
     ecs_storage storage;
     uint32_t fixed_limit;
     uint32_t seed;
+    sim_kernel kernel;      /* --kernel (AUTO unless given) */
+    uint32_t world_w, world_h; /* --world; 0: the thesis's */
     uint32_t frames;        /* 0: until the window is closed */
     const char *screenshot; /* NULL: none at exit */
     bool vsync;

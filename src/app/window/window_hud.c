@@ -129,9 +129,9 @@ static void figures(pen *p, const window_hud *h)
     line(p, TEXT, "%.1f fps   step %.2f ms   render %.2f ms", window_span_fps(s),
          window_span_step_ms(s), prep + up + draw);
     line(p, DIM, "render = prepare %.2f + upload %.2f + draw %.2f ms", prep, up, draw);
-    line(p, TEXT, "contacts %s   workers %u of %u   inner parallelism %s",
-         count_text(c, sizeof c, h->contacts), (unsigned)h->workers, (unsigned)h->max_workers,
-         h->ip_on ? "ON" : "off");
+    line(p, TEXT, "contacts %s (%s)   workers %u of %u   inner parallelism %s",
+         count_text(c, sizeof c, h->contacts), h->kernel ? h->kernel : "?",
+         (unsigned)h->workers, (unsigned)h->max_workers, h->ip_on ? "ON" : "off");
     if (h->storage == ECS_STORAGE_FIXED)
         line(p, DIM, "storage fixed (limit %s)   draw %s   vsync %s",
              count_text(lim, sizeof lim, h->fixed_limit),

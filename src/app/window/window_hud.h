@@ -17,6 +17,7 @@ typedef struct window_hud {
     uint64_t frame;
     uint32_t workers, max_workers;
     bool ip_on;
+    const char *kernel;     /* the collision kernel's name */
     ecs_storage storage;
     uint32_t fixed_limit;
     bool paused, help, vsync_on;

@@ -8,6 +8,19 @@
  *                  -> collision -> solve_contacts -> render
  *     life -> fade -> render
  *
+ * The contact order. collision finds every touching pair once, by grid
+ * cell: a particle with the later ones of its cell, the next cell of its
+ * row and the three cells below ("detection order": cells row-major, a
+ * particle's partners in that order). The grid's rows are cut into bands
+ * of 4 rows (the last may be shorter), fixed by the world size and the
+ * largest radius alone. solve_contacts then solves, each list in
+ * detection order: first the contacts inside every even band (both
+ * particles in its rows), then inside every odd band, then the contacts
+ * crossing each band border (from a band's last row to the next band's
+ * first). The lists of one step share no particle, so each step solves
+ * its lists in parallel and the result is the same as solving them one
+ * after the other: bit for bit, for any worker count.
+ *
  * One sim_step is one frame of fixed dt. The state after N frames depends
  * only on the parameters, the seed and the calls that add particles (sprays,
  * new waves): never on the worker count, inner parallelism or the storage
@@ -91,8 +104,29 @@ sim_params sim_default_params(void);
  * the largest circle fits). Returns false and writes one line to msg. */
 bool sim_params_check(const sim_params *p, char *msg, size_t msg_size);
 
+/* The collision kernel: how a particle is tested against its candidates.
+ * Every kernel finds exactly the same contacts in the same order, bit for
+ * bit; they differ in speed only. The vector kernels exist on x86-64 where
+ * the CPU has the instructions; AUTO picks the widest one there is. */
+typedef enum sim_kernel {
+    SIM_KERNEL_AUTO = 0,
+    SIM_KERNEL_SCALAR,
+    SIM_KERNEL_AVX2,
+    SIM_KERNEL_AVX512,
+    SIM_KERNEL_COUNT
+} sim_kernel;
+
+/* "auto", "scalar", "avx2", "avx512". */
+const char *sim_kernel_name(sim_kernel k);
+/* Whether this build on this CPU has the kernel (AUTO: always). */
+bool sim_kernel_available(sim_kernel k);
+/* The kernel AUTO stands for here; any other kernel as it is. */
+sim_kernel sim_kernel_resolve(sim_kernel k);
+
 typedef struct sim_config {
     sim_params params;
+    sim_kernel kernel;          /* AUTO by default; an unavailable one is
+                                   rejected by sim_create (ECS_ERR_INVALID) */
     uint32_t particles;         /* spawned before the first frame */
     ecs_storage storage;        /* fixed: capacity is the limit */
     uint32_t capacity;          /* fixed: the limit (0: particles); dynamic: the
@@ -120,6 +154,8 @@ void sim_destroy(sim_world *w);
 ecs_status sim_step(sim_world *w);
 
 uint32_t sim_alive(const sim_world *w);
+/* The collision kernel the world runs (never AUTO). */
+sim_kernel sim_get_kernel(const sim_world *w);
 uint64_t sim_frame(const sim_world *w);
 /* Contacts the collision system found in the last frame. */
 uint32_t sim_contacts(const sim_world *w);

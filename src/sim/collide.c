@@ -1,0 +1,313 @@
+/* collide.c - the collision kernels (scalar, AVX2, AVX-512) and their
+ * run-time selection. */
+#include "collide.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define SIM_X86_KERNELS 1
+#include <immintrin.h>
+#include <pthread.h>
+#endif
+
+/* Candidates per block: one slot against at most this many at a time. */
+#define BLOCK 64u
+/* A vector kernel stores whole vectors of hits: room past the last one. */
+#define HIT_SLACK 16u
+
+#define WALK_CAT_(a, b) a##b
+#define WALK_CAT(a, b) WALK_CAT_(a, b)
+
+void sim_contact_list_free(sim_contact_list *l)
+{
+    free(l->v);
+    memset(l, 0, sizeof *l);
+}
+
+bool sim_contact_list_grow(sim_contact_list *l, uint32_t more)
+{
+    if (l->cap - l->n >= more) return true;
+    uint64_t need = (uint64_t)l->n + more, cap = l->cap ? l->cap : 1024u;
+    while (cap < need) cap *= 2u;
+    sim_contact *v = cap <= UINT32_MAX ? realloc(l->v, (size_t)cap * sizeof *v) : NULL;
+    if (!v) {
+        l->failed = true;
+        return false;
+    }
+    l->v = v;
+    l->cap = (uint32_t)cap;
+    return true;
+}
+
+/* The cell holding slot s: the last c with start[c] <= s. */
+static inline uint32_t cell_of_slot(const sim_grid *g, uint32_t s)
+{
+    uint32_t lo = 0, hi = g->cells;
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (g->start[mid] <= s) lo = mid; else hi = mid;
+    }
+    return lo;
+}
+
+/* Pairs found and not yet made into contacts: both entities, the axis
+ * from a to b and the sum of the radii, as the touching test computed them. */
+#define PENDING_MAX 512u
+typedef struct sim_pending {
+    uint32_t n;
+    float dx[PENDING_MAX + HIT_SLACK], dy[PENDING_MAX + HIT_SLACK], rs[PENDING_MAX + HIT_SLACK];
+    uint32_t a[PENDING_MAX + HIT_SLACK], b[PENDING_MAX + HIT_SLACK];
+} sim_pending;
+
+/* ---- scalar --------------------------------------------------------------- */
+
+/* Branch-free: every candidate is written, the count advances past the
+ * touching ones only (touching is a coin flip in crowded cells). */
+static inline void tile_scalar(const sim_grid *g, uint32_t i, uint32_t lo, uint32_t hi,
+                               sim_pending *p)
+{
+    float xi = g->x[i], yi = g->y[i], ri = g->r[i];
+    uint32_t n = p->n, a = g->entity[i];
+    for (uint32_t j = lo; j < hi; j++) {
+        float dx = g->x[j] - xi, dy = g->y[j] - yi, rs = ri + g->r[j];
+        p->dx[n] = dx;
+        p->dy[n] = dy;
+        p->rs[n] = rs;
+        p->a[n] = a;
+        p->b[n] = g->entity[j];
+        n += dx * dx + dy * dy <= rs * rs; /* sim_grid_touching's expression */
+    }
+    p->n = n;
+}
+
+/* The contact of a pending pair: sim_grid_contact's arithmetic, step by
+ * step, which every kernel repeats lane by lane. */
+static inline sim_contact pending_contact(const sim_pending *p, uint32_t k)
+{
+    float dx = p->dx[k], dy = p->dy[k];
+    float d = sqrtf(dx * dx + dy * dy), depth = p->rs[k] - d, push = 0.6f * depth;
+    sim_vec2 v = {push, 0.0f};
+    if (d > 0.0f) v = (sim_vec2){dx / d * push, dy / d * push};
+    return (sim_contact){p->a[k], p->b[k], d, v};
+}
+
+static bool flush_scalar(sim_pending *p, sim_contact_list *out)
+{
+    if (!sim_contact_list_reserve(out, p->n)) return false;
+    for (uint32_t k = 0; k < p->n; k++) out->v[out->n + k] = pending_contact(p, k);
+    out->n += p->n;
+    p->n = 0;
+    return true;
+}
+
+#define WALK_NAME collide_scalar
+#define WALK_ATTR
+#define WALK_TILE tile_scalar
+#define WALK_FLUSH flush_scalar
+#include "collide_walk.h"
+
+/* Interleaves lanes [0, m) of the vector results into contacts k.. of out. */
+static inline void put_contacts(sim_contact *dst, const sim_pending *p, uint32_t k, uint32_t m,
+                                const float *d, const float *px, const float *py)
+{
+    for (uint32_t l = 0; l < m; l++)
+        dst[k + l] = (sim_contact){p->a[k + l], p->b[k + l], d[l], {px[l], py[l]}};
+}
+
+#ifdef SIM_X86_KERNELS
+
+/* ---- AVX2: 8 candidates per compare; the touching lanes are packed by a
+ * permutation looked up by the compare's mask. ------------------------------ */
+
+#define AVX2_TARGET __attribute__((target("avx2,popcnt")))
+
+static uint8_t pack8[256][8]; /* mask -> the lanes of its set bits, ascending */
+static pthread_once_t pack8_once = PTHREAD_ONCE_INIT;
+
+static void pack8_init(void)
+{
+    for (uint32_t m = 0; m < 256; m++)
+        for (uint32_t lane = 0, k = 0; lane < 8; lane++)
+            if (m >> lane & 1u) pack8[m][k++] = (uint8_t)lane;
+}
+
+AVX2_TARGET static inline void tile_avx2(const sim_grid *g, uint32_t i, uint32_t lo, uint32_t hi,
+                                         sim_pending *p)
+{
+    const __m256 xi = _mm256_set1_ps(g->x[i]), yi = _mm256_set1_ps(g->y[i]);
+    const __m256 ri = _mm256_set1_ps(g->r[i]);
+    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i a = _mm256_set1_epi32((int)g->entity[i]);
+    uint32_t n = p->n;
+    for (uint32_t j = lo; j < hi; j += 8) {
+        __m256i live = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(hi - j)), lanes);
+        __m256 dx = _mm256_sub_ps(_mm256_maskload_ps(g->x + j, live), xi);
+        __m256 dy = _mm256_sub_ps(_mm256_maskload_ps(g->y + j, live), yi);
+        __m256 rs = _mm256_add_ps(ri, _mm256_maskload_ps(g->r + j, live));
+        __m256i b = _mm256_maskload_epi32((const int *)(const void *)(g->entity + j), live);
+        __m256 d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
+        __m256 le = _mm256_cmp_ps(d2, _mm256_mul_ps(rs, rs), _CMP_LE_OQ);
+        uint32_t m = (uint32_t)_mm256_movemask_ps(_mm256_and_ps(le, _mm256_castsi256_ps(live)));
+        __m256i perm = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)pack8[m]));
+        _mm256_storeu_ps(p->dx + n, _mm256_permutevar8x32_ps(dx, perm));
+        _mm256_storeu_ps(p->dy + n, _mm256_permutevar8x32_ps(dy, perm));
+        _mm256_storeu_ps(p->rs + n, _mm256_permutevar8x32_ps(rs, perm));
+        _mm256_storeu_si256((__m256i *)(void *)(p->a + n), a);
+        _mm256_storeu_si256((__m256i *)(void *)(p->b + n), _mm256_permutevar8x32_epi32(b, perm));
+        n += (uint32_t)_mm_popcnt_u32(m);
+    }
+    p->n = n;
+}
+
+AVX2_TARGET static bool flush_avx2(sim_pending *p, sim_contact_list *out)
+{
+    if (!sim_contact_list_reserve(out, p->n)) return false;
+    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256 zero = _mm256_setzero_ps(), k06 = _mm256_set1_ps(0.6f);
+    float d[8], px[8], py[8];
+    for (uint32_t k = 0; k < p->n; k += 8) {
+        uint32_t m = p->n - k < 8 ? p->n - k : 8;
+        __m256i live = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)m), lanes);
+        __m256 dx = _mm256_maskload_ps(p->dx + k, live), dy = _mm256_maskload_ps(p->dy + k, live);
+        __m256 rs = _mm256_maskload_ps(p->rs + k, live);
+        __m256 dist = _mm256_sqrt_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)));
+        __m256 push = _mm256_mul_ps(k06, _mm256_sub_ps(rs, dist));
+        __m256 apart = _mm256_cmp_ps(dist, zero, _CMP_GT_OQ);
+        __m256 vx = _mm256_mul_ps(_mm256_div_ps(dx, dist), push);
+        __m256 vy = _mm256_mul_ps(_mm256_div_ps(dy, dist), push);
+        _mm256_storeu_ps(d, dist);
+        _mm256_storeu_ps(px, _mm256_blendv_ps(push, vx, apart));
+        _mm256_storeu_ps(py, _mm256_and_ps(vy, apart));
+        put_contacts(out->v + out->n, p, k, m, d, px, py);
+    }
+    out->n += p->n;
+    p->n = 0;
+    return true;
+}
+
+#define WALK_NAME collide_avx2_walk
+#define WALK_ATTR AVX2_TARGET
+#define WALK_TILE tile_avx2
+#define WALK_FLUSH flush_avx2
+#include "collide_walk.h"
+
+static bool collide_avx2(const sim_grid *g, uint32_t from, uint32_t to, sim_contact_list *row,
+                         sim_contact_list *below)
+{
+    pthread_once(&pack8_once, pack8_init);
+    return collide_avx2_walk(g, from, to, row, below);
+}
+
+/* ---- AVX-512: 16 candidates per compare under a tail mask; the touching
+ * lanes are compressed in a register, then stored whole (a compress
+ * straight to memory is microcoded and slow on some CPUs). ----------------- */
+
+#define AVX512_TARGET __attribute__((target("avx512f,popcnt")))
+
+AVX512_TARGET static inline void tile_avx512(const sim_grid *g, uint32_t i, uint32_t lo,
+                                             uint32_t hi, sim_pending *p)
+{
+    const __m512 xi = _mm512_set1_ps(g->x[i]), yi = _mm512_set1_ps(g->y[i]);
+    const __m512 ri = _mm512_set1_ps(g->r[i]);
+    const __m512i a = _mm512_set1_epi32((int)g->entity[i]);
+    uint32_t n = p->n;
+    for (uint32_t j = lo; j < hi; j += 16) {
+        uint32_t left = hi - j;
+        __mmask16 live = left >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << left) - 1u);
+        __m512 dx = _mm512_sub_ps(_mm512_maskz_loadu_ps(live, g->x + j), xi);
+        __m512 dy = _mm512_sub_ps(_mm512_maskz_loadu_ps(live, g->y + j), yi);
+        __m512 rs = _mm512_add_ps(ri, _mm512_maskz_loadu_ps(live, g->r + j));
+        __m512i b = _mm512_maskz_loadu_epi32(live, g->entity + j);
+        __m512 d2 = _mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy));
+        __mmask16 t = _mm512_mask_cmp_ps_mask(live, d2, _mm512_mul_ps(rs, rs), _CMP_LE_OQ);
+        _mm512_storeu_ps(p->dx + n, _mm512_maskz_compress_ps(t, dx));
+        _mm512_storeu_ps(p->dy + n, _mm512_maskz_compress_ps(t, dy));
+        _mm512_storeu_ps(p->rs + n, _mm512_maskz_compress_ps(t, rs));
+        _mm512_storeu_si512((void *)(p->a + n), a);
+        _mm512_storeu_si512((void *)(p->b + n), _mm512_maskz_compress_epi32(t, b));
+        n += (uint32_t)_mm_popcnt_u32((uint32_t)t);
+    }
+    p->n = n;
+}
+
+AVX512_TARGET static bool flush_avx512(sim_pending *p, sim_contact_list *out)
+{
+    if (!sim_contact_list_reserve(out, p->n)) return false;
+    const __m512 zero = _mm512_setzero_ps(), k06 = _mm512_set1_ps(0.6f);
+    float d[16], px[16], py[16];
+    for (uint32_t k = 0; k < p->n; k += 16) {
+        uint32_t m = p->n - k < 16 ? p->n - k : 16;
+        __mmask16 live = (__mmask16)(m == 16 ? 0xFFFFu : (1u << m) - 1u);
+        __m512 dx = _mm512_maskz_loadu_ps(live, p->dx + k), dy = _mm512_maskz_loadu_ps(live, p->dy + k);
+        __m512 rs = _mm512_maskz_loadu_ps(live, p->rs + k);
+        __m512 dist = _mm512_sqrt_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)));
+        __m512 push = _mm512_mul_ps(k06, _mm512_sub_ps(rs, dist));
+        __mmask16 apart = _mm512_mask_cmp_ps_mask(live, dist, zero, _CMP_GT_OQ);
+        __m512 vx = _mm512_mul_ps(_mm512_maskz_div_ps(apart, dx, dist), push);
+        __m512 vy = _mm512_mul_ps(_mm512_maskz_div_ps(apart, dy, dist), push);
+        _mm512_storeu_ps(d, dist);
+        _mm512_storeu_ps(px, _mm512_mask_blend_ps(apart, push, vx));
+        _mm512_storeu_ps(py, _mm512_maskz_mov_ps(apart, vy));
+        put_contacts(out->v + out->n, p, k, m, d, px, py);
+    }
+    out->n += p->n;
+    p->n = 0;
+    return true;
+}
+
+#define WALK_NAME collide_avx512
+#define WALK_ATTR AVX512_TARGET
+#define WALK_TILE tile_avx512
+#define WALK_FLUSH flush_avx512
+#include "collide_walk.h"
+
+#endif /* SIM_X86_KERNELS */
+
+/* ---- selection ------------------------------------------------------------ */
+
+static const char *const kernel_names[SIM_KERNEL_COUNT] = {
+    [SIM_KERNEL_AUTO] = "auto",
+    [SIM_KERNEL_SCALAR] = "scalar",
+    [SIM_KERNEL_AVX2] = "avx2",
+    [SIM_KERNEL_AVX512] = "avx512",
+};
+
+const char *sim_kernel_name(sim_kernel k) { return k < SIM_KERNEL_COUNT ? kernel_names[k] : "?"; }
+
+bool sim_kernel_available(sim_kernel k)
+{
+    switch (k) {
+    case SIM_KERNEL_AUTO:
+    case SIM_KERNEL_SCALAR: return true;
+#ifdef SIM_X86_KERNELS
+    case SIM_KERNEL_AVX2:
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
+    case SIM_KERNEL_AVX512:
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("popcnt");
+#endif
+    default: return false;
+    }
+}
+
+sim_kernel sim_kernel_resolve(sim_kernel k)
+{
+    if (k != SIM_KERNEL_AUTO) return k;
+    if (sim_kernel_available(SIM_KERNEL_AVX512)) return SIM_KERNEL_AVX512;
+    if (sim_kernel_available(SIM_KERNEL_AVX2)) return SIM_KERNEL_AVX2;
+    return SIM_KERNEL_SCALAR;
+}
+
+sim_collide_fn sim__collide_fn(sim_kernel k)
+{
+    k = sim_kernel_resolve(k);
+    if (!sim_kernel_available(k)) return NULL;
+    switch (k) {
+    case SIM_KERNEL_SCALAR: return collide_scalar;
+#ifdef SIM_X86_KERNELS
+    case SIM_KERNEL_AVX2: return collide_avx2;
+    case SIM_KERNEL_AVX512: return collide_avx512;
+#endif
+    default: return NULL;
+    }
+}
