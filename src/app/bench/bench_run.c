@@ -1,5 +1,6 @@
 /* bench_run.c - one run: create the world, step it to the end, measure. */
 #include "bench_run.h"
+#include "app_clock.h"
 #include "bench_mem.h"
 #include "bench_msg.h"
 #include "bench_stats.h"
@@ -7,7 +8,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
 
 /* What one run accumulates while its frames go by. */
@@ -20,12 +20,7 @@ typedef struct run_state {
     double system_ms[SIM_SYSTEM_COUNT]; /* summed over frames */
 } run_state;
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
+static double now_ms(void) { return (double)app_now_ns() * 1e-6; }
 
 static sim_config make_config(const bench_options *o, const bench_config *c, uint32_t particles)
 {

@@ -6,16 +6,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <time.h>
 
+#include "app_clock.h"
 #include "sim.h"
 
-static inline uint64_t window_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+static inline uint64_t window_now_ns(void) { return app_now_ns(); }
 
 /* One frame. The render time is prepare + upload + draw (swap included:
  * software GL rasterises there). */
