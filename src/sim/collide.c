@@ -2,6 +2,7 @@
  * run-time selection. */
 #include "collide.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,17 +39,6 @@ bool sim_contact_list_grow(sim_contact_list *l, uint32_t more)
     l->v = v;
     l->cap = (uint32_t)cap;
     return true;
-}
-
-/* The cell holding slot s: the last c with start[c] <= s. */
-static inline uint32_t cell_of_slot(const sim_grid *g, uint32_t s)
-{
-    uint32_t lo = 0, hi = g->cells;
-    while (hi - lo > 1) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (g->start[mid] <= s) lo = mid; else hi = mid;
-    }
-    return lo;
 }
 
 /* Pairs found and not yet made into contacts: both entities, the axis
@@ -104,6 +94,8 @@ static bool flush_scalar(sim_pending *p, sim_contact_list *out)
 #define WALK_NAME collide_scalar
 #define WALK_ATTR
 #define WALK_TILE tile_scalar
+#define WALK_WIDTH 0u
+#define WALK_PAIR(...) ((void)0)
 #define WALK_FLUSH flush_scalar
 #include "collide_walk.h"
 
@@ -132,32 +124,83 @@ static void pack8_init(void)
             if (m >> lane & 1u) pack8[m][k++] = (uint8_t)lane;
 }
 
+/* Appends the lanes of mask m (ascending) to p: packed by the permutation
+ * of m, then stored whole. */
+AVX2_TARGET static inline void append_avx2(sim_pending *p, uint32_t m, __m256 dx, __m256 dy,
+                                           __m256 rs, __m256i a, __m256i b)
+{
+    if (!m) return;
+    uint32_t n = p->n;
+    __m256i perm = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)pack8[m]));
+    _mm256_storeu_ps(p->dx + n, _mm256_permutevar8x32_ps(dx, perm));
+    _mm256_storeu_ps(p->dy + n, _mm256_permutevar8x32_ps(dy, perm));
+    _mm256_storeu_ps(p->rs + n, _mm256_permutevar8x32_ps(rs, perm));
+    _mm256_storeu_si256((__m256i *)(void *)(p->a + n), a);
+    _mm256_storeu_si256((__m256i *)(void *)(p->b + n), _mm256_permutevar8x32_epi32(b, perm));
+    p->n = n + (uint32_t)_mm_popcnt_u32(m);
+}
+
+/* The touching lanes of live: dx, dy and rs of slot i against the loaded
+ * candidates, as sim_grid_touching computes them. */
+AVX2_TARGET static inline uint32_t touch_avx2(const sim_grid *g, uint32_t i, __m256 x, __m256 y,
+                                              __m256 r, __m256i live, __m256 *dx, __m256 *dy,
+                                              __m256 *rs)
+{
+    *dx = _mm256_sub_ps(x, _mm256_set1_ps(g->x[i]));
+    *dy = _mm256_sub_ps(y, _mm256_set1_ps(g->y[i]));
+    *rs = _mm256_add_ps(_mm256_set1_ps(g->r[i]), r);
+    __m256 d2 = _mm256_add_ps(_mm256_mul_ps(*dx, *dx), _mm256_mul_ps(*dy, *dy));
+    __m256 le = _mm256_cmp_ps(d2, _mm256_mul_ps(*rs, *rs), _CMP_LE_OQ);
+    return (uint32_t)_mm256_movemask_ps(_mm256_and_ps(le, _mm256_castsi256_ps(live)));
+}
+
 AVX2_TARGET static inline void tile_avx2(const sim_grid *g, uint32_t i, uint32_t lo, uint32_t hi,
                                          sim_pending *p)
 {
-    const __m256 xi = _mm256_set1_ps(g->x[i]), yi = _mm256_set1_ps(g->y[i]);
-    const __m256 ri = _mm256_set1_ps(g->r[i]);
     const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     const __m256i a = _mm256_set1_epi32((int)g->entity[i]);
-    uint32_t n = p->n;
     for (uint32_t j = lo; j < hi; j += 8) {
         __m256i live = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(hi - j)), lanes);
-        __m256 dx = _mm256_sub_ps(_mm256_maskload_ps(g->x + j, live), xi);
-        __m256 dy = _mm256_sub_ps(_mm256_maskload_ps(g->y + j, live), yi);
-        __m256 rs = _mm256_add_ps(ri, _mm256_maskload_ps(g->r + j, live));
-        __m256i b = _mm256_maskload_epi32((const int *)(const void *)(g->entity + j), live);
-        __m256 d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
-        __m256 le = _mm256_cmp_ps(d2, _mm256_mul_ps(rs, rs), _CMP_LE_OQ);
-        uint32_t m = (uint32_t)_mm256_movemask_ps(_mm256_and_ps(le, _mm256_castsi256_ps(live)));
-        __m256i perm = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)pack8[m]));
-        _mm256_storeu_ps(p->dx + n, _mm256_permutevar8x32_ps(dx, perm));
-        _mm256_storeu_ps(p->dy + n, _mm256_permutevar8x32_ps(dy, perm));
-        _mm256_storeu_ps(p->rs + n, _mm256_permutevar8x32_ps(rs, perm));
-        _mm256_storeu_si256((__m256i *)(void *)(p->a + n), a);
-        _mm256_storeu_si256((__m256i *)(void *)(p->b + n), _mm256_permutevar8x32_epi32(b, perm));
-        n += (uint32_t)_mm_popcnt_u32(m);
+        __m256 dx, dy, rs;
+        uint32_t m = touch_avx2(g, i, _mm256_maskload_ps(g->x + j, live),
+                                _mm256_maskload_ps(g->y + j, live),
+                                _mm256_maskload_ps(g->r + j, live), live, &dx, &dy, &rs);
+        if (!m) continue; /* most tiles touch nothing: no stores */
+        append_avx2(p, m, dx, dy, rs, a,
+                    _mm256_maskload_epi32((const int *)(const void *)(g->entity + j), live));
     }
-    p->n = n;
+}
+
+/* Lanes [0, nr) from v + rlo, lanes [nr, ...) of mb from v + blo: masked
+ * loads zero the other lanes, so an or joins them (masked-off lanes are
+ * never read, so the second address may point before the array). */
+AVX2_TARGET static inline __m256i load2_avx2(const void *v, uint32_t rlo, uint32_t blo,
+                                             uint32_t nr, __m256i mr, __m256i mb)
+{
+    const int *w = v;
+    const int *bsrc = (const int *)(const void *)((uintptr_t)(w + blo) - (uintptr_t)nr * sizeof *w);
+    return _mm256_or_si256(_mm256_maskload_epi32(w + rlo, mr), _mm256_maskload_epi32(bsrc, mb));
+}
+
+AVX2_TARGET static inline void pair_avx2(const sim_grid *g, uint32_t i, uint32_t rlo, uint32_t nr,
+                                         uint32_t blo, uint32_t nb, sim_pending *prow,
+                                         sim_pending *pbelow)
+{
+    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    __m256i mr = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)nr), lanes);
+    __m256i live = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(nr + nb)), lanes);
+    __m256i mb = _mm256_andnot_si256(mr, live);
+    __m256 dx, dy, rs;
+    uint32_t m = touch_avx2(g, i, _mm256_castsi256_ps(load2_avx2(g->x, rlo, blo, nr, mr, mb)),
+                            _mm256_castsi256_ps(load2_avx2(g->y, rlo, blo, nr, mr, mb)),
+                            _mm256_castsi256_ps(load2_avx2(g->r, rlo, blo, nr, mr, mb)), live, &dx,
+                            &dy, &rs);
+    if (!m) return; /* in sparse cells, most slots touch nothing */
+    __m256i a = _mm256_set1_epi32((int)g->entity[i]);
+    __m256i b = load2_avx2(g->entity, rlo, blo, nr, mr, mb);
+    uint32_t row_lanes = (1u << nr) - 1u;
+    append_avx2(prow, m & row_lanes, dx, dy, rs, a, b);
+    append_avx2(pbelow, m & ~row_lanes, dx, dy, rs, a, b);
 }
 
 AVX2_TARGET static bool flush_avx2(sim_pending *p, sim_contact_list *out)
@@ -189,6 +232,8 @@ AVX2_TARGET static bool flush_avx2(sim_pending *p, sim_contact_list *out)
 #define WALK_NAME collide_avx2_walk
 #define WALK_ATTR AVX2_TARGET
 #define WALK_TILE tile_avx2
+#define WALK_WIDTH 8u
+#define WALK_PAIR pair_avx2
 #define WALK_FLUSH flush_avx2
 #include "collide_walk.h"
 
@@ -205,30 +250,69 @@ static bool collide_avx2(const sim_grid *g, uint32_t from, uint32_t to, sim_cont
 
 #define AVX512_TARGET __attribute__((target("avx512f,popcnt")))
 
+/* Appends the lanes of t (ascending) to p: a compress in a register per
+ * array, then one whole store. */
+AVX512_TARGET static inline void append_avx512(sim_pending *p, __mmask16 t, __m512 dx, __m512 dy,
+                                               __m512 rs, __m512i a, __m512i b)
+{
+    if (!t) return;
+    uint32_t n = p->n;
+    _mm512_storeu_ps(p->dx + n, _mm512_maskz_compress_ps(t, dx));
+    _mm512_storeu_ps(p->dy + n, _mm512_maskz_compress_ps(t, dy));
+    _mm512_storeu_ps(p->rs + n, _mm512_maskz_compress_ps(t, rs));
+    _mm512_storeu_si512((void *)(p->a + n), a);
+    _mm512_storeu_si512((void *)(p->b + n), _mm512_maskz_compress_epi32(t, b));
+    p->n = n + (uint32_t)_mm_popcnt_u32((uint32_t)t);
+}
+
 AVX512_TARGET static inline void tile_avx512(const sim_grid *g, uint32_t i, uint32_t lo,
                                              uint32_t hi, sim_pending *p)
 {
     const __m512 xi = _mm512_set1_ps(g->x[i]), yi = _mm512_set1_ps(g->y[i]);
     const __m512 ri = _mm512_set1_ps(g->r[i]);
     const __m512i a = _mm512_set1_epi32((int)g->entity[i]);
-    uint32_t n = p->n;
     for (uint32_t j = lo; j < hi; j += 16) {
         uint32_t left = hi - j;
         __mmask16 live = left >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << left) - 1u);
         __m512 dx = _mm512_sub_ps(_mm512_maskz_loadu_ps(live, g->x + j), xi);
         __m512 dy = _mm512_sub_ps(_mm512_maskz_loadu_ps(live, g->y + j), yi);
         __m512 rs = _mm512_add_ps(ri, _mm512_maskz_loadu_ps(live, g->r + j));
-        __m512i b = _mm512_maskz_loadu_epi32(live, g->entity + j);
         __m512 d2 = _mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy));
         __mmask16 t = _mm512_mask_cmp_ps_mask(live, d2, _mm512_mul_ps(rs, rs), _CMP_LE_OQ);
-        _mm512_storeu_ps(p->dx + n, _mm512_maskz_compress_ps(t, dx));
-        _mm512_storeu_ps(p->dy + n, _mm512_maskz_compress_ps(t, dy));
-        _mm512_storeu_ps(p->rs + n, _mm512_maskz_compress_ps(t, rs));
-        _mm512_storeu_si512((void *)(p->a + n), a);
-        _mm512_storeu_si512((void *)(p->b + n), _mm512_maskz_compress_epi32(t, b));
-        n += (uint32_t)_mm_popcnt_u32((uint32_t)t);
+        append_avx512(p, t, dx, dy, rs, a, _mm512_maskz_loadu_epi32(live, g->entity + j));
     }
-    p->n = n;
+}
+
+/* Lanes [0, nr) from v + rlo, lanes [nr, nr + nb) from v + blo: two masked
+ * loads into one vector (masked-off lanes are never read, so the second
+ * address may point before the array). */
+AVX512_TARGET static inline __m512i load2_avx512(const void *v, uint32_t rlo, uint32_t blo,
+                                                 uint32_t nr, __mmask16 mr, __mmask16 mb)
+{
+    const uint32_t *w = v;
+    const void *bsrc = (const void *)((uintptr_t)(w + blo) - (uintptr_t)nr * sizeof *w);
+    return _mm512_mask_loadu_epi32(_mm512_maskz_loadu_epi32(mr, w + rlo), mb, bsrc);
+}
+
+AVX512_TARGET static inline void pair_avx512(const sim_grid *g, uint32_t i, uint32_t rlo,
+                                             uint32_t nr, uint32_t blo, uint32_t nb,
+                                             sim_pending *prow, sim_pending *pbelow)
+{
+    __mmask16 mr = (__mmask16)((1u << nr) - 1u);
+    __mmask16 live = (__mmask16)((1u << (nr + nb)) - 1u), mb = (__mmask16)(live & ~mr);
+    __m512 dx = _mm512_sub_ps(_mm512_castsi512_ps(load2_avx512(g->x, rlo, blo, nr, mr, mb)),
+                              _mm512_set1_ps(g->x[i]));
+    __m512 dy = _mm512_sub_ps(_mm512_castsi512_ps(load2_avx512(g->y, rlo, blo, nr, mr, mb)),
+                              _mm512_set1_ps(g->y[i]));
+    __m512 rs = _mm512_add_ps(_mm512_set1_ps(g->r[i]),
+                              _mm512_castsi512_ps(load2_avx512(g->r, rlo, blo, nr, mr, mb)));
+    __m512 d2 = _mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy));
+    __mmask16 t = _mm512_mask_cmp_ps_mask(live, d2, _mm512_mul_ps(rs, rs), _CMP_LE_OQ);
+    if (!t) return; /* in sparse cells, most slots touch nothing */
+    __m512i a = _mm512_set1_epi32((int)g->entity[i]);
+    __m512i b = load2_avx512(g->entity, rlo, blo, nr, mr, mb);
+    append_avx512(prow, (__mmask16)(t & mr), dx, dy, rs, a, b);
+    append_avx512(pbelow, (__mmask16)(t & mb), dx, dy, rs, a, b);
 }
 
 AVX512_TARGET static bool flush_avx512(sim_pending *p, sim_contact_list *out)
@@ -259,6 +343,8 @@ AVX512_TARGET static bool flush_avx512(sim_pending *p, sim_contact_list *out)
 #define WALK_NAME collide_avx512
 #define WALK_ATTR AVX512_TARGET
 #define WALK_TILE tile_avx512
+#define WALK_WIDTH 16u
+#define WALK_PAIR pair_avx512
 #define WALK_FLUSH flush_avx512
 #include "collide_walk.h"
 

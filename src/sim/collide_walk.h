@@ -5,17 +5,24 @@
  *   WALK_TILE  void WALK_TILE(const sim_grid *g, uint32_t i, uint32_t lo,
  *              uint32_t hi, sim_pending *p): appends the touching slots of
  *              [lo, hi) (at most BLOCK of them), ascending, to p
+ *   WALK_WIDTH lanes of one vector (0: the kernel has no WALK_PAIR)
+ *   WALK_PAIR  void WALK_PAIR(const sim_grid *g, uint32_t i, uint32_t rlo,
+ *              uint32_t nr, uint32_t blo, uint32_t nb, sim_pending *prow,
+ *              sim_pending *pbelow): both ranges of slot i, [rlo, rlo + nr)
+ *              and [blo, blo + nb) with nr + nb <= WALK_WIDTH, in one
+ *              vector: the row range's hits to prow, then the below
+ *              range's to pbelow (which may be prow)
  *   WALK_FLUSH bool WALK_FLUSH(sim_pending *p, sim_contact_list *out): makes
  *              p's contacts, appends them to out, empties p
  * The walk is grid.h's sim_grid_pairs: per slot, its row range (the later
  * items of its cell and the whole next cell of the row) and its below
- * range (the three cells below), each tested in blocks; the pairs found
- * wait in a pending buffer per list and become contacts a buffer at a
- * time. */
+ * range (the three cells below), each tested in blocks, or both in one
+ * vector where they fit (sparse cells: most slots); the pairs found wait
+ * in a pending buffer per list and become contacts a buffer at a time. */
 
-WALK_ATTR static bool WALK_CAT(WALK_NAME, _range)(const sim_grid *g, uint32_t i, uint32_t lo,
-                                                  uint32_t hi, sim_pending *p,
-                                                  sim_contact_list *out)
+WALK_ATTR static inline __attribute__((always_inline)) bool
+WALK_CAT(WALK_NAME, _range)(const sim_grid *g, uint32_t i, uint32_t lo, uint32_t hi,
+                            sim_pending *p, sim_contact_list *out)
 {
     while (lo < hi) {
         uint32_t end = hi - lo > BLOCK ? lo + BLOCK : hi;
@@ -33,16 +40,25 @@ WALK_ATTR static bool WALK_NAME(const sim_grid *g, uint32_t from, uint32_t to,
     sim_pending pend[2];
     sim_pending *prow = &pend[0], *pbelow = row == below ? prow : &pend[1];
     pend[0].n = pend[1].n = 0;
-    uint32_t c = cell_of_slot(g, from);
-    for (uint32_t i = from; i < to; c++) {
-        uint32_t end = g->start[c + 1];
-        if (i >= end) continue;
-        uint32_t row_end, below_lo, below_hi;
-        sim_grid_ranges(g, c, &row_end, &below_lo, &below_hi);
-        for (; i < end && i < to; i++) {
-            if (!WALK_CAT(WALK_NAME, _range)(g, i, i + 1, row_end, prow, row) ||
-                !WALK_CAT(WALK_NAME, _range)(g, i, below_lo, below_hi, pbelow, below))
+    /* Slot by slot: a slot's cell is where its own position falls (the
+     * scatter placed it by that), so empty cells cost nothing. */
+    uint32_t end = 0, row_end = 0, below_lo = 0, below_hi = 0;
+    for (uint32_t i = from; i < to; i++) {
+        if (i >= end) {
+            uint32_t cx, cy;
+            sim_grid_cell_xy(g, g->x[i], g->y[i], &cx, &cy);
+            end = g->start[cy * g->cols + cx + 1u];
+            sim_grid_ranges(g, cx, cy, &row_end, &below_lo, &below_hi);
+        }
+        uint32_t nr = row_end - (i + 1u), nb = below_hi - below_lo;
+        if (WALK_WIDTH && nr + nb <= WALK_WIDTH) {
+            if ((prow->n + WALK_WIDTH > PENDING_MAX && !WALK_FLUSH(prow, row)) ||
+                (pbelow->n + WALK_WIDTH > PENDING_MAX && !WALK_FLUSH(pbelow, below)))
                 return false;
+            WALK_PAIR(g, i, i + 1u, nr, below_lo, nb, prow, pbelow);
+        } else if (!WALK_CAT(WALK_NAME, _range)(g, i, i + 1u, row_end, prow, row) ||
+                   !WALK_CAT(WALK_NAME, _range)(g, i, below_lo, below_hi, pbelow, below)) {
+            return false;
         }
     }
     return WALK_FLUSH(prow, row) && (pbelow == prow || WALK_FLUSH(pbelow, below));
@@ -51,4 +67,6 @@ WALK_ATTR static bool WALK_NAME(const sim_grid *g, uint32_t from, uint32_t to,
 #undef WALK_NAME
 #undef WALK_ATTR
 #undef WALK_TILE
+#undef WALK_WIDTH
+#undef WALK_PAIR
 #undef WALK_FLUSH

@@ -60,13 +60,21 @@ int sim_grid_init(sim_grid *g, float world_w, float world_h, float max_radius,
                   uint32_t parts_max);
 void sim_grid_free(sim_grid *g);
 
-/* Row-major cell of a point; points outside the world fall in the border
+/* Column and row of a point; points outside the world fall in the border
  * cells (clamping keeps neighbours neighbours). */
-static inline uint32_t sim_grid_cell(const sim_grid *g, float x, float y)
+static inline void sim_grid_cell_xy(const sim_grid *g, float x, float y, uint32_t *cx,
+                                    uint32_t *cy)
 {
     float fx = x * g->inv_cell, fy = y * g->inv_cell;
-    uint32_t cx = fx >= 0.0f ? (fx < (float)g->cols ? (uint32_t)fx : g->cols - 1u) : 0u;
-    uint32_t cy = fy >= 0.0f ? (fy < (float)g->rows ? (uint32_t)fy : g->rows - 1u) : 0u;
+    *cx = fx >= 0.0f ? (fx < (float)g->cols ? (uint32_t)fx : g->cols - 1u) : 0u;
+    *cy = fy >= 0.0f ? (fy < (float)g->rows ? (uint32_t)fy : g->rows - 1u) : 0u;
+}
+
+/* Row-major cell of a point. */
+static inline uint32_t sim_grid_cell(const sim_grid *g, float x, float y)
+{
+    uint32_t cx, cy;
+    sim_grid_cell_xy(g, x, y, &cx, &cy);
     return cy * g->cols + cx;
 }
 
@@ -140,13 +148,14 @@ static inline bool sim_grid_pairs_in(const sim_grid *g, uint32_t i, uint32_t lo,
     return true;
 }
 
-/* The candidate ranges of the items of cell c: its row range ends at
- * *row_end (the later items of c and the whole next cell of the row), its
- * below range is [*below_lo, *below_hi) (the three cells of the next row). */
-static inline void sim_grid_ranges(const sim_grid *g, uint32_t c, uint32_t *row_end,
-                                   uint32_t *below_lo, uint32_t *below_hi)
+/* The candidate ranges of the items of the cell at column cx, row cy: its
+ * row range ends at *row_end (the later items of the cell and the whole
+ * next cell of the row), its below range is [*below_lo, *below_hi) (the
+ * three cells of the next row). */
+static inline void sim_grid_ranges(const sim_grid *g, uint32_t cx, uint32_t cy,
+                                   uint32_t *row_end, uint32_t *below_lo, uint32_t *below_hi)
 {
-    uint32_t cx = c % g->cols, cy = c / g->cols;
+    uint32_t c = cy * g->cols + cx;
     *row_end = g->start[c + 1u + (cx + 1u < g->cols)];
     *below_lo = *below_hi = 0;
     if (cy + 1u < g->rows) {
@@ -176,7 +185,7 @@ static inline bool sim_grid_pairs(const sim_grid *g, uint32_t from, uint32_t to,
         uint32_t end = g->start[c + 1];
         if (i >= end) continue;
         uint32_t right_end, below_lo, below_hi;
-        sim_grid_ranges(g, c, &right_end, &below_lo, &below_hi);
+        sim_grid_ranges(g, c % g->cols, c / g->cols, &right_end, &below_lo, &below_hi);
         for (; i < end && i < to; i++) {
             if (!sim_grid_pairs_in(g, i, i + 1, right_end, emit, user) ||
                 !sim_grid_pairs_in(g, i, below_lo, below_hi, emit, user))
