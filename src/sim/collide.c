@@ -199,6 +199,10 @@ AVX2_TARGET static inline void pair_avx2(const sim_grid *g, uint32_t i, uint32_t
     __m256i a = _mm256_set1_epi32((int)g->entity[i]);
     __m256i b = load2_avx2(g->entity, rlo, blo, nr, mr, mb);
     uint32_t row_lanes = (1u << nr) - 1u;
+    if (prow == pbelow) { /* one list (all rows of a band but its last): one append */
+        append_avx2(prow, m, dx, dy, rs, a, b);
+        return;
+    }
     append_avx2(prow, m & row_lanes, dx, dy, rs, a, b);
     append_avx2(pbelow, m & ~row_lanes, dx, dy, rs, a, b);
 }
@@ -311,6 +315,10 @@ AVX512_TARGET static inline void pair_avx512(const sim_grid *g, uint32_t i, uint
     if (!t) return; /* in sparse cells, most slots touch nothing */
     __m512i a = _mm512_set1_epi32((int)g->entity[i]);
     __m512i b = load2_avx512(g->entity, rlo, blo, nr, mr, mb);
+    if (prow == pbelow) { /* one list (all rows of a band but its last): one append */
+        append_avx512(prow, t, dx, dy, rs, a, b);
+        return;
+    }
     append_avx512(prow, (__mmask16)(t & mr), dx, dy, rs, a, b);
     append_avx512(pbelow, (__mmask16)(t & mb), dx, dy, rs, a, b);
 }
