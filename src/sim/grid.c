@@ -27,7 +27,10 @@ int sim_grid_init(sim_grid *g, float world_w, float world_h, float max_radius,
     g->start = calloc((size_t)g->cells + 1u, sizeof *g->start);
     g->cursor = calloc((size_t)g->cells * parts_max, sizeof *g->cursor);
     g->range_total = calloc(parts_max, sizeof *g->range_total);
-    return g->start && g->cursor && g->range_total ? 0 : -1;
+    g->key = calloc(parts_max, sizeof *g->key);
+    g->key_cap = calloc(parts_max, sizeof *g->key_cap);
+    g->key_n = calloc(parts_max, sizeof *g->key_n);
+    return g->start && g->cursor && g->range_total && g->key && g->key_cap && g->key_n ? 0 : -1;
 }
 
 void sim_grid_free(sim_grid *g)
@@ -35,6 +38,10 @@ void sim_grid_free(sim_grid *g)
     free(g->start);
     free(g->cursor);
     free(g->range_total);
+    for (uint32_t p = 0; g->key && p < g->parts_max; p++) free(g->key[p]);
+    free(g->key);
+    free(g->key_cap);
+    free(g->key_n);
     free(g->x);
     free(g->y);
     free(g->r);
@@ -47,7 +54,25 @@ int sim_grid_count(sim_grid *g, uint32_t part, const float *xy, const uint32_t *
     if (part >= g->parts_max) return -1; /* checked in every build: it would write past cursor */
     uint32_t *count = g->cursor + (size_t)part * g->cells;
     memset(count, 0, (size_t)g->cells * sizeof *count);
-    for (uint32_t k = 0; k < n; k++) {
+    g->key_n[part] = 0;
+    if (n > g->key_cap[part]) { /* grows only: a warm grid allocates nothing */
+        uint32_t *k = realloc(g->key[part], (size_t)n * sizeof *k);
+        if (k) {
+            g->key[part] = k;
+            g->key_cap[part] = n;
+        }
+    }
+    if (n <= g->key_cap[part]) {
+        uint32_t *key = g->key[part];
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t e = idx[k], c = sim_grid_cell(g, xy[2u * e], xy[2u * e + 1u]);
+            key[k] = c;
+            count[c]++;
+        }
+        g->key_n[part] = n;
+        return 0;
+    }
+    for (uint32_t k = 0; k < n; k++) { /* no room for the keys: the scatter recomputes */
         uint32_t e = idx[k];
         count[sim_grid_cell(g, xy[2u * e], xy[2u * e + 1u])]++;
     }
@@ -155,10 +180,11 @@ int sim_grid_scatter(sim_grid *g, uint32_t part, const float *xy, const float *r
     if (part >= g->parts_max) return -1;
     if (g->count == 0) return 0; /* the scan failed (or nothing to place) */
     uint32_t *cursor = g->cursor + (size_t)part * g->cells;
+    const uint32_t *key = g->key_n[part] == n ? g->key[part] : NULL;
     for (uint32_t k = 0; k < n; k++) {
         uint32_t e = idx[k];
         float x = xy[2u * e], y = xy[2u * e + 1u];
-        uint32_t c = sim_grid_cell(g, x, y), slot = g->start[c] + cursor[c]++;
+        uint32_t c = key ? key[k] : sim_grid_cell(g, x, y), slot = g->start[c] + cursor[c]++;
         g->x[slot] = x;
         g->y[slot] = y;
         g->r[slot] = radius[e];

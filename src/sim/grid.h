@@ -46,6 +46,11 @@ typedef struct sim_grid {
                              offset within the cell */
     uint32_t *range_total; /* parts_max: cells per scan range, then its offset */
     uint32_t parts_max;
+    /* Per part: the cell of each of its points, as counted (parts_max
+     * arrays, each of key_cap[part]), so the scatter does not place a
+     * point twice; a part whose array could not grow has key_n 0 and its
+     * scatter computes the cells again. */
+    uint32_t **key, *key_cap, *key_n;
     /* Items by slot, count used, cap allocated. */
     float *x, *y, *r;
     uint32_t *entity;
