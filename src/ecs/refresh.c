@@ -124,8 +124,7 @@ static void match_by_sweep(ecs_context *ctx, ecs_sys *sys)
     ecs_oset *subs = &sys->subs;
     uint32_t nr = 0, na = 0, id;
     for (ecs_sset_cursor c = ecs_sset_first(&ctx->batch_match); ecs_sset_next(&c, &id);) {
-        bool member = ecs_oset_contains(subs, id);
-        bool want = wants(ctx, sys, id);
+        bool member = ecs_oset_contains(subs, id), want = wants(ctx, sys, id);
         if (member && !want) {
             ecs_oset_drop(subs, id);
             nr++;
@@ -137,7 +136,7 @@ static void match_by_sweep(ecs_context *ctx, ecs_sys *sys)
     if (na) {
         ecs_oset_merge m = ecs_oset_merge_begin(subs, na);
         for (ecs_sset_cursor c = ecs_sset_last(&ctx->batch_match); ecs_sset_prev(&c, &id);)
-            if (!ecs_oset_contains(subs, id) && wants(ctx, sys, id)) ecs_oset_merge_add(&m, id);
+            if (wants(ctx, sys, id) && !ecs_oset_contains(subs, id)) ecs_oset_merge_add(&m, id);
         ecs_oset_merge_end(&m);
     }
     sys->removed_count = 0;
@@ -213,17 +212,23 @@ static bool is_ascending(const ecs_sset *s)
  * handle is still to be reported, so no callback sees a live handle.
  * The batch holds every index this round reclaims, marked RECLAIM when
  * the round began; none of them is FREE before the first loop, and no
- * callback can make one FREE (or take it) before the last. Ascending. */
+ * callback can make one FREE (or take it) before the last. Ascending.
+ * A free slot's mask is never read (creating sets it): left as it is. */
 static void reclaim(ecs_context *ctx)
 {
     const ecs_sset *batch = &ctx->batch_match;
     uint32_t id;
-    for (ecs_sset_cursor c = ecs_sset_first(batch); ecs_sset_next(&c, &id);) {
-        if (ctx->states[id] != ECS_SLOT_RECLAIM) continue;
-        ctx->states[id] = ECS_SLOT_FREE;
-        ctx->masks[id] = 0;
+    if (!ctx->on_reclaim) { /* nobody to tell: free them as they come */
+        for (ecs_sset_cursor c = ecs_sset_first(batch); ecs_sset_next(&c, &id);) {
+            if (ctx->states[id] != ECS_SLOT_RECLAIM) continue;
+            ctx->states[id] = ECS_SLOT_FREE;
+            ecs__free_index(ctx, id);
+        }
+        return;
     }
-    for (ecs_sset_cursor c = ecs_sset_first(batch); ctx->on_reclaim && ecs_sset_next(&c, &id);)
+    for (ecs_sset_cursor c = ecs_sset_first(batch); ecs_sset_next(&c, &id);)
+        if (ctx->states[id] == ECS_SLOT_RECLAIM) ctx->states[id] = ECS_SLOT_FREE;
+    for (ecs_sset_cursor c = ecs_sset_first(batch); ecs_sset_next(&c, &id);)
         if (ctx->states[id] == ECS_SLOT_FREE)
             ctx->on_reclaim(ctx, (ecs_entity){id, ctx->generations[id]}, ctx->user);
     for (ecs_sset_cursor c = ecs_sset_first(batch); ecs_sset_next(&c, &id);)
@@ -255,18 +260,21 @@ void ecs__refresh(ecs_context *ctx, bool with_deferred)
         /* Every killed index is in to_match: it gets unsubscribed in the
          * same round that reclaims it. */
         swap_sets(&ctx->to_match, &ctx->batch_match);
+        uint32_t kills = ctx->kills_pending; /* none: nothing to mark or reclaim */
+        ctx->kills_pending = 0;
         /* Listed: sorted here; spilled: walked in the bitmap, ascending. */
         if (ecs_sset_listed(&ctx->batch_match) && !is_ascending(&ctx->batch_match))
             ecs_sset_sort(&ctx->batch_match);
         if (!reserve_scratch(ctx)) {
             /* Nothing changed yet: hand the batch back for the next refresh. */
             swap_sets(&ctx->to_match, &ctx->batch_match);
+            ctx->kills_pending = kills;
             keep_first_error(ctx, ECS_ERR_NOMEM);
             break;
         }
-        mark_kills(ctx);
+        if (kills) mark_kills(ctx);
         match_all(ctx);
-        reclaim(ctx);
+        if (kills) reclaim(ctx);
         ecs_sset_clear(&ctx->batch_match);
     }
     ctx->refreshing = false;
