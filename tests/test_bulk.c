@@ -227,6 +227,188 @@ static void test_bulk_misuse(void **state)
     ecs_context_destroy(ctx);
 }
 
+/* ---- large batches against a model ---------------------------------------
+ * Batches past the pending set's list (one member per 8 bitmap words, at
+ * least 64) are kept as a bitmap and applied to subscriptions without
+ * lists; a system with callbacks still goes by lists. Two systems with
+ * the same components, one with callbacks and one without, must list the
+ * same entities; every list must be the ascending alive entities that have
+ * the components; freed indices come back lowest first, one generation on;
+ * on_reclaim sees each killed handle once, dead, in ascending order. */
+
+#define MODEL_MAX 24000u
+
+typedef struct model {
+    ecs_context *ctx;
+    uint32_t high;              /* indices ever handed out */
+    bool free_[MODEL_MAX];      /* reclaimed and not taken again */
+    uint32_t gen[MODEL_MAX];    /* last generation handed out */
+    bool dying[MODEL_MAX];      /* killed, not reclaimed yet */
+    uint32_t subscribed, unsubscribed;
+    uint32_t last_reclaimed;    /* within one refresh, +1; 0: none yet */
+    uint32_t reclaimed;
+} model;
+
+enum { S_PLAIN, S_CALLED, S_BYTES, S_MODEL_COUNT };
+
+static void count_sub(ecs_context *ctx, ecs_entity e, void *user)
+{
+    model *m = user;
+    assert_true(ecs_alive(ctx, e));
+    m->subscribed++;
+}
+
+static void count_unsub(ecs_context *ctx, ecs_entity e, void *user)
+{
+    (void)ctx;
+    (void)e;
+    ((model *)user)->unsubscribed++;
+}
+
+static void on_reclaim_model(ecs_context *ctx, ecs_entity e, void *user)
+{
+    model *m = user;
+    assert_false(ecs_alive(ctx, e));
+    assert_true(e.index < m->high && m->dying[e.index]);
+    assert_int_equal(e.generation, m->gen[e.index]);
+    assert_true(m->last_reclaimed == 0 || e.index + 1u > m->last_reclaimed);
+    m->last_reclaimed = e.index + 1u;
+    m->dying[e.index] = false;
+    m->free_[e.index] = true;
+    m->reclaimed++;
+}
+
+/* The index a create must hand out next, taken in the model. */
+static uint32_t model_take(model *m)
+{
+    for (uint32_t i = 0; i < m->high; i++)
+        if (m->free_[i]) {
+            m->free_[i] = false;
+            return i;
+        }
+    m->gen[m->high] = 0;
+    return m->high++;
+}
+
+static void model_created(model *m, ecs_entity e)
+{
+    uint32_t want = model_take(m);
+    assert_int_equal(e.index, want);
+    uint32_t g = m->gen[want] + 1u == 0 ? 1u : m->gen[want] + 1u;
+    assert_int_equal(e.generation, g);
+    m->gen[want] = g;
+}
+
+static void model_refresh(model *m)
+{
+    uint32_t dying = 0, before = m->reclaimed;
+    for (uint32_t i = 0; i < m->high; i++) dying += m->dying[i];
+    m->last_reclaimed = 0;
+    ecs_refresh(m->ctx);
+    assert_int_equal(m->reclaimed - before, dying); /* each once: on_reclaim checks */
+    for (uint32_t i = 0; i < m->high; i++) assert_false(m->dying[i]);
+    static const uint32_t need[S_MODEL_COUNT][2] = {
+        [S_PLAIN] = {C_POS, C_VEL}, [S_CALLED] = {C_POS, C_VEL}, [S_BYTES] = {C_BYTE, C_BYTE}};
+    for (uint32_t s = 0; s < S_MODEL_COUNT; s++) {
+        uint32_t n, k = 0;
+        const uint32_t *list = ecs_subscribed(m->ctx, s, &n);
+        for (uint32_t i = 0; i < m->high; i++) {
+            ecs_entity e = ecs_handle(m->ctx, i);
+            if (ecs_entity_is_null(e) || !ecs_has(m->ctx, e, need[s][0]) ||
+                !ecs_has(m->ctx, e, need[s][1]))
+                continue;
+            assert_true(k < n);
+            assert_int_equal(list[k], i);
+            k++;
+        }
+        assert_int_equal(k, n);
+    }
+    uint32_t n;
+    ecs_subscribed(m->ctx, S_CALLED, &n);
+    assert_int_equal(m->subscribed - m->unsubscribed, n);
+}
+
+static void test_large_batches_match_model(void **state)
+{
+    (void)state;
+    model *m = xcalloc(1, sizeof *m);
+    const ecs_system_def systems[S_MODEL_COUNT] = {
+        [S_PLAIN] = {.name = "plain", .reads = ECS_IDS(C_VEL, C_POS),
+                     .process = noop_process},
+        [S_CALLED] = {.name = "called", .reads = ECS_IDS(C_VEL, C_POS), .process = noop_process,
+                      .on_subscribe = count_sub, .on_unsubscribe = count_unsub, .user = m},
+        [S_BYTES] = {.name = "bytes", .reads = ECS_IDS(C_BYTE), .process = noop_process},
+    };
+    ecs_config cfg = tu_config(comps, C_COUNT, systems, S_MODEL_COUNT, 2);
+    cfg.capacity = 64;
+    cfg.on_reclaim = on_reclaim_model;
+    cfg.user = m;
+    m->ctx = ctx_create_ok(&cfg);
+    test_rng r = {7};
+    ecs_entity *live = xcalloc(MODEL_MAX, sizeof *live);
+    uint32_t nlive = 0;
+    for (int round = 0; round < 60; round++) {
+        /* Bulk creates, large (spilled) or small, and a few one by one. */
+        uint32_t n = rng_below(&r, round % 3 == 0 ? 6000 : 150);
+        if (nlive + n + 50 > MODEL_MAX / 2) n = 0;
+        if (n) {
+            batch b = draw_batch(&r, n);
+            ecs_ids ids = round % 2 ? ECS_IDS(C_POS, C_VEL, C_BYTE) : ECS_IDS(C_VEL, C_POS);
+            const void *vals[3] = {round % 2 ? b.pos : b.vel, round % 2 ? b.vel : b.pos, b.byte};
+            assert_int_equal(ecs_create_bulk(m->ctx, n, ids, vals, live + nlive), ECS_OK);
+            for (uint32_t i = 0; i < n; i++) model_created(m, live[nlive + i]);
+            nlive += n;
+            free_batch(&b);
+        }
+        for (uint32_t k = rng_below(&r, 50); k-- > 0;) {
+            live[nlive] = create_ok(m->ctx);
+            model_created(m, live[nlive]);
+            if (rng_below(&r, 2)) assert_int_equal(ecs_add(m->ctx, live[nlive], C_VEL, NULL), 0);
+            nlive++;
+        }
+        /* Components added and removed on some, so batches mix joins and
+         * leaves in every system. */
+        for (uint32_t k = rng_below(&r, nlive / 4 + 1); k-- > 0;) {
+            ecs_entity e = live[rng_below(&r, nlive)];
+            uint32_t c = rng_below(&r, 2) ? C_POS : C_BYTE;
+            if (rng_below(&r, 2)) assert_int_equal(ecs_add(m->ctx, e, c, NULL), ECS_OK);
+            else assert_int_equal(ecs_remove(m->ctx, e, c), ECS_OK);
+        }
+        if (round % 4 == 1) model_refresh(m);
+        /* Kill a random part, in bulk or one by one, in random order. */
+        uint32_t victims = rng_below(&r, round % 5 == 2 ? nlive + 1 : nlive / 3 + 1);
+        for (uint32_t k = 0; k < victims; k++) {
+            uint32_t j = k + rng_below(&r, nlive - k);
+            ecs_entity t = live[k];
+            live[k] = live[j];
+            live[j] = t;
+            m->dying[live[k].index] = true;
+        }
+        if (round % 2) {
+            assert_int_equal(ecs_kill_bulk(m->ctx, live, victims), ECS_OK);
+        } else {
+            for (uint32_t k = 0; k < victims; k++)
+                assert_int_equal(ecs_kill(m->ctx, live[k]), ECS_OK);
+        }
+        memmove(live, live + victims, (nlive - victims) * sizeof *live);
+        nlive -= victims;
+        if (round % 3 != 2) model_refresh(m);
+        assert_int_equal(ecs_alive_count(m->ctx), nlive);
+    }
+    model_refresh(m);
+    for (uint32_t k = 0; k < nlive; k++) m->dying[live[k].index] = true;
+    assert_int_equal(ecs_kill_bulk(m->ctx, live, nlive), ECS_OK);
+    model_refresh(m);
+    for (uint32_t s = 0; s < S_MODEL_COUNT; s++) {
+        uint32_t n;
+        ecs_subscribed(m->ctx, s, &n);
+        assert_int_equal(n, 0);
+    }
+    ecs_context_destroy(m->ctx);
+    free(live);
+    free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -234,6 +416,7 @@ int main(void)
         cmocka_unit_test(test_fixed_limit_all_or_nothing),
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_bulk_misuse),
+        cmocka_unit_test(test_large_batches_match_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

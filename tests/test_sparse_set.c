@@ -140,11 +140,61 @@ static void test_basic_semantics(void **state)
     ecs_sset_fini(&s);
 }
 
+/* A spilling set lists its members while few, then keeps only the bitmap
+ * (also across a grow); either way the cursors walk the members in
+ * ascending and descending order, and a clear lists again. */
+static void test_spill_and_cursors(void **state)
+{
+    (void)state;
+    test_rng r = {99};
+    static bool in[70000];
+    for (int round = 0; round < 20; round++) {
+        ecs_sset s;
+        uint32_t universe = 1 + rng_below(&r, 40000);
+        assert_true(ecs_sset_init(&s, universe));
+        ecs_sset_spill(&s);
+        memset(in, 0, sizeof in);
+        uint32_t adds = rng_below(&r, round % 2 ? 60 : universe + 1), members = 0;
+        for (uint32_t k = 0; k < adds; k++) {
+            uint32_t v = rng_below(&r, s.universe);
+            if (k == adds / 2 && round % 3 == 0) assert_true(ecs_sset_grow(&s, s.universe + 30000));
+            assert_int_equal(ecs_sset_add(&s, v), !in[v]);
+            members += !in[v];
+            in[v] = true;
+        }
+        assert_int_equal(s.count, members);
+        assert_int_equal(ecs_sset_listed(&s), members <= s.list_cap);
+        if (members <= 64) assert_true(ecs_sset_listed(&s)); /* at least 64 stay listed */
+        if (ecs_sset_listed(&s)) ecs_sset_sort(&s);
+        uint32_t v, seen = 0, prev = 0;
+        for (ecs_sset_cursor c = ecs_sset_first(&s); ecs_sset_next(&c, &v); seen++) {
+            assert_true(in[v]);
+            assert_true(seen == 0 || v > prev);
+            prev = v;
+        }
+        assert_int_equal(seen, members);
+        seen = 0;
+        for (ecs_sset_cursor c = ecs_sset_last(&s); ecs_sset_prev(&c, &v); seen++) {
+            assert_true(in[v]);
+            assert_true(seen == 0 || v < prev);
+            prev = v;
+        }
+        assert_int_equal(seen, members);
+        ecs_sset_clear(&s);
+        assert_true(ecs_sset_listed(&s));
+        for (uint32_t x = 0; x < s.universe; x++) assert_false(ecs_sset_contains(&s, x));
+        assert_true(ecs_sset_add(&s, s.universe - 1));
+        assert_int_equal(s.dense[0], s.universe - 1);
+        ecs_sset_fini(&s);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_basic_semantics),
         cmocka_unit_test(test_random_sequences),
+        cmocka_unit_test(test_spill_and_cursors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

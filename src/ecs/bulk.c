@@ -113,5 +113,6 @@ ecs_status ecs_kill_bulk(ecs_context *ctx, const ecs_entity *entities, uint32_t 
         ecs_sset_add(&ctx->to_match, e.index);
     }
     ctx->alive -= n - dead;
+    ctx->kills_pending += n - dead;
     return dead ? ECS_ERR_DEAD : ECS_OK;
 }

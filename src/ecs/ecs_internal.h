@@ -123,6 +123,7 @@ struct ecs_context {
     uint64_t *free_bits;
     uint32_t free_count, free_lo;
     ecs_sset to_match; /* created, changed or killed since the last refresh */
+    uint32_t kills_pending; /* the killed ones among them */
     /* The batch a refresh round works on, swapped out of to_match so that
      * callbacks may change entities again (handled next round). */
     ecs_sset batch_match;

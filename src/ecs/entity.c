@@ -99,6 +99,7 @@ ecs_status ecs_kill(ecs_context *ctx, ecs_entity e)
     if (!ecs__alive(ctx, e)) return ECS_ERR_DEAD;
     ctx->states[e.index] = ECS_SLOT_DYING;
     ctx->alive--;
+    ctx->kills_pending++;
     ecs_sset_add(&ctx->to_match, e.index); /* the refresh reclaims it: it is dying */
     return ECS_OK;
 }

@@ -90,15 +90,21 @@ static bool wants(const ecs_context *ctx, const ecs_sys *sys, uint32_t index)
            (ctx->masks[index] & sys->required) == sys->required;
 }
 
-/* Splits the ascending changed list into who leaves and who joins, then
- * updates the subscription keeping it ascending. Touches only sys. */
-static void match_system(ecs_context *ctx, ecs_sys *sys)
+/* Few changes against a large subscription go by block moves, which need
+ * the lists of who leaves and who joins (see ecs_oset_apply), and so do
+ * callbacks; otherwise the changes are applied as they are found. */
+static bool needs_lists(const ecs_context *ctx, const ecs_sys *sys)
 {
-    const uint32_t *changed = ctx->batch_match.dense;
-    uint32_t n = ctx->batch_match.count;
-    uint32_t nr = 0, na = 0;
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t id = changed[k];
+    return sys->def.on_subscribe || sys->def.on_unsubscribe ||
+           (uint64_t)ctx->batch_match.count * 16u < sys->subs.count;
+}
+
+/* Splits the batch into who leaves and who joins, ascending, then updates
+ * the subscription keeping it ascending. */
+static void match_by_lists(ecs_context *ctx, ecs_sys *sys)
+{
+    uint32_t nr = 0, na = 0, id;
+    for (ecs_sset_cursor c = ecs_sset_first(&ctx->batch_match); ecs_sset_next(&c, &id);) {
         bool member = ecs_oset_contains(&sys->subs, id);
         bool want = wants(ctx, sys, id);
         if (member && !want) sys->removed[nr++] = id;
@@ -107,6 +113,41 @@ static void match_system(ecs_context *ctx, ecs_sys *sys)
     sys->removed_count = nr;
     sys->added_count = na;
     ecs_oset_apply(&sys->subs, sys->removed, nr, sys->added, na);
+}
+
+/* The same without lists: one pass over the batch drops who leaves and
+ * counts who joins, one over dense compacts it, and one back over the
+ * batch merges the newcomers in from the top. A large batch (a bulk
+ * create or kill) touches no scratch memory. */
+static void match_by_sweep(ecs_context *ctx, ecs_sys *sys)
+{
+    ecs_oset *subs = &sys->subs;
+    uint32_t nr = 0, na = 0, id;
+    for (ecs_sset_cursor c = ecs_sset_first(&ctx->batch_match); ecs_sset_next(&c, &id);) {
+        bool member = ecs_oset_contains(subs, id), want = wants(ctx, sys, id);
+        if (member && !want) {
+            ecs_oset_drop(subs, id);
+            nr++;
+        } else if (!member && want) {
+            na++;
+        }
+    }
+    if (nr) ecs_oset_compact(subs, nr);
+    if (na) {
+        ecs_oset_merge m = ecs_oset_merge_begin(subs, na);
+        for (ecs_sset_cursor c = ecs_sset_last(&ctx->batch_match); ecs_sset_prev(&c, &id);)
+            if (wants(ctx, sys, id) && !ecs_oset_contains(subs, id)) ecs_oset_merge_add(&m, id);
+        ecs_oset_merge_end(&m);
+    }
+    sys->removed_count = 0;
+    sys->added_count = 0;
+}
+
+/* Touches only sys (and reads the batch and the entity slots). */
+static void match_system(ecs_context *ctx, ecs_sys *sys)
+{
+    if (needs_lists(ctx, sys)) match_by_lists(ctx, sys);
+    else match_by_sweep(ctx, sys);
 }
 
 static void match_job(ecs_job *job)
@@ -121,6 +162,7 @@ static bool reserve_scratch(ecs_context *ctx)
     size_t n = ctx->batch_match.count;
     for (uint32_t s = 0; s < ctx->system_count; s++) {
         ecs_sys *sys = &ctx->systems[s];
+        if (!needs_lists(ctx, sys)) continue;
         if (ecs_reserve((void **)&sys->removed, &sys->removed_cap, n, sizeof(uint32_t)) ||
             ecs_reserve((void **)&sys->added, &sys->added_cap, n, sizeof(uint32_t)))
             return false;
@@ -167,27 +209,30 @@ static bool is_ascending(const ecs_sset *s)
 
 /* The batch's indices become free only after every on_reclaim call of the
  * batch: an entity a callback creates cannot take an index whose dead
- * handle is still to be reported, so no callback sees a live handle. */
-/* The batch (ascending) holds every index this round reclaims, marked
- * RECLAIM when the round began; none of them is FREE before the first
- * loop, and no callback can make one FREE (or take it) before the last. */
+ * handle is still to be reported, so no callback sees a live handle.
+ * The batch holds every index this round reclaims, marked RECLAIM when
+ * the round began; none of them is FREE before the first loop, and no
+ * callback can make one FREE (or take it) before the last. Ascending.
+ * A free slot's mask is never read (creating sets it): left as it is. */
 static void reclaim(ecs_context *ctx)
 {
-    const uint32_t *batch = ctx->batch_match.dense;
-    uint32_t n = ctx->batch_match.count;
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t id = batch[k];
-        if (ctx->states[id] != ECS_SLOT_RECLAIM) continue;
-        ctx->states[id] = ECS_SLOT_FREE;
-        ctx->masks[id] = 0;
+    const ecs_sset *batch = &ctx->batch_match;
+    uint32_t id;
+    if (!ctx->on_reclaim) { /* nobody to tell: free them as they come */
+        for (ecs_sset_cursor c = ecs_sset_first(batch); ecs_sset_next(&c, &id);) {
+            if (ctx->states[id] != ECS_SLOT_RECLAIM) continue;
+            ctx->states[id] = ECS_SLOT_FREE;
+            ecs__free_index(ctx, id);
+        }
+        return;
     }
-    for (uint32_t k = 0; ctx->on_reclaim && k < n; k++) {
-        uint32_t id = batch[k];
+    for (ecs_sset_cursor c = ecs_sset_first(batch); ecs_sset_next(&c, &id);)
+        if (ctx->states[id] == ECS_SLOT_RECLAIM) ctx->states[id] = ECS_SLOT_FREE;
+    for (ecs_sset_cursor c = ecs_sset_first(batch); ecs_sset_next(&c, &id);)
         if (ctx->states[id] == ECS_SLOT_FREE)
             ctx->on_reclaim(ctx, (ecs_entity){id, ctx->generations[id]}, ctx->user);
-    }
-    for (uint32_t k = 0; k < n; k++)
-        if (ctx->states[batch[k]] == ECS_SLOT_FREE) ecs__free_index(ctx, batch[k]);
+    for (ecs_sset_cursor c = ecs_sset_first(batch); ecs_sset_next(&c, &id);)
+        if (ctx->states[id] == ECS_SLOT_FREE) ecs__free_index(ctx, id);
 }
 
 /* The batch's dying indices, marked when the round begins: one a callback
@@ -195,11 +240,9 @@ static void reclaim(ecs_context *ctx)
  * unsubscribed. */
 static void mark_kills(ecs_context *ctx)
 {
-    const ecs_sset *batch = &ctx->batch_match;
-    for (uint32_t k = 0; k < batch->count; k++) {
-        uint8_t *state = &ctx->states[batch->dense[k]];
-        if (*state == ECS_SLOT_DYING) *state = ECS_SLOT_RECLAIM;
-    }
+    uint32_t id;
+    for (ecs_sset_cursor c = ecs_sset_first(&ctx->batch_match); ecs_sset_next(&c, &id);)
+        if (ctx->states[id] == ECS_SLOT_DYING) ctx->states[id] = ECS_SLOT_RECLAIM;
 }
 
 static void swap_sets(ecs_sset *a, ecs_sset *b)
@@ -217,16 +260,21 @@ void ecs__refresh(ecs_context *ctx, bool with_deferred)
         /* Every killed index is in to_match: it gets unsubscribed in the
          * same round that reclaims it. */
         swap_sets(&ctx->to_match, &ctx->batch_match);
-        if (!is_ascending(&ctx->batch_match)) ecs_sset_sort(&ctx->batch_match);
+        uint32_t kills = ctx->kills_pending; /* none: nothing to mark or reclaim */
+        ctx->kills_pending = 0;
+        /* Listed: sorted here; spilled: walked in the bitmap, ascending. */
+        if (ecs_sset_listed(&ctx->batch_match) && !is_ascending(&ctx->batch_match))
+            ecs_sset_sort(&ctx->batch_match);
         if (!reserve_scratch(ctx)) {
             /* Nothing changed yet: hand the batch back for the next refresh. */
             swap_sets(&ctx->to_match, &ctx->batch_match);
+            ctx->kills_pending = kills;
             keep_first_error(ctx, ECS_ERR_NOMEM);
             break;
         }
-        mark_kills(ctx);
+        if (kills) mark_kills(ctx);
         match_all(ctx);
-        reclaim(ctx);
+        if (kills) reclaim(ctx);
         ecs_sset_clear(&ctx->batch_match);
     }
     ctx->refreshing = false;

@@ -61,15 +61,11 @@ static uint32_t gallop(const uint32_t *a, uint32_t lo, uint32_t hi, uint32_t v)
 
 static void flip(ecs_oset *s, uint32_t v) { s->bits[v >> 6] ^= UINT64_C(1) << (v & 63u); }
 
-/* Many removals: clear their bits, then keep the members still set, in
- * one sequential pass over dense. */
-static void remove_by_filter(ecs_oset *s, const uint32_t *removed, uint32_t nremoved)
+/* Keeps the members still set, in one sequential pass over dense. */
+void ecs_oset_compact(ecs_oset *s, uint32_t dropped)
 {
-    for (uint32_t r = 0; r < nremoved; r++) {
-        assert(ecs_oset_contains(s, removed[r]));
-        flip(s, removed[r]);
-    }
-    if (nremoved == s->count) {
+    assert(dropped <= s->count);
+    if (dropped == s->count) {
         s->count = 0;
         return;
     }
@@ -79,7 +75,18 @@ static void remove_by_filter(ecs_oset *s, const uint32_t *removed, uint32_t nrem
         s->dense[w] = v;
         w += ecs_oset_contains(s, v);
     }
+    assert(w == s->count - dropped);
     s->count = w;
+}
+
+/* Many removals: clear their bits, then compact. */
+static void remove_by_filter(ecs_oset *s, const uint32_t *removed, uint32_t nremoved)
+{
+    for (uint32_t r = 0; r < nremoved; r++) {
+        assert(ecs_oset_contains(s, removed[r]));
+        ecs_oset_drop(s, removed[r]);
+    }
+    ecs_oset_compact(s, nremoved);
 }
 
 /* Few removals: the blocks between removed members slide down by the
@@ -101,19 +108,27 @@ static void remove_by_blocks(ecs_oset *s, const uint32_t *removed, uint32_t nrem
     s->count -= nremoved;
 }
 
+ecs_oset_merge ecs_oset_merge_begin(ecs_oset *s, uint32_t nadded)
+{
+    assert((uint64_t)s->count + nadded <= s->universe);
+    return (ecs_oset_merge){s, s->count, s->count + nadded, nadded};
+}
+
+void ecs_oset_merge_end(ecs_oset_merge *m)
+{
+    assert(m->k == m->i); /* every announced value came */
+    m->s->count += m->n;
+}
+
 /* Many insertions: merge the two ascending lists from the back, in place. */
 static void add_by_merge(ecs_oset *s, const uint32_t *added, uint32_t nadded)
 {
-    uint32_t i = s->count, j = nadded, k = s->count + nadded;
-    while (j > 0) {
-        if (i > 0 && s->dense[i - 1u] > added[j - 1u]) {
-            s->dense[--k] = s->dense[--i];
-        } else {
-            s->dense[--k] = added[--j];
-            flip(s, added[j]);
-        }
+    ecs_oset_merge m = ecs_oset_merge_begin(s, nadded);
+    for (uint32_t j = nadded; j-- > 0;) {
+        assert(!ecs_oset_contains(s, added[j]));
+        ecs_oset_merge_add(&m, added[j]);
     }
-    s->count += nadded;
+    ecs_oset_merge_end(&m);
 }
 
 /* Few insertions, back to front: the blocks above each insertion point

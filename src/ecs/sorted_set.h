@@ -37,4 +37,34 @@ static inline bool ecs_oset_contains(const ecs_oset *s, uint32_t v)
 void ecs_oset_apply(ecs_oset *s, const uint32_t *removed, uint32_t nremoved,
                     const uint32_t *added, uint32_t nadded);
 
+/* The same in one sequential pass each, for a caller that finds the
+ * changes as it goes and keeps no list of them:
+ *   1. ecs_oset_drop each member leaving (dense still lists it), then
+ *      ecs_oset_compact with their number;
+ *   2. ecs_oset_merge_begin with the number of values joining, then
+ *      ecs_oset_merge_add each of them in descending order, then
+ *      ecs_oset_merge_end. */
+static inline void ecs_oset_drop(ecs_oset *s, uint32_t v)
+{
+    s->bits[v >> 6] &= ~(UINT64_C(1) << (v & 63u));
+}
+void ecs_oset_compact(ecs_oset *s, uint32_t dropped);
+
+typedef struct ecs_oset_merge {
+    ecs_oset *s;
+    uint32_t i, k; /* dense[0, i): members not yet moved; dense[k, ...): merged */
+    uint32_t n;
+} ecs_oset_merge;
+
+ecs_oset_merge ecs_oset_merge_begin(ecs_oset *s, uint32_t nadded);
+/* v: a non-member, below every value added since the begin. */
+static inline void ecs_oset_merge_add(ecs_oset_merge *m, uint32_t v)
+{
+    uint32_t *d = m->s->dense;
+    while (m->i > 0 && d[m->i - 1u] > v) d[--m->k] = d[--m->i];
+    d[--m->k] = v;
+    m->s->bits[v >> 6] |= UINT64_C(1) << (v & 63u);
+}
+void ecs_oset_merge_end(ecs_oset_merge *m);
+
 #endif

@@ -10,10 +10,32 @@
 
 static size_t words_of(uint32_t universe) { return ((size_t)universe + 63u) / 64u; }
 
+/* A spilling set lists at least this many members. */
+#define SPILL_MIN_LIST 64u
+
+/* One member per 8 bitmap words, for a set that is listed (or empty): a
+ * fuller set is cheaper to walk in the bitmap. Never below count, so a
+ * listed set stays listed. */
+static void set_list_cap(ecs_sset *s)
+{
+    size_t cap = words_of(s->universe) / 8u;
+    if (cap < SPILL_MIN_LIST) cap = SPILL_MIN_LIST;
+    if (cap < s->count) cap = s->count;
+    s->list_cap = (uint32_t)cap;
+}
+
 bool ecs_sset_init(ecs_sset *s, uint32_t universe)
 {
     memset(s, 0, sizeof *s);
+    s->list_cap = UINT32_MAX;
     return ecs_sset_grow(s, universe);
+}
+
+void ecs_sset_spill(ecs_sset *s)
+{
+    assert(ecs_sset_listed(s));
+    s->spills = true;
+    set_list_cap(s);
 }
 
 void ecs_sset_fini(ecs_sset *s)
@@ -37,6 +59,7 @@ bool ecs_sset_grow(ecs_sset *s, uint32_t universe)
     if (!bits) return false;
     s->bits = bits;
     s->universe = universe;
+    if (s->spills && ecs_sset_listed(s)) set_list_cap(s); /* the cap only grows */
     return true;
 }
 
@@ -44,6 +67,7 @@ static void unmark(ecs_sset *s, uint32_t v) { s->bits[v >> 6] &= ~(UINT64_C(1) <
 
 bool ecs_sset_remove(ecs_sset *s, uint32_t v)
 {
+    assert(ecs_sset_listed(s));
     if (!ecs_sset_contains(s, v)) return false;
     uint32_t i = 0;
     while (s->dense[i] != v) i++;
@@ -54,17 +78,18 @@ bool ecs_sset_remove(ecs_sset *s, uint32_t v)
 
 void ecs_sset_clear(ecs_sset *s)
 {
-    if ((size_t)s->count > words_of(s->universe) / 4u) {
+    if (!ecs_sset_listed(s) || (size_t)s->count > words_of(s->universe) / 4u) {
         memset(s->bits, 0, words_of(s->universe) * sizeof *s->bits);
     } else {
         for (uint32_t i = 0; i < s->count; i++) unmark(s, s->dense[i]);
     }
     s->count = 0;
+    if (s->spills) set_list_cap(s);
 }
 
 uint32_t ecs_sset_pop(ecs_sset *s)
 {
-    assert(s->count > 0);
+    assert(s->count > 0 && ecs_sset_listed(s));
     uint32_t v = s->dense[--s->count];
     unmark(s, v);
     return v;
@@ -80,6 +105,7 @@ static int cmp_u32(const void *a, const void *b)
  * holds them in order, and one walk over it rewrites dense. */
 void ecs_sset_sort(ecs_sset *s)
 {
+    assert(ecs_sset_listed(s));
     size_t words = words_of(s->universe);
     if ((size_t)s->count * 8u < words) {
         qsort(s->dense, s->count, sizeof(uint32_t), cmp_u32);
@@ -90,4 +116,28 @@ void ecs_sset_sort(ecs_sset *s)
         for (uint64_t b = s->bits[w]; b; b &= b - 1u)
             s->dense[n++] = (uint32_t)(w * 64u + (uint32_t)__builtin_ctzll(b));
     assert(n == s->count);
+}
+
+ecs_sset_cursor ecs_sset_first(const ecs_sset *s)
+{
+    ecs_sset_cursor c = {NULL, s->bits, 0, 0, 0, (uint32_t)words_of(s->universe), 0};
+    if (ecs_sset_listed(s)) {
+        c.list = s->dense;
+        c.end = s->count;
+    } else if (c.words) {
+        c.cur = s->bits[0];
+    }
+    return c;
+}
+
+ecs_sset_cursor ecs_sset_last(const ecs_sset *s)
+{
+    ecs_sset_cursor c = ecs_sset_first(s);
+    if (c.list) {
+        c.pos = c.end;
+    } else if (c.words) {
+        c.word = c.words - 1u;
+        c.cur = s->bits[c.word];
+    }
+    return c;
 }

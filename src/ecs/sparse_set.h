@@ -19,12 +19,19 @@ typedef struct ecs_sset {
     uint64_t *bits;
     uint32_t count;
     uint32_t universe; /* values must be < universe */
+    uint32_t list_cap; /* dense holds every member while count <= list_cap */
+    bool spills;       /* list_cap follows the universe (ecs_sset_spill) */
 } ecs_sset;
 
 bool ecs_sset_init(ecs_sset *s, uint32_t universe);
 void ecs_sset_fini(ecs_sset *s);
 /* Widens the universe, keeping the members. */
 bool ecs_sset_grow(ecs_sset *s, uint32_t universe);
+/* From now on dense lists the members only while they are few (above). */
+void ecs_sset_spill(ecs_sset *s);
+
+/* Whether dense holds every member. */
+static inline bool ecs_sset_listed(const ecs_sset *s) { return s->count <= s->list_cap; }
 
 static inline bool ecs_sset_contains(const ecs_sset *s, uint32_t v)
 {
@@ -37,7 +44,8 @@ static inline bool ecs_sset_add(ecs_sset *s, uint32_t v)
     uint64_t *word = &s->bits[v >> 6], bit = UINT64_C(1) << (v & 63u);
     if (*word & bit) return false;
     *word |= bit;
-    s->dense[s->count++] = v;
+    if (s->count < s->list_cap) s->dense[s->count] = v;
+    s->count++;
     return true;
 }
 
@@ -47,7 +55,54 @@ bool ecs_sset_remove(ecs_sset *s, uint32_t v);
 void ecs_sset_clear(ecs_sset *s);
 /* Removes and returns the last dense member; the set must not be empty. */
 uint32_t ecs_sset_pop(ecs_sset *s);
-/* Sorts the dense members ascending. */
+/* Sorts the dense members ascending; the set must be listed. */
 void ecs_sset_sort(ecs_sset *s);
+
+/* Ascending (next) or descending (prev) walk over the members of a set
+ * that is sorted when listed, or spilled: from dense or from the bitmap.
+ * The set must not change during the walk. */
+typedef struct ecs_sset_cursor {
+    const uint32_t *list; /* NULL: walk the bitmap */
+    const uint64_t *bits;
+    uint32_t pos, end;    /* list: next position (next) or one past it (prev) */
+    uint32_t word, words; /* bitmap: the word cur was taken from */
+    uint64_t cur;         /* its members still to visit */
+} ecs_sset_cursor;
+
+ecs_sset_cursor ecs_sset_first(const ecs_sset *s);
+ecs_sset_cursor ecs_sset_last(const ecs_sset *s);
+
+static inline bool ecs_sset_next(ecs_sset_cursor *c, uint32_t *v)
+{
+    if (c->list) {
+        if (c->pos == c->end) return false;
+        *v = c->list[c->pos++];
+        return true;
+    }
+    while (c->cur == 0) {
+        if (++c->word >= c->words) return false;
+        c->cur = c->bits[c->word];
+    }
+    *v = c->word * 64u + (uint32_t)__builtin_ctzll(c->cur);
+    c->cur &= c->cur - 1u;
+    return true;
+}
+
+static inline bool ecs_sset_prev(ecs_sset_cursor *c, uint32_t *v)
+{
+    if (c->list) {
+        if (c->pos == 0) return false;
+        *v = c->list[--c->pos];
+        return true;
+    }
+    while (c->cur == 0) {
+        if (c->word-- == 0) return false;
+        c->cur = c->bits[c->word];
+    }
+    uint32_t bit = 63u - (uint32_t)__builtin_clzll(c->cur);
+    *v = c->word * 64u + bit;
+    c->cur &= ~(UINT64_C(1) << bit);
+    return true;
+}
 
 #endif
