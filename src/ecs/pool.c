@@ -105,6 +105,8 @@ static _Thread_local uint32_t tls_index;
 
 static uint32_t self_index(const ecs_pool *pool) { return tls_pool == pool ? tls_index : 0; }
 
+uint32_t ecs_pool_self(const ecs_pool *pool) { return self_index(pool); }
+
 static bool self_active(ecs_pool *pool)
 {
     return self_index(pool) < atomic_load_explicit(&pool->active, memory_order_acquire);

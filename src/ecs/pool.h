@@ -64,6 +64,10 @@ typedef struct ecs_pool_wake_stats {
 } ecs_pool_wake_stats;
 ecs_pool_wake_stats ecs_pool_wakes(ecs_pool *pool);
 
+/* The calling thread's index in the pool: 0 for the owner (and any thread
+ * that is not one of its workers), 1.. for the workers. */
+uint32_t ecs_pool_self(const ecs_pool *pool);
+
 /* Queues a job; when the queue is full the job runs at once on this
  * thread. Either way it runs exactly once. */
 void ecs_pool_push(ecs_pool *pool, ecs_job *job);

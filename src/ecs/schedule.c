@@ -107,14 +107,21 @@ static void subtask_execute(ecs_subtask_ *st)
     sys->def.process(&it);
 }
 
-/* Queues subtasks 1..n-1 of the current pass and returns subtask 0 for the
- * caller to run. */
+/* Queues every subtask of the current pass but one and returns that one
+ * for the caller to run: thread t of the pool runs subtask t mod n itself.
+ * With a subtask per worker, each worker then tends to get the same entity
+ * range in every system and pass, so the columns it writes stay in its own
+ * cache (on a machine whose cores share no cache, a range that changes
+ * threads between systems costs more than the work on it). Which thread
+ * runs which subtask never changes a result. */
 static ecs_subtask_ *pass_launch(ecs_sys *sys)
 {
-    if (sys->subtask_count > 1)
-        ecs_pool_push_batch(sys->ctx->pool, &sys->subtasks[1].job, sizeof(ecs_subtask_),
-                            sys->subtask_count - 1u);
-    return &sys->subtasks[0];
+    uint32_t n = sys->subtask_count, own = ecs_pool_self(sys->ctx->pool) % n;
+    size_t stride = sizeof(ecs_subtask_);
+    if (own + 1u < n)
+        ecs_pool_push_batch(sys->ctx->pool, &sys->subtasks[own + 1u].job, stride, n - own - 1u);
+    if (own > 0) ecs_pool_push_batch(sys->ctx->pool, &sys->subtasks[0].job, stride, own);
+    return &sys->subtasks[own];
 }
 
 static ecs_subtask_ *system_launch(ecs_sys *sys)
