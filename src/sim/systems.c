@@ -101,7 +101,7 @@ static uint32_t first_band(const sim_world *w, uint32_t k, uint32_t n)
     return lo;
 }
 
-/* Whole bands per subtask (more subtasks than workers: see system_defs),
+/* Whole bands per subtask (balanced by particles: see first_band),
  * through the world's kernel: each band's rows but the last into its
  * inner list, the last row's pairs within the row too and its pairs with
  * the next band's first row into the cross list. Each list is in
@@ -188,12 +188,14 @@ static void sys_fade(ecs_iter *it)
     });
 }
 
+/* A subtask per worker for every system. Collision and the solve balance
+ * their subtasks by particles and contacts themselves (first_band,
+ * solve_list's owners). More, smaller chunks than workers (ECS_SPLIT_CHUNKS
+ * of 8 192-32 768) measured slower here once the scheduler kept each worker
+ * on the same subtask from system to system: at 200 000 on 2 threads,
+ * spatial_partition 0.61 -> 0.40 and collision 1.55 -> 1.43 ms per frame
+ * with a subtask per worker (bench/results/.../engine-steps.txt). */
 #define PER_CORE {ECS_SPLIT_PER_WORKER, 0, MIN_SPLIT}
-/* Collision and the solve cost more where particles crowd: ranges of this
- * many particles, more of them than workers, so that no one range gates
- * the pass. */
-#define CHUNK 16384u
-#define CHUNKS {ECS_SPLIT_CHUNKS, CHUNK, MIN_SPLIT}
 
 /* File scope, so the id arrays have static storage. */
 static const ecs_system_def system_defs[SIM_SYSTEM_COUNT] = {
@@ -224,13 +226,13 @@ static const ecs_system_def system_defs[SIM_SYSTEM_COUNT] = {
     [SIM_S_COLLISION] = {.name = "collision",
                          .reads = ECS_IDS_INIT(SIM_C_POSITION, SIM_C_CIRCLE),
                          .after = ECS_IDS_INIT(SIM_S_SPATIAL_PARTITION),
-                         .parallelism = CHUNKS,
+                         .parallelism = PER_CORE,
                          .process = sys_collision},
     [SIM_S_SOLVE_CONTACTS] = {.name = "solve_contacts",
                               .reads = ECS_IDS_INIT(SIM_C_CIRCLE),
                               .writes = ECS_IDS_INIT(SIM_C_POSITION, SIM_C_VELOCITY),
                               .after = ECS_IDS_INIT(SIM_S_COLLISION),
-                              .parallelism = CHUNKS,
+                              .parallelism = PER_CORE,
                               .passes = 3,
                               .process = sys_solve_contacts},
     [SIM_S_RENDER] = {.name = "render",
