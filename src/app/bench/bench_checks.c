@@ -119,8 +119,8 @@ static int total_goals(const bench_set *s)
         const total_goal *g = &TOTAL_GOALS[i];
         int c = bench_set_find(s, g->count, true, ECS_STORAGE_FIXED);
         if (c < 0) continue;
-        double ms = s->sums[c].total.mean;
-        verdict(ms <= g->max_ms, "total at %u, IP on, fixed: %.1f ms <= %.0f ms",
+        double ms = s->sums[c].total.median;
+        verdict(ms <= g->max_ms, "total at %u, IP on, fixed: median %.1f ms <= %.0f ms",
                 (unsigned)g->count, ms, g->max_ms);
         lines++;
     }
@@ -136,8 +136,8 @@ static int speedup_goals(const bench_set *s)
             int on = bench_set_find(s, SPEEDUP_COUNTS[i], true, st);
             int off = bench_set_find(s, SPEEDUP_COUNTS[i], false, st);
             if (on < 0 || off < 0) continue;
-            double x = s->sums[off].total.mean / s->sums[on].total.mean;
-            verdict(x >= GOAL_SPEEDUP, "IP on vs off at %u, %s: %.2fx >= %.2fx",
+            double x = s->sums[off].total.median / s->sums[on].total.median;
+            verdict(x >= GOAL_SPEEDUP, "IP on vs off at %u, %s: medians %.2fx >= %.2fx",
                     (unsigned)SPEEDUP_COUNTS[i], bench_storage_name(st), x, GOAL_SPEEDUP);
             lines++;
         }

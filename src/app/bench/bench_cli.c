@@ -60,7 +60,7 @@ void bench_cli_usage(FILE *f)
             "                            ends early once every particle died\n"
             "  --csv FILE                write one row per run (- : standard output)\n"
             "  --json FILE               write machine, options, runs and per-configuration\n"
-            "                            mean and sd (- : standard output)\n"
+            "                            mean, sd and median (- : standard output)\n"
             "  --chart FILE              draw mean total ms per count with sd error bars,\n"
             "                            FILE ending in .png or .svg (needs gnuplot)\n"
             "  --quiet                   no progress line and no tables on stdout; files\n"

@@ -39,7 +39,7 @@ typedef struct bench_result {
 } bench_result;
 
 typedef struct bench_stat {
-    double mean, sd;
+    double mean, sd, median;
 } bench_stat;
 
 /* Every repeat of one configuration. */

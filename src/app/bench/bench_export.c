@@ -131,7 +131,8 @@ static void json_run(FILE *f, const bench_set *s, uint32_t r, uint32_t c)
 
 static void json_stat(FILE *f, const char *name, bench_stat v)
 {
-    fprintf(f, ", \"%s\": {\"mean\": %.4f, \"sd\": %.4f}", name, v.mean, v.sd);
+    fprintf(f, ", \"%s\": {\"mean\": %.4f, \"sd\": %.4f, \"median\": %.4f}", name, v.mean, v.sd,
+            v.median);
 }
 
 static void json_summary(FILE *f, const bench_set *s, uint32_t c)

@@ -1,4 +1,4 @@
-/* bench_summary.c - mean and sd over the repeats of each configuration. */
+/* bench_summary.c - mean, sd and median over the repeats of each configuration. */
 #include "bench_summary.h"
 #include "bench_stats.h"
 
@@ -25,7 +25,8 @@ static bench_stat stat_of(const bench_set *s, uint32_t cfg, field_fn f, uint32_t
     double v[BENCH_MAX_REPEAT];
     uint32_t n = s->opt->repeat;
     for (uint32_t r = 0; r < n; r++) v[r] = f(bench_set_run(s, r, cfg), arg);
-    return (bench_stat){bench_mean(v, n), bench_sd(v, n)};
+    double mean = bench_mean(v, n), sd = bench_sd(v, n);
+    return (bench_stat){mean, sd, bench_percentile(v, n, 50.0)}; /* sorts v: last */
 }
 
 static void summarize_one(const bench_set *s, uint32_t c, bench_summary *out)

@@ -97,6 +97,16 @@ void bench_print_table1(const bench_set *s)
         for (uint32_t k = 0; k < o->storage_n; k++) table1_row(s, o->counts[i], o->storages[k]);
     printf("thesis: 8 threads, Intel i7-2700K, g++ 6.1 -Ofast, mean of 3; \"ours vs thesis on\" "
            "= thesis IP-on ms / our IP-on ms\n");
+    /* Medians too: on a shared machine one slow repeat moves a mean, not a median. */
+    printf("medians of %u (what the goals below compare):\n", (unsigned)o->repeat);
+    for (uint32_t i = 0; i < o->count_n; i++)
+        for (uint32_t k = 0; k < o->storage_n; k++) {
+            const bench_summary *off = summary(s, o->counts[i], false, o->storages[k]);
+            const bench_summary *on = summary(s, o->counts[i], true, o->storages[k]);
+            printf("%9u  %-7s  IP off %9.1f  IP on %9.1f  speedup %5.2fx\n", (unsigned)o->counts[i],
+                   bench_storage_name(o->storages[k]), off->total.median, on->total.median,
+                   on->total.median > 0.0 ? off->total.median / on->total.median : 0.0);
+        }
 }
 
 /* ---- Table 2: storage ----------------------------------------------------- */
