@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The engine's figures beyond the thesis matrix (issue 9), from the
+# repository root after a release build:
+#   bench/engine.sh PARTICLES OUT_DIR
+# writes OUT_DIR/engine.txt and OUT_DIR/engine-*.csv:
+#   - 1 thread, 200 000 particles, inner parallelism on, fixed storage, 5 repeats;
+#   - constant density: 50 000 to 1 000 000 particles on 2 threads, each in
+#     a world scaled to the density of 200 000 in the thesis's 1440x900,
+#     3 repeats; cost per particle-frame (total ms / (particles x frames),
+#     medians) and peak memory.
+set -euo pipefail
+particles=$1
+out=$2
+mkdir -p "$out"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Median of column $2 of CSV $1 over the rows whose first field is $3.
+median() {
+    awk -F, -v col="$2" -v n="$3" 'NR > 1 && $1 == n { print $col }' "$1" | sort -g |
+        awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+{
+    echo "# engine.sh: $(date -u +%Y-%m-%d), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) CPUs"
+    echo
+    echo "## 1 thread, 200 000 particles, IP on, fixed storage, 5 repeats (goal: median <= 2 600 ms)"
+    "$particles" bench --entities 200000 --inner-parallelism on --storage fixed --threads 1 \
+        --repeat 5 --quiet --csv "$tmp/t1.csv"
+    cp "$tmp/t1.csv" "$out/engine-1thread.csv"
+    m=$(median "$tmp/t1.csv" 8 200000)
+    awk -v m="$m" 'BEGIN { printf "median total %.1f ms: %s\n", m, m <= 2600 ? "PASS" : "MISS" }'
+    echo
+    echo "## constant density (the density of 200 000 in 1440x900), 2 threads, IP on, fixed, 3 repeats"
+    printf '%9s  %-10s  %12s  %12s  %10s  %12s\n' particles world "median ms" "ns/particle-frame" "vs 50 000" "peak MiB"
+    base=""
+    : > "$out/engine-density.csv"
+    for spec in 50000:720x450 100000:1018x636 200000:1440x900 500000:2277x1423 1000000:3220x2012; do
+        n=${spec%%:*}
+        world=${spec#*:}
+        "$particles" bench --entities "$n" --world "$world" --fixed-limit "$n" \
+            --inner-parallelism on --storage fixed --threads 2 --repeat 3 --quiet \
+            --csv "$tmp/d.csv"
+        if [ -s "$out/engine-density.csv" ]; then tail -n +2 "$tmp/d.csv" >> "$out/engine-density.csv"
+        else cp "$tmp/d.csv" "$out/engine-density.csv"; fi
+        ms=$(median "$tmp/d.csv" 8 "$n")
+        frames=$(median "$tmp/d.csv" 7 "$n")
+        rss=$(awk -F, -v n="$n" 'NR > 1 && $1 == n && $13 > m { m = $13 } END { print m }' "$tmp/d.csv")
+        ns=$(awk -v ms="$ms" -v n="$n" -v f="$frames" 'BEGIN { printf "%.2f", ms * 1e6 / (n * f) }')
+        [ -n "$base" ] || base=$ns
+        awk -v n="$n" -v w="$world" -v ms="$ms" -v ns="$ns" -v b="$base" -v rss="$rss" \
+            'BEGIN { printf "%9d  %-10s  %12.1f  %12.2f  %9.2fx  %12.1f\n", n, w, ms, ns, ns / b, rss }'
+    done
+    echo "(goal: the cost per particle-frame stays within 1.3x from 50 000 to 1 000 000)"
+} | tee "$out/engine.txt"
