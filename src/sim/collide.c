@@ -125,11 +125,10 @@ static void pack8_init(void)
 }
 
 /* Appends the lanes of mask m (ascending) to p: packed by the permutation
- * of m, then stored whole. */
+ * of m, then stored whole; branch-free (m may be empty). */
 AVX2_TARGET static inline void append_avx2(sim_pending *p, uint32_t m, __m256 dx, __m256 dy,
                                            __m256 rs, __m256i a, __m256i b)
 {
-    if (!m) return;
     uint32_t n = p->n;
     __m256i perm = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)pack8[m]));
     _mm256_storeu_ps(p->dx + n, _mm256_permutevar8x32_ps(dx, perm));
@@ -165,7 +164,6 @@ AVX2_TARGET static inline void tile_avx2(const sim_grid *g, uint32_t i, uint32_t
         uint32_t m = touch_avx2(g, i, _mm256_maskload_ps(g->x + j, live),
                                 _mm256_maskload_ps(g->y + j, live),
                                 _mm256_maskload_ps(g->r + j, live), live, &dx, &dy, &rs);
-        if (!m) continue; /* most tiles touch nothing: no stores */
         append_avx2(p, m, dx, dy, rs, a,
                     _mm256_maskload_epi32((const int *)(const void *)(g->entity + j), live));
     }
@@ -183,8 +181,8 @@ AVX2_TARGET static inline __m256i load2_avx2(const void *v, uint32_t rlo, uint32
 }
 
 AVX2_TARGET static inline void pair_avx2(const sim_grid *g, uint32_t i, uint32_t rlo, uint32_t nr,
-                                         uint32_t blo, uint32_t nb, sim_pending *prow,
-                                         sim_pending *pbelow)
+                                         uint32_t blo, uint32_t nb, bool sparse,
+                                         sim_pending *prow, sim_pending *pbelow)
 {
     const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     __m256i mr = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)nr), lanes);
@@ -195,7 +193,9 @@ AVX2_TARGET static inline void pair_avx2(const sim_grid *g, uint32_t i, uint32_t
                             _mm256_castsi256_ps(load2_avx2(g->y, rlo, blo, nr, mr, mb)),
                             _mm256_castsi256_ps(load2_avx2(g->r, rlo, blo, nr, mr, mb)), live, &dx,
                             &dy, &rs);
-    if (!m) return; /* in sparse cells, most slots touch nothing */
+    if (sparse) {
+        if (!m) return; /* most slots touch nothing: skip the stores */
+    }
     __m256i a = _mm256_set1_epi32((int)g->entity[i]);
     __m256i b = load2_avx2(g->entity, rlo, blo, nr, mr, mb);
     uint32_t row_lanes = (1u << nr) - 1u;
@@ -255,11 +255,10 @@ static bool collide_avx2(const sim_grid *g, uint32_t from, uint32_t to, sim_cont
 #define AVX512_TARGET __attribute__((target("avx512f,popcnt")))
 
 /* Appends the lanes of t (ascending) to p: a compress in a register per
- * array, then one whole store. */
+ * array, then one whole store; branch-free (t may be empty). */
 AVX512_TARGET static inline void append_avx512(sim_pending *p, __mmask16 t, __m512 dx, __m512 dy,
                                                __m512 rs, __m512i a, __m512i b)
 {
-    if (!t) return;
     uint32_t n = p->n;
     _mm512_storeu_ps(p->dx + n, _mm512_maskz_compress_ps(t, dx));
     _mm512_storeu_ps(p->dy + n, _mm512_maskz_compress_ps(t, dy));
@@ -299,7 +298,7 @@ AVX512_TARGET static inline __m512i load2_avx512(const void *v, uint32_t rlo, ui
 }
 
 AVX512_TARGET static inline void pair_avx512(const sim_grid *g, uint32_t i, uint32_t rlo,
-                                             uint32_t nr, uint32_t blo, uint32_t nb,
+                                             uint32_t nr, uint32_t blo, uint32_t nb, bool sparse,
                                              sim_pending *prow, sim_pending *pbelow)
 {
     __mmask16 mr = (__mmask16)((1u << nr) - 1u);
@@ -312,7 +311,9 @@ AVX512_TARGET static inline void pair_avx512(const sim_grid *g, uint32_t i, uint
                               _mm512_castsi512_ps(load2_avx512(g->r, rlo, blo, nr, mr, mb)));
     __m512 d2 = _mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy));
     __mmask16 t = _mm512_mask_cmp_ps_mask(live, d2, _mm512_mul_ps(rs, rs), _CMP_LE_OQ);
-    if (!t) return; /* in sparse cells, most slots touch nothing */
+    if (sparse) {
+        if (!t) return; /* most slots touch nothing: skip the stores */
+    }
     __m512i a = _mm512_set1_epi32((int)g->entity[i]);
     __m512i b = load2_avx512(g->entity, rlo, blo, nr, mr, mb);
     if (prow == pbelow) { /* one list (all rows of a band but its last): one append */
