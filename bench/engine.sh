@@ -6,7 +6,7 @@
 #   - 1 thread, 200 000 particles, inner parallelism on, fixed storage, 5 repeats;
 #   - constant density: 50 000 to 1 000 000 particles on 2 threads, each in
 #     a world scaled to the density of 200 000 in the thesis's 1440x900,
-#     3 repeats; cost per particle-frame (total ms / (particles x frames),
+#     3 rounds over all counts; cost per particle-frame (total ms / (particles x frames),
 #     medians) and peak memory.
 set -euo pipefail
 particles=$1
@@ -31,21 +31,30 @@ median() {
     m=$(median "$tmp/t1.csv" 8 200000)
     awk -v m="$m" 'BEGIN { printf "median total %.1f ms: %s\n", m, m <= 2600 ? "PASS" : "MISS" }'
     echo
-    echo "## constant density (the density of 200 000 in 1440x900), 2 threads, IP on, fixed, 3 repeats"
+    echo "## constant density (the density of 200 000 in 1440x900), 2 threads, IP on, fixed, 3 rounds (medians)"
     printf '%9s  %-10s  %12s  %12s  %10s  %12s\n' particles world "median ms" "ns/particle-frame" "vs 50 000" "peak MiB"
+    specs="50000:720x450 100000:1018x636 200000:1440x900 500000:2277x1423 1000000:3220x2012"
+    # Round by round, every count once per round: the machine's drift over
+    # minutes then spreads over all counts instead of the last ones.
+    : > "$tmp/all.csv"
+    for round in 1 2 3; do
+        for spec in $specs; do
+            n=${spec%%:*}
+            "$particles" bench --entities "$n" --world "${spec#*:}" --fixed-limit "$n" \
+                --inner-parallelism on --storage fixed --threads 2 --repeat 1 --quiet \
+                --csv "$tmp/d.csv"
+            if [ -s "$tmp/all.csv" ]; then tail -n +2 "$tmp/d.csv" >> "$tmp/all.csv"
+            else cp "$tmp/d.csv" "$tmp/all.csv"; fi
+        done
+    done
+    cp "$tmp/all.csv" "$out/engine-density.csv"
     base=""
-    : > "$out/engine-density.csv"
-    for spec in 50000:720x450 100000:1018x636 200000:1440x900 500000:2277x1423 1000000:3220x2012; do
+    for spec in $specs; do
         n=${spec%%:*}
         world=${spec#*:}
-        "$particles" bench --entities "$n" --world "$world" --fixed-limit "$n" \
-            --inner-parallelism on --storage fixed --threads 2 --repeat 3 --quiet \
-            --csv "$tmp/d.csv"
-        if [ -s "$out/engine-density.csv" ]; then tail -n +2 "$tmp/d.csv" >> "$out/engine-density.csv"
-        else cp "$tmp/d.csv" "$out/engine-density.csv"; fi
-        ms=$(median "$tmp/d.csv" 8 "$n")
-        frames=$(median "$tmp/d.csv" 7 "$n")
-        rss=$(awk -F, -v n="$n" 'NR > 1 && $1 == n && $13 > m { m = $13 } END { print m }' "$tmp/d.csv")
+        ms=$(median "$tmp/all.csv" 8 "$n")
+        frames=$(median "$tmp/all.csv" 7 "$n")
+        rss=$(awk -F, -v n="$n" 'NR > 1 && $1 == n && $13 > m { m = $13 } END { print m }' "$tmp/all.csv")
         ns=$(awk -v ms="$ms" -v n="$n" -v f="$frames" 'BEGIN { printf "%.2f", ms * 1e6 / (n * f) }')
         [ -n "$base" ] || base=$ns
         awk -v n="$n" -v w="$world" -v ms="$ms" -v ns="$ns" -v b="$base" -v rss="$rss" \
