@@ -364,6 +364,30 @@ static void test_batch_wakes(void **state)
         atomic_store_explicit(&go, 1, memory_order_release);
         ecs_pool_wait(pool, &counter);
     }
+    /* All but the caller's own job of an array, as one batch too: one wake
+     * call wherever `own` sits, every other job run once, `own` never. */
+    for (uint32_t own = 0; own < 3; own++) {
+        wait_for_sleepers(pool, 3);
+        held_job held[3];
+        atomic_uint counter, own_counter;
+        atomic_int go;
+        atomic_init(&counter, 2);
+        atomic_init(&own_counter, 1000);
+        atomic_init(&go, 0);
+        for (uint32_t k = 0; k < 3; k++) {
+            held[k] = (held_job){.pool = pool, .counter = k == own ? &own_counter : &counter,
+                                 .go = &go};
+            held[k].job.run = held_run;
+        }
+        ecs_pool_wake_stats before = ecs_pool_wakes(pool);
+        ecs_pool_push_others(pool, &held[0].job, sizeof held[0], 3, own);
+        ecs_pool_wake_stats after = ecs_pool_wakes(pool);
+        assert_int_equal(after.wake_calls - before.wake_calls, 1);
+        assert_true(after.woken - before.woken <= 2);
+        atomic_store_explicit(&go, 1, memory_order_release);
+        ecs_pool_wait(pool, &counter);
+        assert_int_equal(atomic_load(&own_counter), 1000);
+    }
     ecs_pool_destroy(pool);
 }
 

@@ -363,11 +363,15 @@ uint32_t ecs_pool_parked(ecs_pool *pool)
     return n;
 }
 
-void ecs_pool_push_batch(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n)
+/* Jobs 0..n-1 but `skip`, from skip + 1 on and wrapping round (skip >= n:
+ * all of them, from 0). */
+static void push_jobs(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n, uint32_t skip)
 {
     pool_ring *r = &pool->rings[self_index(pool)];
     uint32_t queued = 0;
-    for (uint32_t k = 0; k < n; k++) {
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t k = skip < n ? (skip + 1u + i) % n : i;
+        if (k == skip) continue;
         ecs_job *job = (ecs_job *)(void *)((char *)first + k * stride);
         atomic_store_explicit(&job->published, 1, memory_order_release);
         if (ck_ring_enqueue_spmc(&r->ring, r->slots, job)) queued++;
@@ -380,6 +384,17 @@ void ecs_pool_push_batch(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t
      * empty would sleep through these jobs. */
     atomic_thread_fence(memory_order_seq_cst);
     pool_wake(pool, queued);
+}
+
+void ecs_pool_push_batch(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n)
+{
+    push_jobs(pool, first, stride, n, UINT32_MAX);
+}
+
+void ecs_pool_push_others(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n, uint32_t own)
+{
+    assert(own < n);
+    push_jobs(pool, first, stride, n, own);
 }
 
 void ecs_pool_push(ecs_pool *pool, ecs_job *job) { ecs_pool_push_batch(pool, job, 0, 1); }

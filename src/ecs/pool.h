@@ -75,6 +75,10 @@ void ecs_pool_push(ecs_pool *pool, ecs_job *job);
  * + k * stride), then wakes at most n sleepers, with one fence and at most
  * one system call for the whole batch. */
 void ecs_pool_push_batch(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n);
+/* The same for every job of the array but job `own` (< n), which the
+ * caller runs itself: jobs own + 1 .. n - 1, then 0 .. own - 1, as one
+ * batch (one fence, at most one wake-up call). */
+void ecs_pool_push_others(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n, uint32_t own);
 /* Runs queued jobs until *counter is zero. Whoever brings a waited-on
  * counter to zero must call ecs_pool_notify. */
 void ecs_pool_wait(ecs_pool *pool, atomic_uint *counter);

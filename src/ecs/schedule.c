@@ -117,10 +117,8 @@ static void subtask_execute(ecs_subtask_ *st)
 static ecs_subtask_ *pass_launch(ecs_sys *sys)
 {
     uint32_t n = sys->subtask_count, own = ecs_pool_self(sys->ctx->pool) % n;
-    size_t stride = sizeof(ecs_subtask_);
-    if (own + 1u < n)
-        ecs_pool_push_batch(sys->ctx->pool, &sys->subtasks[own + 1u].job, stride, n - own - 1u);
-    if (own > 0) ecs_pool_push_batch(sys->ctx->pool, &sys->subtasks[0].job, stride, own);
+    if (n > 1)
+        ecs_pool_push_others(sys->ctx->pool, &sys->subtasks[0].job, sizeof(ecs_subtask_), n, own);
     return &sys->subtasks[own];
 }
 
