@@ -391,6 +391,68 @@ static void test_batch_wakes(void **state)
     ecs_pool_destroy(pool);
 }
 
+/* A job that records which pool thread ran it, sets a flag, and then
+ * (when hold_until is set) keeps its thread until that flag is set. */
+typedef struct where_job {
+    ecs_job job;
+    ecs_pool *pool;
+    atomic_uint *counter;
+    atomic_int *set_when_run, *hold_until;
+    atomic_uint ran_on;
+} where_job;
+
+static void where_run(ecs_job *job)
+{
+    where_job *w = (where_job *)(void *)((char *)job - offsetof(where_job, job));
+    ecs_pool *pool = w->pool;
+    atomic_uint *counter = w->counter;
+    atomic_store_explicit(&w->ran_on, ecs_pool_self(pool), memory_order_relaxed);
+    atomic_store_explicit(w->set_when_run, 1, memory_order_release);
+    if (w->hold_until)
+        while (!atomic_load_explicit(w->hold_until, memory_order_acquire)) ck_pr_stall();
+    if (atomic_fetch_sub_explicit(counter, 1, memory_order_acq_rel) == 1) ecs_pool_notify(pool);
+}
+
+static void where_init(where_job *w, ecs_pool *pool, atomic_uint *counter, atomic_int *set_when_run,
+                       atomic_int *hold_until)
+{
+    *w = (where_job){.pool = pool, .counter = counter, .set_when_run = set_when_run,
+                     .hold_until = hold_until};
+    w->job.run = where_run;
+    atomic_init(&w->ran_on, UINT32_MAX);
+}
+
+/* A job addressed to a thread that stays busy still runs: the idle caller
+ * takes it once it has waited long enough. Here it must, or nothing ends:
+ * the busy thread waits for that very job. */
+static void test_addressed_job_taken_from_busy_thread(void **state)
+{
+    (void)state;
+    ecs_pool *pool = ecs_pool_create(2);
+    assert_non_null(pool);
+    atomic_uint counter;
+    atomic_int blocker_started, addressed_ran, unused;
+    atomic_init(&counter, 2);
+    atomic_init(&blocker_started, 0);
+    atomic_init(&addressed_ran, 0);
+    atomic_init(&unused, 0);
+    where_job blocker, pair[2];
+    where_init(&blocker, pool, &counter, &blocker_started, &addressed_ran);
+    /* The caller looks for no job until the blocker started: the worker
+     * (thread 1) runs it. */
+    ecs_pool_push(pool, &blocker.job);
+    while (!atomic_load_explicit(&blocker_started, memory_order_acquire)) sched_yield();
+    assert_int_equal(atomic_load(&blocker.ran_on), 1);
+    /* Job k of the pair is addressed to thread k; job 0 is the caller's own. */
+    where_init(&pair[0], pool, &counter, &unused, NULL);
+    where_init(&pair[1], pool, &counter, &addressed_ran, NULL);
+    ecs_pool_push_others(pool, &pair[0].job, sizeof pair[0], 2, 0);
+    ecs_pool_wait(pool, &counter);
+    assert_int_equal(atomic_load(&pair[1].ran_on), 0);
+    assert_int_equal(atomic_load(&pair[0].ran_on), UINT32_MAX); /* never queued */
+    ecs_pool_destroy(pool);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -398,6 +460,7 @@ int main(void)
         cmocka_unit_test(test_million_2),
         cmocka_unit_test(test_million_4),
         cmocka_unit_test(test_nested_waits),
+        cmocka_unit_test(test_addressed_job_taken_from_busy_thread),
         cmocka_unit_test(test_notify_after_relaxed_store),
         cmocka_unit_test(test_batch_wakes),
         cmocka_unit_test(test_create_destroy),

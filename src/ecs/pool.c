@@ -7,6 +7,16 @@
  * are more threads than cores. Consumers take from their own ring first,
  * then steal from the others with ck's lock-free (CAS) dequeue.
  *
+ * Addressed jobs: a pass's subtask k is meant for thread k, whose cache
+ * holds that entity range's columns from the systems before. Each thread
+ * has a small inbox (slots filled and emptied by compare-and-swap, so any
+ * thread can post to it without waiting) that it empties before anything
+ * else; another thread takes from it only after POOL_STEAL_NS idle, so a
+ * subtask waits for its own thread when that thread is about to be free,
+ * and still runs when it is not (a job posted to a sleeper is taken by
+ * whichever thread the wake-up reached, once that thread's wait is over).
+ * A full inbox sends the job to the pusher's ring like any other.
+ *
  * Sleeping: an event count, `seq`, and a futex on it (ck_ec would do the
  * same, but its increment wakes every waiter: a job must wake one). A
  * thread about to sleep reads seq, announces itself in `sleepers`, then
@@ -60,6 +70,15 @@
  * every look, so spinning threads cost runnable ones (more threads than
  * cores, other programs) next to nothing. */
 #define POOL_PAUSE_NS 30000u
+/* Slots per thread for jobs addressed to it. */
+#define POOL_INBOX 4u
+/* How long an idle thread leaves the jobs addressed to a busy thread
+ * alone: a subtask run where its entity range's columns are not cached
+ * costs several times more (bench/results/.../engine-steps.txt), so a
+ * thread that will be free soon should run it. */
+#ifndef POOL_STEAL_NS
+#define POOL_STEAL_NS 50000u
+#endif
 
 /* A ring on cache lines of its own: ck pads the consumers' head and the
  * producer's tail apart; the alignment keeps the next ring's head off this
@@ -67,6 +86,11 @@
 typedef struct pool_ring {
     _Alignas(64) ck_ring_t ring;
     ck_ring_buffer_t *slots;
+    /* Jobs addressed to this ring's thread (ecs_pool_push_others): it
+     * takes them before anything else; other threads only once they have
+     * been idle for POOL_STEAL_NS. Any thread fills a free slot with a
+     * compare-and-swap; taking one empties it the same way. */
+    _Alignas(64) _Atomic(ecs_job *) inbox[POOL_INBOX];
 } pool_ring;
 
 typedef struct pool_park {
@@ -112,18 +136,35 @@ static bool self_active(ecs_pool *pool)
     return self_index(pool) < atomic_load_explicit(&pool->active, memory_order_acquire);
 }
 
-/* Only active threads take jobs, and only their rings can hold any. */
-static bool pool_take(ecs_pool *pool, ecs_job **out)
+/* Empties one of the inbox's slots that holds a job; NULL if none does. */
+static ecs_job *inbox_take(pool_ring *r)
+{
+    for (uint32_t k = 0; k < POOL_INBOX; k++) {
+        ecs_job *job = atomic_load_explicit(&r->inbox[k], memory_order_relaxed);
+        if (job && atomic_compare_exchange_strong_explicit(&r->inbox[k], &job, NULL,
+                                                           memory_order_acquire,
+                                                           memory_order_relaxed))
+            return job;
+    }
+    return NULL;
+}
+
+/* Only active threads take jobs, and only their rings and inboxes can hold
+ * any: first the jobs addressed to this thread, then the rings, then (when
+ * steal) the jobs addressed to the others. */
+static bool pool_take(ecs_pool *pool, ecs_job **out, bool steal)
 {
     void *item = NULL;
     uint32_t self = self_index(pool);
     uint32_t n = atomic_load_explicit(&pool->active, memory_order_acquire);
     if (self >= n) return false; /* parked meanwhile: set_active waits for it */
+    if ((*out = inbox_take(&pool->rings[self])) != NULL) return true;
     for (uint32_t k = 0; k < n; k++) {
         pool_ring *r = &pool->rings[(self + k) % n];
         if (ck_ring_size(&r->ring) && ck_ring_dequeue_spmc(&r->ring, r->slots, &item)) break;
         item = NULL;
     }
+    for (uint32_t k = 1; !item && steal && k < n; k++) item = inbox_take(&pool->rings[(self + k) % n]);
     if (!item) return false;
     ecs_job *job = item;
     /* Pairs with the release store in ecs_pool_push. */
@@ -176,7 +217,7 @@ static ecs_job *pool_sleep(ecs_pool *pool, atomic_uint *counter)
     /* Pairs with the fence in ecs_pool_push: the ring is read with plain
      * loads, which C11 (and weaker CPUs) may hoist above the increment. */
     atomic_thread_fence(memory_order_seq_cst);
-    if (!pool_take(pool, &job)) {
+    if (!pool_take(pool, &job, true)) {
         bool done = counter ? atomic_load_explicit(counter, memory_order_seq_cst) == 0
                             : atomic_load_explicit(&pool->stopping, memory_order_seq_cst) ||
                                   !self_active(pool);
@@ -192,10 +233,10 @@ static ecs_job *pool_find(ecs_pool *pool, atomic_uint *counter)
 {
     ecs_job *job;
     uint64_t start = 0;
-    bool yielding = false;
+    bool yielding = false, steal = false;
     for (unsigned i = 0;; i++) {
         if (!counter && !self_active(pool)) return NULL;
-        if (pool_take(pool, &job)) return job;
+        if (pool_take(pool, &job, steal)) return job;
         if (counter && atomic_load_explicit(counter, memory_order_acquire) == 0) return NULL;
         if (!counter && atomic_load_explicit(&pool->stopping, memory_order_relaxed)) return NULL;
         if ((i & 63) == 63 || yielding) {
@@ -203,6 +244,7 @@ static ecs_job *pool_find(ecs_pool *pool, atomic_uint *counter)
             if (start == 0) start = t;
             else if (t - start > POOL_SPIN_NS) return NULL;
             yielding = t - start > POOL_PAUSE_NS;
+            steal = t - start > POOL_STEAL_NS;
         }
         if (yielding) sched_yield(); /* more threads than cores: let the busy ones run */
         else ck_pr_stall();
@@ -242,6 +284,14 @@ static void *pool_worker(void *arg)
     return NULL;
 }
 
+static bool ring_has_work(pool_ring *r)
+{
+    if (ck_ring_size(&r->ring)) return true;
+    for (uint32_t k = 0; k < POOL_INBOX; k++)
+        if (atomic_load_explicit(&r->inbox[k], memory_order_relaxed)) return true;
+    return false;
+}
+
 static void pool_free(ecs_pool *pool)
 {
     for (uint32_t i = 0; pool->rings && i < pool->threads; i++) ecs_free(pool->rings[i].slots);
@@ -267,6 +317,7 @@ ecs_pool *ecs_pool_create(uint32_t threads)
         pool->rings[i].slots = ecs_alloc(sizeof(ck_ring_buffer_t) * POOL_RING_SIZE, 0);
         ok = pool->rings[i].slots != NULL;
         if (ok) ck_ring_init(&pool->rings[i].ring, POOL_RING_SIZE);
+        for (uint32_t k = 0; ok && k < POOL_INBOX; k++) atomic_init(&pool->rings[i].inbox[k], NULL);
     }
     if (!ok) {
         pool_free(pool);
@@ -305,7 +356,7 @@ void ecs_pool_destroy(ecs_pool *pool)
     pthread_mutex_unlock(&pool->mutex);
     for (uint32_t i = 0; i < pool->started; i++) pthread_join(pool->workers[i], NULL);
     for (uint32_t i = 0; i < pool->threads; i++) {
-        assert(ck_ring_size(&pool->rings[i].ring) == 0);
+        assert(!ring_has_work(&pool->rings[i]));
         pthread_cond_destroy(&pool->parks[i].wake);
     }
     pthread_cond_destroy(&pool->parked_changed);
@@ -337,7 +388,7 @@ void ecs_pool_set_active(ecs_pool *pool, uint32_t active)
     atomic_store_explicit(&pool->active, active, memory_order_seq_cst);
     for (uint32_t i = was; i < active; i++) pthread_cond_signal(&pool->parks[i].wake);
     if (active < was) {
-        for (uint32_t i = active; i < was; i++) assert(ck_ring_size(&pool->rings[i].ring) == 0);
+        for (uint32_t i = active; i < was; i++) assert(!ring_has_work(&pool->rings[i]));
         /* Sleepers that are now inactive wake, see it and park. */
         atomic_thread_fence(memory_order_seq_cst);
         pool_wake(pool, UINT32_MAX);
@@ -363,18 +414,34 @@ uint32_t ecs_pool_parked(ecs_pool *pool)
     return n;
 }
 
+/* Puts the job in a free slot of thread t's inbox; false if none is free. */
+static bool inbox_put(ecs_pool *pool, uint32_t t, ecs_job *job)
+{
+    pool_ring *r = &pool->rings[t];
+    for (uint32_t k = 0; k < POOL_INBOX; k++) {
+        ecs_job *empty = NULL;
+        if (atomic_compare_exchange_strong_explicit(&r->inbox[k], &empty, job,
+                                                    memory_order_release, memory_order_relaxed))
+            return true;
+    }
+    return false;
+}
+
 /* Jobs 0..n-1 but `skip`, from skip + 1 on and wrapping round (skip >= n:
- * all of them, from 0). */
-static void push_jobs(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n, uint32_t skip)
+ * all of them, from 0). When `addressed`, job k goes to thread k's inbox
+ * if it has room (k < active), else like the others to this thread's ring. */
+static void push_jobs(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n, uint32_t skip,
+                      bool addressed)
 {
     pool_ring *r = &pool->rings[self_index(pool)];
-    uint32_t queued = 0;
+    uint32_t queued = 0, active = atomic_load_explicit(&pool->active, memory_order_relaxed);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t k = skip < n ? (skip + 1u + i) % n : i;
         if (k == skip) continue;
         ecs_job *job = (ecs_job *)(void *)((char *)first + k * stride);
         atomic_store_explicit(&job->published, 1, memory_order_release);
-        if (ck_ring_enqueue_spmc(&r->ring, r->slots, job)) queued++;
+        if (addressed && n <= active && inbox_put(pool, k, job)) queued++;
+        else if (ck_ring_enqueue_spmc(&r->ring, r->slots, job)) queued++;
         else pool_run(job); /* full: run it here rather than lose or block */
     }
     if (queued == 0) return;
@@ -388,13 +455,13 @@ static void push_jobs(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n,
 
 void ecs_pool_push_batch(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n)
 {
-    push_jobs(pool, first, stride, n, UINT32_MAX);
+    push_jobs(pool, first, stride, n, UINT32_MAX, false);
 }
 
 void ecs_pool_push_others(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n, uint32_t own)
 {
     assert(own < n);
-    push_jobs(pool, first, stride, n, own);
+    push_jobs(pool, first, stride, n, own, true);
 }
 
 void ecs_pool_push(ecs_pool *pool, ecs_job *job) { ecs_pool_push_batch(pool, job, 0, 1); }
@@ -408,10 +475,10 @@ void ecs_pool_notify(ecs_pool *pool)
     pool_wake(pool, UINT32_MAX);
 }
 
-static bool pool_has_work(const ecs_pool *pool)
+static bool pool_has_work(ecs_pool *pool)
 {
     for (uint32_t i = 0; i < pool->threads; i++)
-        if (ck_ring_size(&pool->rings[i].ring)) return true;
+        if (ring_has_work(&pool->rings[i])) return true;
     return false;
 }
 

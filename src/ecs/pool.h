@@ -77,7 +77,9 @@ void ecs_pool_push(ecs_pool *pool, ecs_job *job);
 void ecs_pool_push_batch(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n);
 /* The same for every job of the array but job `own` (< n), which the
  * caller runs itself: jobs own + 1 .. n - 1, then 0 .. own - 1, as one
- * batch (one fence, at most one wake-up call). */
+ * batch (one fence, at most one wake-up call). When n <= the active
+ * count, job k is addressed to thread k: that thread takes it first, the
+ * others only after being idle a while (see pool.c). */
 void ecs_pool_push_others(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n, uint32_t own);
 /* Runs queued jobs until *counter is zero. Whoever brings a waited-on
  * counter to zero must call ecs_pool_notify. */
