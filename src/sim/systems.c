@@ -124,29 +124,28 @@ static void sys_collision(ecs_iter *it)
 
 /* The solve order (sim.h): pass 0 the inner contacts of the even bands,
  * pass 1 those of the odd bands, pass 2 the contacts crossing each band
- * border; each list in detection order. The lists of one pass never share
- * a particle, so a pass solves them in parallel: list m of a pass goes to
- * the subtask where its contacts start in the pass's running total (the
- * subtasks get about as many contacts each). */
-static const sim_contact_list *solve_list(const sim_world *w, uint32_t pass, uint32_t m)
-{
-    return pass < 2 ? &w->bands[2u * m + pass].inner : &w->bands[m].cross;
-}
-
+ * border (band b's cross list); each list in detection order. The lists of
+ * one pass never share a particle, so a pass solves them in parallel, and
+ * subtask k takes the bands collision subtask k had (first_band): the
+ * particles it moves are mostly the ones its thread's entity range holds
+ * (spawning numbers them in grid order) and its contacts are the ones it
+ * found. Split by contact count instead, a thread solved bands whose
+ * columns sat in the other core's cache: 100 000 particles, 2 threads,
+ * 130 us of solve per frame against 33 us on one thread. */
 static void sys_solve_contacts(ecs_iter *it)
 {
     const sim_world *w = it->user;
     sim_vec2 *pos = ecs_iter_write(it, SIM_C_POSITION);
     sim_vec2 *vel = ecs_iter_write(it, SIM_C_VELOCITY);
-    uint32_t b = w->band_count;
-    uint32_t lists = it->pass == 0 ? (b + 1u) / 2u : it->pass == 1 ? b / 2u : (b ? b - 1u : 0u);
-    uint64_t total = 0, before = 0;
-    for (uint32_t m = 0; m < lists; m++) total += solve_list(w, it->pass, m)->n + 1u;
-    for (uint32_t m = 0; m < lists; m++) {
-        const sim_contact_list *l = solve_list(w, it->pass, m);
-        uint32_t owner = (uint32_t)(before * it->subtask_count / total);
-        before += l->n + 1u;
-        if (owner != it->subtask) continue;
+    uint32_t b = first_band(w, it->subtask, it->subtask_count);
+    uint32_t last = first_band(w, it->subtask + 1u, it->subtask_count);
+    if (it->pass == 2u) {
+        if (last == w->band_count) last--; /* the last band borders nothing */
+    } else if ((b & 1u) != it->pass) {
+        b++;
+    }
+    for (uint32_t step = it->pass == 2u ? 1u : 2u; b < last; b += step) {
+        const sim_contact_list *l = it->pass == 2u ? &w->bands[b].cross : &w->bands[b].inner;
         for (uint32_t k = 0; k < l->n; k++) sim__solve_contact(pos, vel, &l->v[k]);
     }
 }
