@@ -2,9 +2,11 @@
  * fault_alloc.h). Under the sanitizers, __real_malloc is their allocator. */
 #include "fault_alloc.h"
 
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 void *__real_malloc(size_t size);
 void *__real_calloc(size_t n, size_t size);
@@ -14,6 +16,8 @@ void *__wrap_malloc(size_t size);
 void *__wrap_calloc(size_t n, size_t size);
 void *__wrap_realloc(void *p, size_t size);
 void __wrap_free(void *p);
+void *__real_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
+void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
 
 static atomic_ulong count;
 static atomic_ulong fail_at;
@@ -70,6 +74,17 @@ void __wrap_free(void *p)
 {
     if (p) atomic_fetch_sub(&live, 1);
     __real_free(p);
+}
+
+/* The ecs maps its large blocks itself: counted and failed like the rest
+ * (a failed mapping falls back to calloc, the next allocation in turn). */
+void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+    if (fails(len)) {
+        errno = ENOMEM;
+        return MAP_FAILED;
+    }
+    return __real_mmap(addr, len, prot, flags, fd, off);
 }
 
 static void report(void)

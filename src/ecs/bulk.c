@@ -3,6 +3,8 @@
  * component values copied by runs of consecutive indices. */
 #include "ecs_internal.h"
 
+#include "alloc.h"
+
 #include <string.h>
 
 /* Takes the lowest free index and as many of the indices right after it
@@ -53,6 +55,7 @@ static void fill_run(ecs_context *ctx, uint32_t first, uint32_t n, uint64_t mask
         if (size == 0) continue;
         unsigned char *dst = ctx->columns[c] + (size_t)first * size;
         const unsigned char *src = values ? values[k] : NULL;
+        ecs__prefault(dst, (size_t)n * size);
         if (src) memcpy(dst, src + (size_t)done * size, (size_t)n * size);
         else memset(dst, 0, (size_t)n * size);
     }
@@ -89,6 +92,9 @@ ecs_status ecs_create_bulk(ecs_context *ctx, uint32_t n, ecs_ids components,
         done += len;
     }
     if (fresh) {
+        ecs__prefault(ctx->generations + ctx->high, (size_t)fresh * sizeof *ctx->generations);
+        ecs__prefault(ctx->states + ctx->high, (size_t)fresh * sizeof *ctx->states);
+        ecs__prefault(ctx->masks + ctx->high, (size_t)fresh * sizeof *ctx->masks);
         memset(ctx->generations + ctx->high, 0, (size_t)fresh * sizeof *ctx->generations);
         fill_run(ctx, ctx->high, fresh, mask, components, values, done, out);
         ctx->high += fresh;

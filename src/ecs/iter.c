@@ -68,10 +68,13 @@ void *ecs_iter_output_push(ecs_iter *it, uint32_t n)
     size_t size = st->sys->def.output_size;
     assert(size > 0 && "system declared no output_size");
     assert(n > 0);
+    size_t cap = st->out_cap;
     if (ecs_reserve((void **)&st->out, &st->out_cap, st->out_count + n, size) != 0) {
         st->failed++;
         return NULL;
     }
+    if (st->out_cap != cap) /* a new block: what this push writes, at once */
+        ecs__prefault(st->out + st->out_count * size, (size_t)n * size);
     void *at = st->out + st->out_count * size;
     st->out_count += n;
     return at;

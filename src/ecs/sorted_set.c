@@ -111,6 +111,7 @@ static void remove_by_blocks(ecs_oset *s, const uint32_t *removed, uint32_t nrem
 ecs_oset_merge ecs_oset_merge_begin(ecs_oset *s, uint32_t nadded)
 {
     assert((uint64_t)s->count + nadded <= s->universe);
+    ecs__prefault(s->dense + s->count, (size_t)nadded * sizeof *s->dense);
     return (ecs_oset_merge){s, s->count, s->count + nadded, nadded};
 }
 

@@ -1,6 +1,8 @@
 /* grid.c - building the broadphase grid: a counting sort in parts. */
 #include "grid.h"
 
+#include "mem.h"
+
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +27,7 @@ int sim_grid_init(sim_grid *g, float world_w, float world_h, float max_radius,
     g->cells = g->cols * g->rows;
     g->parts_max = parts_max;
     g->start = calloc((size_t)g->cells + 1u, sizeof *g->start);
+    sim__prefault(g->start, ((size_t)g->cells + 1u) * sizeof *g->start); /* written every build */
     g->cursor = calloc((size_t)g->cells * parts_max, sizeof *g->cursor);
     g->range_total = calloc(parts_max, sizeof *g->range_total);
     g->key = calloc(parts_max, sizeof *g->key);
@@ -53,15 +56,18 @@ int sim_grid_count(sim_grid *g, uint32_t part, const float *xy, const uint32_t *
 {
     if (part >= g->parts_max) return -1; /* checked in every build: it would write past cursor */
     uint32_t *count = g->cursor + (size_t)part * g->cells;
-    memset(count, 0, (size_t)g->cells * sizeof *count);
     g->key_n[part] = 0;
     if (n > g->key_cap[part]) { /* grows only: a warm grid allocates nothing */
         uint32_t *k = realloc(g->key[part], (size_t)n * sizeof *k);
         if (k) {
+            sim__prefault(k, (size_t)n * sizeof *k);
+            if (g->key_cap[part] == 0) /* this part's first count: its counts too */
+                sim__prefault(count, (size_t)g->cells * sizeof *count);
             g->key[part] = k;
             g->key_cap[part] = n;
         }
     }
+    memset(count, 0, (size_t)g->cells * sizeof *count);
     if (n <= g->key_cap[part]) {
         uint32_t *key = g->key[part];
         for (uint32_t k = 0; k < n; k++) {
@@ -89,10 +95,12 @@ static int reserve(sim_grid *g, uint32_t n)
     for (size_t k = 0; k < sizeof fs / sizeof fs[0]; k++) {
         float *p = realloc(*fs[k], (size_t)cap * sizeof *p);
         if (!p) return -1;
+        sim__prefault(p, (size_t)cap * sizeof *p);
         *fs[k] = p;
     }
     uint32_t *e = realloc(g->entity, (size_t)cap * sizeof *e);
     if (!e) return -1;
+    sim__prefault(e, (size_t)cap * sizeof *e);
     g->entity = e;
     g->cap = cap;
     return 0;

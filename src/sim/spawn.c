@@ -1,5 +1,6 @@
 /* spawn.c - where particles come from: the waves (sim_create's spawn is
  * wave 0) and sprays, each drawn from a generator stream of its own. */
+#include "mem.h"
 #include "world.h"
 
 #include <assert.h>
@@ -67,10 +68,11 @@ static ecs_status create_in_order(sim_world *w, const sim__particle *all, const 
                                   uint32_t n)
 {
     size_t m = n ? n : 1u;
-    sim_vec2 *pos = malloc(m * sizeof *pos), *vel = malloc(m * sizeof *vel);
-    sim_vec2 *acc = malloc(m * sizeof *acc);
-    sim_rgba *color = malloc(m * sizeof *color);
-    float *radius = malloc(m * sizeof *radius), *life = malloc(m * sizeof *life);
+    sim_vec2 *pos = sim__malloc_written(m * sizeof *pos), *vel = sim__malloc_written(m * sizeof *vel);
+    sim_vec2 *acc = sim__malloc_written(m * sizeof *acc);
+    sim_rgba *color = sim__malloc_written(m * sizeof *color);
+    float *radius = sim__malloc_written(m * sizeof *radius);
+    float *life = sim__malloc_written(m * sizeof *life);
     ecs_status st = ECS_ERR_NOMEM;
     if (pos && vel && acc && color && radius && life) {
         for (uint32_t k = 0; k < n; k++) {
@@ -109,9 +111,10 @@ static ecs_status create_in_order(sim_world *w, const sim__particle *all, const 
 static ecs_status spawn_all(sim_world *w, sim_rng rng, uint32_t n, char *msg, size_t size)
 {
     size_t m = n ? n : 1u;
-    sim__particle *all = malloc(m * sizeof *all);
-    float *xy = malloc(m * 2u * sizeof *xy), *radius = malloc(m * sizeof *radius);
-    uint32_t *idx = malloc(m * sizeof *idx);
+    sim__particle *all = sim__malloc_written(m * sizeof *all);
+    float *xy = sim__malloc_written(m * 2u * sizeof *xy);
+    float *radius = sim__malloc_written(m * sizeof *radius);
+    uint32_t *idx = sim__malloc_written(m * sizeof *idx);
     sim_grid order = {0}; /* freeable even if never or half initialised */
     ecs_status st = ECS_ERR_NOMEM;
     snprintf(msg, size, "out of memory spawning %u particles", (unsigned)n);

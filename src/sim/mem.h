@@ -1,0 +1,17 @@
+/* mem.h - private: memory the simulation is about to write whole.
+ *
+ * Fresh memory faults in one trap per 4 KiB page as it is first written,
+ * about 13 us each on the virtual machines this runs on (a 50 000-particle
+ * run took some 3 000 of them, a tenth of its time). Populating the pages
+ * first, in one system call, costs a fraction of that. */
+#ifndef SIM_MEM_H
+#define SIM_MEM_H
+
+#include <stddef.h>
+
+/* Maps the whole pages of [p, p + size) now (a hint: errors ignored). */
+void sim__prefault(void *p, size_t size);
+/* malloc, with the block prefaulted. */
+void *sim__malloc_written(size_t size);
+
+#endif
