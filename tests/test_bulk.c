@@ -236,7 +236,7 @@ static void test_bulk_misuse(void **state)
  * the components; freed indices come back lowest first, one generation on;
  * on_reclaim sees each killed handle once, dead, in ascending order. */
 
-#define MODEL_MAX 24000u
+#define MODEL_MAX 60000u
 
 typedef struct model {
     ecs_context *ctx;
@@ -409,6 +409,75 @@ static void test_large_batches_match_model(void **state)
     free(m);
 }
 
+/* Large subscriptions losing and gaining a few members per refresh (the
+ * deaths of a frame) with several workers: the refresh splits the
+ * removals by range over the workers (compact.c). Same lists as the model
+ * at 2, 3 and 4 workers, uneven shares included. */
+static void test_small_batches_by_range_match_model(void **state)
+{
+    (void)state;
+    for (uint32_t workers = 2; workers <= 4; workers++) {
+        model *m = xcalloc(1, sizeof *m);
+        const ecs_system_def systems[S_MODEL_COUNT] = {
+            [S_PLAIN] = {.name = "plain", .reads = ECS_IDS(C_VEL, C_POS),
+                         .process = noop_process},
+            [S_CALLED] = {.name = "called", .reads = ECS_IDS(C_VEL, C_POS),
+                          .process = noop_process, .on_subscribe = count_sub,
+                          .on_unsubscribe = count_unsub, .user = m},
+            [S_BYTES] = {.name = "bytes", .reads = ECS_IDS(C_BYTE), .process = noop_process},
+        };
+        ecs_config cfg = tu_config(comps, C_COUNT, systems, S_MODEL_COUNT, workers);
+        cfg.on_reclaim = on_reclaim_model;
+        cfg.user = m;
+        m->ctx = ctx_create_ok(&cfg);
+        test_rng r = {11u + workers};
+        ecs_entity *live = xcalloc(MODEL_MAX, sizeof *live);
+        uint32_t nlive = 40001u; /* 3 x 40 001 subscribed: shares of unequal sizes */
+        batch b = draw_batch(&r, nlive);
+        const void *vals[3] = {b.pos, b.vel, b.byte};
+        assert_int_equal(ecs_create_bulk(m->ctx, nlive, ECS_IDS(C_POS, C_VEL, C_BYTE), vals, live),
+                         ECS_OK);
+        for (uint32_t i = 0; i < nlive; i++) model_created(m, live[i]);
+        free_batch(&b);
+        model_refresh(m);
+        for (int round = 0; round < 40; round++) {
+            /* A few deaths anywhere, some at the very start and end of the
+             * index range (the shares' edges move with them). */
+            uint32_t victims = 1u + rng_below(&r, 300);
+            for (uint32_t k = 0; k < victims; k++) {
+                uint32_t j = k + (round % 4 == 0 && k < 2 ? (k ? nlive - 1u - k : 0u)
+                                                        : rng_below(&r, nlive - k));
+                ecs_entity t = live[k];
+                live[k] = live[j];
+                live[j] = t;
+                m->dying[live[k].index] = true;
+            }
+            assert_int_equal(ecs_kill_bulk(m->ctx, live, victims), ECS_OK);
+            memmove(live, live + victims, (nlive - victims) * sizeof *live);
+            nlive -= victims;
+            /* Some leave or join a system without dying; a few are born. */
+            for (uint32_t k = rng_below(&r, 80); k-- > 0;) {
+                ecs_entity e = live[rng_below(&r, nlive)];
+                uint32_t c = rng_below(&r, 2) ? C_POS : C_BYTE;
+                if (rng_below(&r, 2)) assert_int_equal(ecs_add(m->ctx, e, c, NULL), ECS_OK);
+                else assert_int_equal(ecs_remove(m->ctx, e, c), ECS_OK);
+            }
+            for (uint32_t k = rng_below(&r, 40); k-- > 0;) {
+                live[nlive] = create_ok(m->ctx);
+                model_created(m, live[nlive]);
+                assert_int_equal(ecs_add(m->ctx, live[nlive], C_VEL, NULL), ECS_OK);
+                assert_int_equal(ecs_add(m->ctx, live[nlive], C_POS, NULL), ECS_OK);
+                nlive++;
+            }
+            model_refresh(m);
+            assert_int_equal(ecs_alive_count(m->ctx), nlive);
+        }
+        ecs_context_destroy(m->ctx);
+        free(live);
+        free(m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -417,6 +486,7 @@ int main(void)
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_bulk_misuse),
         cmocka_unit_test(test_large_batches_match_model),
+        cmocka_unit_test(test_small_batches_by_range_match_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -233,6 +233,7 @@ void ecs_context_destroy(ecs_context *ctx)
         return;
     }
     ecs_pool_destroy(ctx->pool);
+    ecs__compact_fini(ctx);
     for (uint32_t s = 0; ctx->systems && s < ctx->system_count; s++) {
         ecs_sys *sys = &ctx->systems[s];
         for (uint32_t i = 0; i < sys->subtask_cap; i++) ecs__subtask_fini(&sys->subtasks[i]);

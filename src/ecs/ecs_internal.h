@@ -100,6 +100,8 @@ typedef struct ecs_sys {
     uint64_t start_ns, end_ns;
 } ecs_sys;
 
+typedef struct ecs_compact ecs_compact; /* compact.c */
+
 struct ecs_context {
     ecs_component_def *components;
     uint32_t component_count;
@@ -135,6 +137,8 @@ struct ecs_context {
     bool running; /* systems are executing: structural calls are forbidden */
     atomic_uint pending_systems;
     atomic_uint pending_matches;
+    ecs_compact *compact; /* max_workers, made on first use (compact.c) */
+    atomic_uint pending_compacts;
     ecs_status step_status;
     /* The first misuse detected (any thread): 0 none, 1 being written, 2
      * written; the message is read once the step's threads are done. */
@@ -154,6 +158,12 @@ void ecs__run_systems(ecs_context *ctx);
 void ecs__subtask_fini(ecs_subtask_ *st);
 /* Refresh (refresh.c): with_deferred also runs what the systems recorded. */
 void ecs__refresh(ecs_context *ctx, bool with_deferred);
+/* Removals split over the workers (compact.c): the systems' removed
+ * lists are set and the leaving members' bits cleared; each list is
+ * compacted and its count lowered. False (nothing done) with fewer than
+ * two workers or when out of memory. */
+bool ecs__compact_removals(ecs_context *ctx);
+void ecs__compact_fini(ecs_context *ctx);
 /* Validation (validate.c): fills reach (n * n) on success. */
 ecs_status ecs__validate(const ecs_config *cfg, bool *reach, ecs_error *err);
 /* Records a misuse of the API (any thread, at most one message kept per

@@ -99,9 +99,8 @@ static bool needs_lists(const ecs_context *ctx, const ecs_sys *sys)
            (uint64_t)ctx->batch_match.count * 16u < sys->subs.count;
 }
 
-/* Splits the batch into who leaves and who joins, ascending, then updates
- * the subscription keeping it ascending. */
-static void match_by_lists(ecs_context *ctx, ecs_sys *sys)
+/* Splits the batch into who leaves and who joins, ascending. */
+static void find_lists(ecs_context *ctx, ecs_sys *sys)
 {
     uint32_t nr = 0, na = 0, id;
     for (ecs_sset_cursor c = ecs_sset_first(&ctx->batch_match); ecs_sset_next(&c, &id);) {
@@ -112,7 +111,13 @@ static void match_by_lists(ecs_context *ctx, ecs_sys *sys)
     }
     sys->removed_count = nr;
     sys->added_count = na;
-    ecs_oset_apply(&sys->subs, sys->removed, nr, sys->added, na);
+}
+
+/* The lists, then the subscription updated keeping it ascending. */
+static void match_by_lists(ecs_context *ctx, ecs_sys *sys)
+{
+    find_lists(ctx, sys);
+    ecs_oset_apply(&sys->subs, sys->removed, sys->removed_count, sys->added, sys->added_count);
 }
 
 /* The same without lists: one pass over the batch drops who leaves and
@@ -170,6 +175,44 @@ static bool reserve_scratch(ecs_context *ctx)
     return true;
 }
 
+/* Subscribed entries, over all systems, from which a small batch goes by
+ * ranges (see match_by_ranges) when there are workers to share it. */
+#define RANGED_MATCH_MIN 65536u
+
+static bool ranged_pays(const ecs_context *ctx)
+{
+    if (ctx->workers < 2 || ctx->batch_match.count == 0) return false;
+    uint64_t total = 0;
+    for (uint32_t s = 0; s < ctx->system_count; s++) {
+        const ecs_sys *sys = &ctx->systems[s];
+        if (!needs_lists(ctx, sys)) return false; /* a large batch: match_by_sweep */
+        total += sys->subs.count;
+    }
+    return total >= RANGED_MATCH_MIN;
+}
+
+/* A small batch against large lists (the deaths of a frame): the lists of
+ * who leaves and joins come from the batch alone, system by system; the
+ * subscriptions then close their gaps split by range over the workers
+ * (compact.c), each worker the share its subtasks read; the newcomers are
+ * merged in last. Same subscriptions as match_by_lists. */
+static void match_by_ranges(ecs_context *ctx)
+{
+    for (uint32_t s = 0; s < ctx->system_count; s++) {
+        ecs_sys *sys = &ctx->systems[s];
+        find_lists(ctx, sys);
+        for (uint32_t k = 0; k < sys->removed_count; k++) ecs_oset_drop(&sys->subs, sys->removed[k]);
+    }
+    if (!ecs__compact_removals(ctx)) /* out of memory: the same, system by system */
+        for (uint32_t s = 0; s < ctx->system_count; s++)
+            if (ctx->systems[s].removed_count)
+                ecs_oset_compact(&ctx->systems[s].subs, ctx->systems[s].removed_count);
+    for (uint32_t s = 0; s < ctx->system_count; s++) {
+        ecs_sys *sys = &ctx->systems[s];
+        if (sys->added_count) ecs_oset_apply(&sys->subs, NULL, 0, sys->added, sys->added_count);
+    }
+}
+
 static void match_all(ecs_context *ctx)
 {
     uint32_t n = ctx->batch_match.count, systems = ctx->system_count;
@@ -177,7 +220,9 @@ static void match_all(ecs_context *ctx)
      * moves over up to every subscribed entity (cheaper per element). */
     uint64_t work = (uint64_t)n * systems;
     for (uint32_t s = 0; s < systems; s++) work += ctx->systems[s].subs.count / 4u;
-    if (ctx->workers > 1 && systems > 1 && n > 0 && work >= PARALLEL_MATCH_MIN) {
+    if (ranged_pays(ctx)) {
+        match_by_ranges(ctx);
+    } else if (ctx->workers > 1 && systems > 1 && n > 0 && work >= PARALLEL_MATCH_MIN) {
         atomic_store(&ctx->pending_matches, systems);
         for (uint32_t s = 0; s < systems; s++) ctx->systems[s].match_job.run = match_job;
         ecs_pool_push_batch(ctx->pool, &ctx->systems[1].match_job, sizeof(ecs_sys), systems - 1u);

@@ -79,6 +79,43 @@ void ecs_oset_compact(ecs_oset *s, uint32_t dropped)
     s->count = w;
 }
 
+/* Appends dense[from, from + len) to a compaction's output (see
+ * ecs_oset_compact_range): its first `hold` values to held, the rest to
+ * dense[to + ...] (at or below where they are read). */
+typedef struct range_out {
+    uint32_t *dense, *held;
+    uint32_t to, hold, n;
+} range_out;
+
+static void range_emit(range_out *o, uint32_t from, uint32_t len)
+{
+    if (o->n < o->hold) {
+        uint32_t k = o->hold - o->n < len ? o->hold - o->n : len;
+        memcpy(o->held + o->n, o->dense + from, (size_t)k * sizeof *o->held);
+        o->n += k;
+        from += k;
+        len -= k;
+    }
+    if (len) memmove(o->dense + o->to + o->n, o->dense + from, (size_t)len * sizeof *o->dense);
+    o->n += len;
+}
+
+uint32_t ecs_oset_compact_range(ecs_oset *s, uint32_t lo, uint32_t hi, const uint32_t *removed,
+                                uint32_t nremoved, uint32_t to, uint32_t *held, uint32_t hold)
+{
+    assert(to <= lo && lo - to == hold && hi <= s->count);
+    range_out o = {s->dense, held, to, hold, 0};
+    uint32_t pos = lo;
+    for (uint32_t r = 0; r < nremoved; r++) {
+        uint32_t at = gallop(s->dense, pos, hi, removed[r]);
+        assert(at < hi && s->dense[at] == removed[r]);
+        range_emit(&o, pos, at - pos);
+        pos = at + 1u;
+    }
+    range_emit(&o, pos, hi - pos);
+    return o.n < hold ? o.n : hold;
+}
+
 /* Many removals: clear their bits, then compact. */
 static void remove_by_filter(ecs_oset *s, const uint32_t *removed, uint32_t nremoved)
 {

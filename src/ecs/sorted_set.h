@@ -50,6 +50,17 @@ static inline void ecs_oset_drop(ecs_oset *s, uint32_t v)
 }
 void ecs_oset_compact(ecs_oset *s, uint32_t dropped);
 
+/* One range's share of a removal split over threads (compact.c): the
+ * members of dense[lo, hi) but the `nremoved` listed in removed (members
+ * in that range, ascending), in order, the j-th going to dense[to + j]
+ * (to <= lo), except that the first `hold` of them go to held[0, hold)
+ * instead: dense[to, lo) may still be read by whoever works on the range
+ * below, and lo - to = hold. Writes no dense slot below lo, reads none
+ * outside [lo, hi); count and bits are left as they are. Returns how many
+ * went to held (hold, or fewer if the range kept fewer). */
+uint32_t ecs_oset_compact_range(ecs_oset *s, uint32_t lo, uint32_t hi, const uint32_t *removed,
+                                uint32_t nremoved, uint32_t to, uint32_t *held, uint32_t hold);
+
 typedef struct ecs_oset_merge {
     ecs_oset *s;
     uint32_t i, k; /* dense[0, i): members not yet moved; dense[k, ...): merged */
