@@ -25,14 +25,6 @@ static atomic_size_t live_blocks;
  * and its wrappers. */
 #define ALLOC_HUGE_MIN ((size_t)2 << 20)
 #define HUGE_PAGE ((size_t)2 << 20)
-/* Blocks from this size on get a plain mapping of their own: its pages
- * read as zero until written, where calloc, once glibc serves large
- * blocks from its heap (after the first large free), clears the whole
- * block. A fixed context's subscription lists (1.6 MiB each at 400 000
- * entities) were then written through in full at creation: 400 faults
- * per system, and resident memory for capacity never used. */
-#define ALLOC_MAP_MIN ((size_t)128 << 10)
-#define PAGE_UNIT ((size_t)4096u) /* the smallest page size */
 
 /* Two words below every block: where its memory starts and, for a
  * mapping, its length (0: from calloc). */
@@ -49,27 +41,24 @@ static void *place(void *raw, size_t mapped, size_t align)
     return (void *)at;
 }
 
-/* A mapping of its own, aligned to and sized in `unit` (a power of two,
- * at least a page), advised to use huge pages when unit is one. NULL
- * where the system has no such mappings or refuses one. */
-static void *alloc_mapped(size_t size, size_t align, size_t unit)
+/* NULL where the system has no such mappings or refuses one. */
+static void *alloc_mapped(size_t size, size_t align)
 {
 #if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
-    if (size > SIZE_MAX - HEADER - align - 2 * unit) return NULL;
-    size_t len = (size_t)align_up(HEADER + align + size, unit);
-    unsigned char *map = mmap(NULL, len + unit, PROT_READ | PROT_WRITE,
+    if (size > SIZE_MAX - HEADER - align - 2 * HUGE_PAGE) return NULL;
+    size_t len = (size_t)align_up(HEADER + align + size, HUGE_PAGE);
+    unsigned char *map = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE,
                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (map == MAP_FAILED) return NULL;
-    unsigned char *base = (unsigned char *)align_up((uintptr_t)map, unit);
+    unsigned char *base = (unsigned char *)align_up((uintptr_t)map, HUGE_PAGE);
     size_t head = (size_t)(base - map);
     if (head) munmap(map, head); /* trims: the mapping becomes [base, base + len) */
-    if (unit - head) munmap(base + len, unit - head);
-    if (unit == HUGE_PAGE) (void)madvise(base, len, MADV_HUGEPAGE); /* a hint: errors ignored */
+    if (HUGE_PAGE - head) munmap(base + len, HUGE_PAGE - head);
+    (void)madvise(base, len, MADV_HUGEPAGE); /* a hint: errors ignored */
     return place(base, len, align);
 #else
     (void)size;
     (void)align;
-    (void)unit;
     return NULL;
 #endif
 }
@@ -81,8 +70,8 @@ void *ecs_alloc(size_t size, size_t align)
 {
     if (align < sizeof(void *)) align = align ? sizeof(void *) : 64;
     if (size > SIZE_MAX - align - HEADER) return NULL;
-    if (size >= ALLOC_MAP_MIN) {
-        void *p = alloc_mapped(size, align, size >= ALLOC_HUGE_MIN ? HUGE_PAGE : PAGE_UNIT);
+    if (size >= ALLOC_HUGE_MIN) {
+        void *p = alloc_mapped(size, align);
         if (p) return p;
     }
     void *raw = calloc(1, size + align + HEADER);
@@ -128,12 +117,13 @@ int ecs_reserve(void **ptr, size_t *cap, size_t need, size_t elem)
 
 /* Below this, a few faults cost less than the system call. */
 #define PREFAULT_MIN ((size_t)64 << 10)
+#define PAGE ((uintptr_t)4096u) /* the smallest page size: populating is by whole pages */
 
 void ecs__prefault(void *p, size_t size)
 {
 #ifdef MADV_POPULATE_WRITE
     if (!p || size < PREFAULT_MIN) return;
-    uintptr_t lo = align_up((uintptr_t)p, PAGE_UNIT), hi = ((uintptr_t)p + size) & ~(PAGE_UNIT - 1u);
+    uintptr_t lo = align_up((uintptr_t)p, PAGE), hi = ((uintptr_t)p + size) & ~(PAGE - 1u);
     if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
 #else
     (void)p;
