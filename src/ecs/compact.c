@@ -31,18 +31,6 @@ struct ecs_compact {
     uint32_t *first, *held_n;
 };
 
-/* Entries of a (ascending) below v. */
-static uint32_t count_below(const uint32_t *a, uint32_t n, uint32_t v)
-{
-    uint32_t lo = 0, hi = n;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2u;
-        if (a[mid] < v) lo = mid + 1u;
-        else hi = mid;
-    }
-    return lo;
-}
-
 /* Share w of `workers` of a list of count: the subtasks' split (schedule.c). */
 static uint32_t share_start(uint32_t count, uint32_t w, uint32_t workers)
 {
@@ -109,7 +97,7 @@ bool ecs__compact_removals(ecs_context *ctx)
         for (uint32_t w = 0; w < workers; w++) {
             uint32_t lo = share_start(sys->subs.count, w, workers);
             ctx->compact[w].first[s] =
-                lo < sys->subs.count ? count_below(sys->removed, sys->removed_count, sys->subs.dense[lo])
+                lo < sys->subs.count ? ecs_lower_bound(sys->removed, 0, sys->removed_count, sys->subs.dense[lo])
                                      : sys->removed_count;
         }
     }

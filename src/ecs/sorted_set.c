@@ -36,8 +36,7 @@ bool ecs_oset_grow(ecs_oset *s, uint32_t universe)
     return true;
 }
 
-/* First position in a[lo, hi) holding a value >= v (hi if none). */
-static uint32_t lower_bound(const uint32_t *a, uint32_t lo, uint32_t hi, uint32_t v)
+uint32_t ecs_lower_bound(const uint32_t *a, uint32_t lo, uint32_t hi, uint32_t v)
 {
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2u;
@@ -56,7 +55,7 @@ static uint32_t gallop(const uint32_t *a, uint32_t lo, uint32_t hi, uint32_t v)
         lo += step;
         step *= 2u;
     }
-    return lower_bound(a, lo, lo + step - 1u < hi ? lo + step - 1u : hi, v);
+    return ecs_lower_bound(a, lo, lo + step - 1u < hi ? lo + step - 1u : hi, v);
 }
 
 static void flip(ecs_oset *s, uint32_t v) { s->bits[v >> 6] ^= UINT64_C(1) << (v & 63u); }
@@ -178,7 +177,7 @@ static void add_by_blocks(ecs_oset *s, const uint32_t *added, uint32_t nadded)
         /* Only dense[0, end) still holds unmoved members. */
         uint32_t at = end > 0 && s->dense[end - 1u] < added[j]
                           ? end
-                          : lower_bound(s->dense, 0, end, added[j]);
+                          : ecs_lower_bound(s->dense, 0, end, added[j]);
         if (end > at)
             memmove(s->dense + at + j + 1u, s->dense + at, (size_t)(end - at) * sizeof *s->dense);
         s->dense[at + j] = added[j];

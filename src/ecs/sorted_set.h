@@ -19,6 +19,9 @@ typedef struct ecs_oset {
     uint32_t universe; /* values must be < universe */
 } ecs_oset;
 
+/* First position in a[lo, hi) (ascending) holding a value >= v; hi if none. */
+uint32_t ecs_lower_bound(const uint32_t *a, uint32_t lo, uint32_t hi, uint32_t v);
+
 bool ecs_oset_init(ecs_oset *s, uint32_t universe);
 void ecs_oset_fini(ecs_oset *s);
 /* Widens the universe, keeping the members. */
