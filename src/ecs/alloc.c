@@ -117,13 +117,17 @@ int ecs_reserve(void **ptr, size_t *cap, size_t need, size_t elem)
 
 /* Below this, a few faults cost less than the system call. */
 #define PREFAULT_MIN ((size_t)64 << 10)
-#define PAGE ((uintptr_t)4096u) /* the smallest page size: populating is by whole pages */
 
 void ecs__prefault(void *p, size_t size)
 {
 #ifdef MADV_POPULATE_WRITE
     if (!p || size < PREFAULT_MIN) return;
-    uintptr_t lo = align_up((uintptr_t)p, PAGE), hi = ((uintptr_t)p + size) & ~(PAGE - 1u);
+    /* Whole pages of the block only: 4 KiB here, 16 or 64 KiB elsewhere
+     * (a length the kernel rounded up would reach past the block). */
+    long ps = sysconf(_SC_PAGESIZE);
+    if (ps <= 0 || (ps & (ps - 1))) return;
+    const uintptr_t page = (uintptr_t)ps;
+    uintptr_t lo = align_up((uintptr_t)p, page), hi = ((uintptr_t)p + size) & ~(page - 1u);
     if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
 #else
     (void)p;
