@@ -31,12 +31,6 @@ struct ecs_compact {
     uint32_t *first, *held_n;
 };
 
-/* Share w of `workers` of a list of count: the subtasks' split (schedule.c). */
-static uint32_t share_start(uint32_t count, uint32_t w, uint32_t workers)
-{
-    return (uint32_t)((uint64_t)count * w / workers);
-}
-
 static void compact_job(ecs_job *job)
 {
     ecs_compact *c = (ecs_compact *)(void *)((char *)job - offsetof(ecs_compact, job));
@@ -47,8 +41,8 @@ static void compact_job(ecs_job *job)
         ecs_sys *sys = &ctx->systems[s];
         uint32_t nr = sys->removed_count;
         if (nr == 0) continue;
-        uint32_t lo = share_start(sys->subs.count, w, workers);
-        uint32_t hi = share_start(sys->subs.count, w + 1u, workers);
+        uint32_t lo = ecs__share_start(sys->subs.count, w, workers);
+        uint32_t hi = ecs__share_start(sys->subs.count, w + 1u, workers);
         uint32_t first = c->first[s], last = w + 1u < workers ? ctx->compact[w + 1u].first[s] : nr;
         c->held_n[s] = ecs_oset_compact_range(&sys->subs, lo, hi, sys->removed + first,
                                               last - first, lo - first, c->held + at, first);
@@ -95,7 +89,7 @@ bool ecs__compact_removals(ecs_context *ctx)
         const ecs_sys *sys = &ctx->systems[s];
         if (sys->removed_count == 0) continue;
         for (uint32_t w = 0; w < workers; w++) {
-            uint32_t lo = share_start(sys->subs.count, w, workers);
+            uint32_t lo = ecs__share_start(sys->subs.count, w, workers);
             ctx->compact[w].first[s] =
                 lo < sys->subs.count ? ecs_lower_bound(sys->removed, 0, sys->removed_count, sys->subs.dense[lo])
                                      : sys->removed_count;
@@ -112,7 +106,7 @@ bool ecs__compact_removals(ecs_context *ctx)
         if (sys->removed_count == 0) continue;
         for (uint32_t w = 0; w < workers; w++) {
             const ecs_compact *c = &ctx->compact[w];
-            uint32_t to = share_start(sys->subs.count, w, workers) - c->first[s];
+            uint32_t to = ecs__share_start(sys->subs.count, w, workers) - c->first[s];
             for (uint32_t k = 0; k < c->held_n[s]; k++) sys->subs.dense[to + k] = c->held[at + k];
         }
         sys->subs.count -= sys->removed_count;

@@ -148,6 +148,14 @@ struct ecs_context {
     void *user;
 };
 
+/* Where part i of n of count entries starts: the even split of a system's
+ * subtasks (schedule.c), which the refresh's compaction follows
+ * (compact.c) so that each worker rewrites the share its subtasks read. */
+static inline uint32_t ecs__share_start(uint32_t count, uint32_t i, uint32_t n)
+{
+    return (uint32_t)((uint64_t)count * i / n);
+}
+
 /* Storage (entity.c). */
 bool ecs__grow(ecs_context *ctx, uint32_t capacity);
 /* Puts a reclaimed index in the free set. */

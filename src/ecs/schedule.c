@@ -70,8 +70,8 @@ ecs_status ecs__prepare_subtasks(ecs_context *ctx)
                 st->begin = (uint32_t)(chunk * i);
                 st->end = (uint32_t)(chunk * (i + 1) < count ? chunk * (i + 1) : count);
             } else { /* even: sizes differ by at most one entity */
-                st->begin = (uint32_t)((uint64_t)count * i / n);
-                st->end = (uint32_t)((uint64_t)count * (i + 1) / n);
+                st->begin = ecs__share_start(count, i, n);
+                st->end = ecs__share_start(count, i + 1, n);
             }
         }
         sys->subtask_count = n;
