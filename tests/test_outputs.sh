@@ -8,8 +8,9 @@
 # /proc/self/fd/1 targets, a symlinked target (dangling too), one file
 # named by two flags, a read-only target's mode, a chart that fails after
 # the runs (fake gnuplot), gnuplot's lookup, SIGINT/SIGTERM/SIGHUP during
-# a long run, a reader that goes away (| head -c 10), a closed or full
-# standard output. Synchronisation is on files, with bounded loops.
+# a long run, one target that cannot be replaced when the others were, a
+# reader that goes away (| head -c 10), a closed or full standard output.
+# Synchronisation is on files, with bounded loops.
 # Prints one line per case and exits 1 if any case failed.
 set -u
 
@@ -237,6 +238,29 @@ for sig in TERM INT HUP; do
         "$([ "$(ls -A | tr '\n' ' ')" = "out.csv out.json " ] || echo "files now: $(ls -A | tr '\n' ' ')")"
     cd "$tmp" || exit 2
 done
+
+# ---- one output that cannot be put in place: the others keep their content ---
+rm -rf w && mkdir w && cd w || exit 2
+echo oldcsv >out.csv && echo oldjson >out.json
+"$bin" bench --entities 20000 --repeat 20 --frames 60 --threads 2 --inner-parallelism on \
+    --storage dynamic --quiet --csv out.csv --json out.json >../o 2>../e &
+pid=$!
+for _ in $(seq 1 400); do # staged (bounded), then out.json becomes a directory
+    [ "$(ls -A | grep -c '^\.out\.')" -ge 2 ] && break
+    kill -0 $pid 2>/dev/null || break
+    sleep 0.05
+done
+staged=$(ls -A | grep -c '^\.out\.')
+rm out.json && mkdir out.json
+wait $pid
+rc=$?
+pid=
+check "--json's target turned into a directory mid-run: exit 1, out.csv keeps its old content" \
+    "$([ "$staged" -ge 2 ] || echo 'the temporaries never appeared')" \
+    "$([ $rc -eq 1 ] && grep -q -- '--json out.json: cannot put it in place' ../e || echo "exit $rc: $(head -c 200 ../e)")" \
+    "$([ "$(cat out.csv)" = oldcsv ] || echo "out.csv now: $(head -c 60 out.csv)")" \
+    "$([ "$(ls -A | tr '\n' ' ')" = "out.csv out.json " ] || echo "files now: $(ls -A | tr '\n' ' ')")"
+cd "$tmp" || exit 2
 
 # ---- standard output ---------------------------------------------------------
 rm -rf w && mkdir w && cd w || exit 2

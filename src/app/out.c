@@ -347,11 +347,74 @@ int app_out_commit(app_out *o)
     return 0;
 }
 
+/* What app_out_commit_all did to one output, to undo it. */
+typedef struct commit_undo {
+    char *old;     /* the replaced file, kept under this name until the end */
+    bool replaced; /* renamed (or linked) into place */
+} commit_undo;
+
+/* Puts o's temporary in place like app_out_commit, the file it replaces
+ * first linked to "<temporary>.old" so that it can come back. */
+static int commit_keeping_old(app_out *o, commit_undo *u)
+{
+    if (o->kind != APP_OUT_REPLACE || !o->tmp) return 0;
+    if (!(o->options & APP_OUT_NEW_ONLY)) {
+        u->old = join(o->tmp, strlen(o->tmp), ".old");
+        if (!u->old) {
+            failed(o, "cannot put it in place", ENOMEM);
+            return 1;
+        }
+        if (link(o->target, u->old) != 0) {
+            int err = errno;
+            free(u->old);
+            u->old = NULL;
+            if (err != ENOENT) { /* ENOENT: nothing to replace */
+                failed(o, "cannot put it in place", err);
+                return 1;
+            }
+        }
+    }
+    int rc = app_out_commit(o);
+    u->replaced = rc == 0;
+    return rc;
+}
+
+/* Gives target back what it held before (or removes it, where it did not
+ * exist); says so where that fails. */
+static void undo_commit(app_out *o, commit_undo *u)
+{
+    if (!u->replaced) return;
+    int rc = u->old ? rename(u->old, o->target) : unlink(o->target);
+    if (rc != 0) failed(o, "written, and could not be put back as it was", errno);
+    else if (u->old) {
+        free(u->old);
+        u->old = NULL;
+    }
+}
+
+int app_out_commit_all(app_out *outs, size_t n)
+{
+    commit_undo undo[APP_OUT_COMMIT_MAX] = {{0}};
+    if (n > APP_OUT_COMMIT_MAX) return 1;
+    int rc = 0;
+    size_t done = 0;
+    for (; done < n && rc == 0; done++) rc = commit_keeping_old(&outs[done], &undo[done]);
+    if (rc != 0) /* the one that failed is done - 1: undo the ones before */
+        for (size_t i = done - 1; i-- > 0;) undo_commit(&outs[i], &undo[i]);
+    for (size_t i = 0; i < n; i++) {
+        if (undo[i].old) unlink(undo[i].old);
+        free(undo[i].old);
+    }
+    return rc;
+}
+
 void app_out_discard(app_out *o)
 {
     if (o->fd >= 0) close(o->fd);
     o->fd = -1;
-    if (o->tmp) unlink(o->tmp);
+    if (o->tmp && unlink(o->tmp) != 0 && errno != ENOENT)
+        app_error(o->prog, "%s %s: left its temporary %s behind: %s", o->flag, o->path, o->tmp,
+                  strerror(errno));
     free(o->tmp);
     free(o->target);
     free(o->resolved);

@@ -78,7 +78,13 @@ const char *app_out_name(const app_out *o);
 /* REPLACE: renames the temporary over the target (NEW_ONLY: links it to
  * the name, which must not exist). Returns 0, or 1 after printing why not. */
 int app_out_commit(app_out *o);
-/* Removes the temporary if still there and frees everything; safe twice. */
+/* Commits outs[0..n) (n <= APP_OUT_COMMIT_MAX) in order, all or none:
+ * where one fails, those before it get their old content back (a file
+ * that did not exist is removed again). Each replaced file is kept as a
+ * hard link beside it until the end. Returns 0, or 1 after printing why. */
+#define APP_OUT_COMMIT_MAX 8
+int app_out_commit_all(app_out *outs, size_t n);
+/* Removes the temporary if still there (says so where it cannot) and frees everything; safe twice. */
 void app_out_discard(app_out *o);
 
 /* Records at start-up whether file descriptors 0, 1 and 2 were open, and

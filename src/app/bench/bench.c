@@ -95,7 +95,7 @@ static int write_outputs(bench_outputs *b, const bench_set *s, bool deterministi
         if (!chart_ok) app_out_discard(&o[OUT_CHART]);
     }
     if (app_stop_signal()) return app_stop_status();
-    for (int i = 0; i < OUT_COUNT && rc == 0; i++) rc = app_out_commit(&o[i]);
+    if (rc == 0) rc = app_out_commit_all(o, OUT_COUNT);
     if (rc == 0 && !chart_ok) {
         bench_error("--chart %s: not written; the other outputs were", o[OUT_CHART].path);
         rc = CHART_FAILED;
