@@ -20,6 +20,9 @@
 #include <unistd.h>
 
 #include "ecs.h"
+#include "out.h"
+
+#include <signal.h>
 
 typedef struct vec2 {
     float x, y;
@@ -161,8 +164,13 @@ static void usage(FILE *f)
             "  --repeat R    repetitions per measurement, 1..%lu (default 21);\n"
             "                the median and the minimum are reported\n"
             "  --seed S      seed of the initial values and the churn, 0..%llu\n"
-            "  --csv FILE    also write one row per repetition to FILE\n"
-            "  --help        print this and exit\n",
+            "  --csv FILE    also write one row per repetition to FILE: checked before\n"
+            "                the first measurement, replaced whole at the end (a link\n"
+            "                is followed; a FIFO or device is written in place);\n"
+            "                SIGINT, SIGTERM or SIGHUP leave it as it was\n"
+            "  --help        print this and exit\n"
+            "Each flag is given once. Exit: 0 done, 1 --csv could not be written,\n"
+            "2 bad input.\n",
             MAX_ENTITIES, MAX_THREADS, MAX_REPEAT, (unsigned long long)UINT64_MAX);
 }
 
@@ -191,9 +199,15 @@ static options parse_options(int argc, char **argv)
         {"csv", required_argument, NULL, 'c'},      {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     options o = {1000000u, 2u, 21u, 1u, NULL};
-    int c;
+    int c, index = -1;
+    bool seen[sizeof longopts / sizeof longopts[0]] = {false};
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":h", longopts, &index)) != -1) {
+        if (index >= 0 && c != 'h') { /* a long option: given once */
+            if (seen[index]) fail(2, "--%s is given twice", longopts[index].name);
+            seen[index] = true;
+        }
+        index = -1;
         switch (c) {
         case 'n': o.entities = (uint32_t)parse_uint("--entities", optarg, 1, MAX_ENTITIES); break;
         case 't': o.threads = (uint32_t)parse_uint("--threads", optarg, 1, MAX_THREADS); break;
@@ -522,12 +536,47 @@ static void write_csv(const options *o, FILE *f, const series *m)
                     o->threads, (unsigned long long)o->seed);
 }
 
+/* The CSV's temporary (out.h), removed if a signal ends the run first: the
+ * file named keeps what it held. */
+static const char *volatile csv_tmp;
+
+static void on_signal(int sig)
+{
+    const char *tmp = csv_tmp;
+    if (tmp) unlink(tmp);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* Staged before the first measurement (checked, nothing replaced yet),
+ * written and put in place at the end. */
+static void csv_stage(app_out *out, const char *path)
+{
+    if (app_out_stage(out, "ecs_bench", "--csv", path, 0) != 0) exit(2);
+    csv_tmp = out->tmp;
+    const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++) signal(sigs[k], on_signal);
+}
+
+static void csv_finish(app_out *out, const options *o, const series *m)
+{
+    FILE *f = app_out_begin(out);
+    int rc = 1;
+    if (f) {
+        write_csv(o, f, m);
+        rc = app_out_end(out, f);
+    }
+    if (rc == 0) rc = app_out_commit(out);
+    csv_tmp = NULL;
+    app_out_discard(out);
+    if (rc != 0) exit(1);
+}
+
 int main(int argc, char **argv)
 {
     options o = parse_options(argc, argv);
-    FILE *csv = NULL;
-    if (o.csv && !(csv = fopen(o.csv, "w")))
-        fail(2, "--csv: cannot open '%s' for writing: %s", o.csv, strerror(errno));
+    app_out csv = {0};
+    if (o.csv) csv_stage(&csv, o.csv);
     printf("ecs_bench: N=%u entities, threads=%u, repeats=%u, seed=%llu, online CPUs=%ld\n",
            o.entities, o.threads, o.repeat, (unsigned long long)o.seed,
            sysconf(_SC_NPROCESSORS_ONLN));
@@ -614,11 +663,7 @@ int main(int argc, char **argv)
     print_goal("empty step of the 9-system DAG under 20 us", empty_us, " us",
                empty_us < 20.0 ? "PASS" : "MISS");
 
-    if (csv) {
-        write_csv(&o, csv, m);
-        if (fclose(csv) != 0)
-            fail(1, "--csv: writing '%s' failed", o.csv);
-    }
+    if (o.csv) csv_finish(&csv, &o, m);
     for (int k = 0; k < M_COUNT; k++)
         free(m[k].ms);
     free(plain_v);
