@@ -123,6 +123,8 @@ else
     bad "run (no window mode built)" "window mode" run --frames 1
     bad "--frames 1 (no mode, no window mode built)" "window mode" --frames 1
 fi
+bad "--version extra" "extra" --version extra
+bad "--help extra" "extra" --help extra
 bad "unknown mode" "frobnicate" frobnicate
 bad "empty mode" "mode" ""
 bad "bench --bogus" "--bogus" bench --bogus "${files[@]}"
@@ -246,6 +248,9 @@ wbad "run --size 10x10" "--size" run --size 10x10
 wbad "run --size abc" "--size" run --size abc
 wbad "run --size 1440x" "--size" run --size 1440x
 wbad "run --assets ''" "--assets" run --assets ""
+wbad "run --assets naming a missing directory: refused before a window" "--assets" \
+    run --assets /nonexistent-dir
+wbad "run --assets naming a file" "--assets" run --assets "$0"
 wbad "run --kernel fast" "--kernel" run --kernel fast
 wbad "run --world 10x" "--world" run --world 10x
 wbad "run --bogus" "--bogus" run --bogus
@@ -318,6 +323,29 @@ for h in --help -h; do
         grep -qF -e "$opt" "$out" || good_why+=("stdout does not mention $opt")
     done
     report "particles bench $h"
+done
+
+# --help and --version on a full or closed standard output: an error, not 0.
+for words in "--help" "--version" "bench --help" "run --help"; do
+    [ "$words" = "run --help" ] && [ -z "$has_window" ] && continue
+    if [ -w /dev/full ]; then
+        # shellcheck disable=SC2086 # the words are split on purpose
+        "$bin" $words >/dev/full 2>"$err"
+        r=$?
+        if [ $r -eq 1 ] && grep -q 'writing standard output failed' "$err"; then
+            ok "particles $words >/dev/full: exit 1"
+        else
+            fail "particles $words >/dev/full" "exit $r: '$(show "$err")'"
+        fi
+    fi
+    # shellcheck disable=SC2086
+    "$bin" $words >&- 2>"$err"
+    r=$?
+    if [ $r -eq 2 ] && grep -q 'standard output is closed' "$err"; then
+        ok "particles $words >&-: exit 2"
+    else
+        fail "particles $words >&-" "exit $r: '$(show "$err")'"
+    fi
 done
 
 good "particles --version" --version

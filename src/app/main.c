@@ -54,6 +54,8 @@ static const app_mode *find_mode(const char *name)
     return NULL;
 }
 
+static void print_version(FILE *f) { fprintf(f, "particles %s\n", PARTICLES_VERSION); }
+
 static bool is_help(const char *arg)
 {
     return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0 || strcmp(arg, "help") == 0;
@@ -68,13 +70,14 @@ static bool is_default(int argc, char **argv)
 int main(int argc, char **argv)
 {
     app_std_fds_guard();
-    if (argc >= 2 && is_help(argv[1])) {
-        usage(stdout);
-        return 0;
-    }
-    if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
-        printf("particles %s\n", PARTICLES_VERSION);
-        return 0;
+    bool help = argc >= 2 && is_help(argv[1]);
+    if (help || (argc >= 2 && strcmp(argv[1], "--version") == 0)) {
+        if (argc > 2) {
+            fprintf(stderr, "particles: %s takes no argument, got '%s' (try 'particles --help')\n",
+                    argv[1], argv[2]);
+            return 2;
+        }
+        return app_print_to_stdout("particles", help ? usage : print_version);
     }
 #ifdef PARTICLES_WINDOW
     if (is_default(argc, argv)) return window_main(argc, argv);

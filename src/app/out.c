@@ -45,6 +45,16 @@ int app_stdout_finish(const char *prog)
     return 1;
 }
 
+int app_print_to_stdout(const char *prog, void (*print)(FILE *f))
+{
+    if (stdout_closed) {
+        app_error(prog, "standard output is closed: nowhere to print to");
+        return 2;
+    }
+    print(stdout);
+    return app_stdout_finish(prog);
+}
+
 /* ---- names ------------------------------------------------------------------ */
 
 /* s[0..n) as a new string. */

@@ -97,4 +97,8 @@ bool app_stdout_was_closed(void);
  * or 1 after printing why it failed (a full disk). */
 int app_stdout_finish(const char *prog);
 
+/* print(stdout) for --help and --version: 2 after saying so where standard
+ * output was closed at start-up, else what app_stdout_finish returns. */
+int app_print_to_stdout(const char *prog, void (*print)(FILE *f));
+
 #endif /* APP_OUT_H */

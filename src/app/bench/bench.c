@@ -152,8 +152,7 @@ int bench_main(int argc, char **argv)
     int rc = bench_cli_parse(argc, argv, &o);
     if (rc != 0) return rc;
     if (o.help) {
-        bench_cli_usage(stdout);
-        return app_stdout_finish(BENCH_PROG);
+        return app_print_to_stdout(BENCH_PROG, bench_cli_usage);
     }
     app_stop_install();
     if (app_stdout_was_closed() && (o.print_dag || !o.quiet)) {

@@ -130,8 +130,8 @@ static int start(window_app *a, int argc, char **argv)
     int rc = window_cli_parse(argc, argv, &a->opt);
     if (rc != 0) return rc;
     if (a->opt.help) {
-        window_cli_usage(stdout);
-        return -1;
+        rc = app_print_to_stdout(PROG, window_cli_usage);
+        return rc ? rc : -1; /* -1: printed, nothing more to do */
     }
     if (app_stdout_was_closed() && a->opt.frames) {
         app_error(PROG, "standard output is closed: the --frames summary could not be printed");
@@ -141,7 +141,8 @@ static int start(window_app *a, int argc, char **argv)
     if (rc != 0) return rc;
     app_stop_install();
     window_assets assets;
-    if (window_assets_find(a->opt.assets, &assets) != 0) return 1;
+    int found = window_assets_find(a->opt.assets, &assets);
+    if (found != 0) return found;
     rc = window_platform_open(&a->plat, "particles", (int)a->opt.width, (int)a->opt.height,
                               a->opt.vsync);
     if (rc == 0) {
@@ -450,5 +451,5 @@ int window_main(int argc, char **argv)
         }
     }
     stop(&a);
-    return rc < 0 ? app_stdout_finish(PROG) : rc;
+    return rc < 0 ? 0 : rc;
 }

@@ -30,11 +30,11 @@ int window_assets_find(const char *given, window_assets *out)
     if (given) {
         if (!is_dir(given)) {
             app_error(PROG, "--assets: '%s' is not a directory", given);
-            return 1;
+            return 2; /* bad input */
         }
         if (!fill(out, given)) {
             app_error(PROG, "--assets: '%s' is too long a path", given);
-            return 1;
+            return 2;
         }
         return 0;
     }

@@ -13,7 +13,9 @@ typedef struct window_assets {
 
 /* ROOT is `given` (--assets), else the executable's directory when it
  * holds shaders/ (the build tree), else EXEDIR/../share/particles (an
- * install). Returns 0, or 1 after printing one line naming what is missing. */
+ * install). Returns 0, 2 (bad input) when `given` is not a directory, or
+ * 1 when nothing was given and no shaders were found, after printing one
+ * line naming what is missing. */
 int window_assets_find(const char *given, window_assets *out);
 
 #endif /* WINDOW_ASSETS_H */
