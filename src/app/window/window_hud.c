@@ -159,18 +159,18 @@ static const char *const HELP[][2] = {
 window_hud_layout window_hud_layout_of(const gfx_renderer *r, bool help, int px_w, int px_h,
                                        float scale)
 {
-    gfx_view v = gfx_get_view(r);
     float lh = gfx_line_height(r), gap = 12.0f * scale, pad = 10.0f * scale;
     window_hud_layout l = {.scale = scale};
-    l.x = v.x + gap;
-    l.y = v.y + gap;
+    l.x = gap;
+    l.y = gap;
+    l.hint_y = (float)px_h - gap - lh;
     l.w = 470.0f * scale;
     l.h = lh * (5.0f + 1.0f + SIM_SYSTEM_COUNT + 1.0f) + 2.0f * pad;
     l.help_w = 460.0f * scale;
     l.help_h = lh * (float)(HELP_ROWS + 2u) + 28.0f * scale;
     float beside = l.x + l.w + gap, right = (float)px_w - gap;
     l.help_in_place = help && beside + l.help_w > right;
-    l.help_x = l.help_in_place ? l.x : fmaxf(beside, v.x + v.w - l.help_w - gap);
+    l.help_x = l.help_in_place ? l.x : fmaxf(beside, right - l.help_w);
     l.help_y = l.y;
     /* The lens and its two-line caption: right of the figures, below the
      * help when it shows there. */
@@ -201,7 +201,6 @@ static void help_panel(gfx_renderer *r, const window_hud_layout *l)
 
 void window_hud_draw(gfx_renderer *r, const window_hud *h, const window_hud_layout *l)
 {
-    gfx_view v = gfx_get_view(r);
     float lh = gfx_line_height(r), pad = 10.0f * l->scale;
     if (h->help) help_panel(r, l);
     if (!h->help || !l->help_in_place) {
@@ -210,10 +209,9 @@ void window_hud_draw(gfx_renderer *r, const window_hud *h, const window_hud_layo
         figures(&p, h);
         system_chart(&p, h);
     }
-    float bottom = v.y + v.h - 12.0f * l->scale - lh;
     const char *hint = h->help ? "H hides the help" : "H: help";
-    gfx_text(r, l->x, bottom, hint, DIM);
-    if (h->notice) gfx_text(r, l->x, bottom - lh, h->notice, WARN);
+    gfx_text(r, l->x, l->hint_y, hint, DIM);
+    if (h->notice) gfx_text(r, l->x, l->hint_y - lh, h->notice, WARN);
 }
 
 void window_hud_cell_rect(const sim_grid_layout *g, uint32_t cell, float out[4])

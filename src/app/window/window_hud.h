@@ -35,8 +35,11 @@ typedef struct window_hud_layout {
     float help_x, help_y, help_w, help_h;
     bool help_in_place;           /* the help replaces the figures */
     float lens_x, lens_y, lens_side;
+    float hint_y;                 /* the "H: help" line, at the window's bottom */
 } window_hud_layout;
 
+/* Anchored to the window's corners, not the world's box, so that a world
+ * whose shape differs from the window's keeps its panels in the bars. */
 window_hud_layout window_hud_layout_of(const gfx_renderer *r, bool help, int px_w, int px_h,
                                        float scale);
 
