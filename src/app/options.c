@@ -3,6 +3,7 @@
 #include "options.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,22 +201,31 @@ static bool parse_kernel(const app_mode_cli *cli, const char *arg, sim_kernel *o
     return true;
 }
 
-/* --world WxH: integers, and a world the simulation accepts. */
+/* --world WxH: two whole numbers, each side from the largest circle's
+ * diameter to SIM_WORLD_SIDE_MAX, and a grid of at most SIM_GRID_CELLS_MAX
+ * cells; each failure says which of these and what is allowed. */
 static bool parse_world(const app_mode_cli *cli, const char *arg, app_sim_options *sim)
 {
     size_t w = strcspn(arg, "x");
     const char *h = arg + w + (arg[w] != '\0');
     sim_params p = sim_default_params();
-    char msg[200] = "";
-    if (arg[w] == '\0' || !app_scan_u32(arg, w, 1u, UINT32_MAX, &sim->world_w) ||
-        !app_scan_u32(h, strlen(h), 1u, UINT32_MAX, &sim->world_h)) {
-        app_error(cli->prog, "--world: '%s' is not WIDTHxHEIGHT in whole units (e.g. 3220x2012)",
+    uint32_t lo = (uint32_t)ceilf(2.0f * p.radius_max), hi = SIM_WORLD_SIDE_MAX;
+    const char *digits = "0123456789";
+    size_t hn = strlen(h);
+    if (arg[w] == '\0' || w == 0 || hn == 0 || strspn(arg, digits) != w || strspn(h, digits) != hn) {
+        app_error(cli->prog, "--world: '%s' is not WIDTHxHEIGHT, two whole numbers (e.g. 3220x2012)",
                   arg);
+        return false;
+    }
+    if (!app_scan_u32(arg, w, lo, hi, &sim->world_w) || !app_scan_u32(h, hn, lo, hi, &sim->world_h)) {
+        app_error(cli->prog, "--world: '%s': each side must be from %u to %u units", arg,
+                  (unsigned)lo, (unsigned)hi);
         return false;
     }
     p.world_w = (float)sim->world_w;
     p.world_h = (float)sim->world_h;
-    if (!sim_params_check(&p, msg, sizeof msg)) {
+    char msg[200] = "";
+    if (!sim_params_check(&p, msg, sizeof msg)) { /* too many grid cells */
         app_error(cli->prog, "--world: '%s': %s", arg, msg);
         return false;
     }
@@ -488,8 +498,11 @@ void app_options_usage(FILE *f, uint32_t list_max, const app_sim_options *d)
     fprintf(f,
             "  --kernel K                collision kernel: scalar, avx2, avx512 or auto\n"
             "                            (default auto: the widest this CPU has, here %s)\n"
-            "  --world WxH               world size in units (default 1440x900, the\n"
+            "  --world WxH               world size in units, each side a whole number\n"
+            "                            from 5 to %u, the grid (cells of 5.05 units)\n"
+            "                            at most %u cells (default 1440x900, the\n"
             "                            thesis's; e.g. 3220x2012 holds 1000000 particles\n"
             "                            at the density of 200000 in the default world)\n",
-            sim_kernel_name(sim_kernel_resolve(SIM_KERNEL_AUTO)));
+            sim_kernel_name(sim_kernel_resolve(SIM_KERNEL_AUTO)), (unsigned)SIM_WORLD_SIDE_MAX,
+            (unsigned)SIM_GRID_CELLS_MAX);
 }

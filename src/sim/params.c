@@ -7,8 +7,8 @@
 
 /* The largest world side: keeps x / cell exact enough for the grid's 1 %
  * margin and the cell count small. */
-#define WORLD_MAX 100000.0f
-#define CELLS_MAX (UINT32_C(1) << 26)
+#define WORLD_MAX ((float)SIM_WORLD_SIDE_MAX)
+#define CELLS_MAX SIM_GRID_CELLS_MAX
 /* Bounds on speeds and accelerations: velocities stay far from float
  * overflow for any number of frames a run can take. */
 #define MAGNITUDE_MAX 1.0e6f
@@ -68,9 +68,11 @@ bool sim_params_check(const sim_params *p, char *msg, size_t size)
     }
     float cell = sim_grid_cell_size(p->radius_max);
     if ((double)ceilf(p->world_w / cell) * (double)ceilf(p->world_h / cell) > (double)CELLS_MAX) {
-        snprintf(msg, size, "radius max %g is too small for a %gx%g world (grid over %u cells)",
-                 (double)p->radius_max, (double)p->world_w, (double)p->world_h,
-                 (unsigned)CELLS_MAX);
+        snprintf(msg, size,
+                 "a %gx%g world needs over %u grid cells of %.2f units (radius max %g): "
+                 "width x height must stay under about %.3g square units",
+                 (double)p->world_w, (double)p->world_h, (unsigned)CELLS_MAX, (double)cell,
+                 (double)p->radius_max, (double)CELLS_MAX * (double)cell * (double)cell);
         return false;
     }
     if (!(p->speed_max >= 0.0f && p->speed_max <= MAGNITUDE_MAX &&

@@ -100,6 +100,11 @@ typedef struct sim_params {
 
 sim_params sim_default_params(void);
 
+/* The longest world side, and the most grid cells a world may need (its
+ * area over the cell's, the cell a little wider than the largest circle). */
+#define SIM_WORLD_SIDE_MAX 100000u
+#define SIM_GRID_CELLS_MAX (UINT32_C(1) << 26)
+
 /* Checks that parameters describe a runnable world (finite, ordered ranges,
  * the largest circle fits). Returns false and writes one line to msg. */
 bool sim_params_check(const sim_params *p, char *msg, size_t msg_size);
