@@ -167,6 +167,10 @@ for k in avx512 avx2; do
         bad "--kernel $k (not on this CPU)" "--kernel" bench --kernel $k "${files[@]}"
     fi
 done
+bad "--storage fixed,dynamic,fixed names the twice-listed item" "'fixed' is listed twice" \
+    bench --storage fixed,dynamic,fixed "${files[@]}"
+bad "--inner-parallelism both,on: 'both' alone" "given alone" \
+    bench --inner-parallelism both,on "${files[@]}"
 bad "--world 0x900" "--world" bench --world 0x900 "${files[@]}"
 bad "--world 1440" "--world" bench --world 1440 "${files[@]}"
 bad "--world 1440x900x2" "--world" bench --world 1440x900x2 "${files[@]}"
@@ -238,7 +242,7 @@ wbad "run --entities 500000 (fixed, over the default limit)" "--entities" run --
 wbad "run --fixed-limit 1000 --entities 2000" "--entities" \
     run --fixed-limit 1000 --entities 2000
 wbad "run --threads 0" "--threads" run --threads 0
-wbad "run --inner-parallelism both" "--inner-parallelism" run --inner-parallelism both
+wbad "run --inner-parallelism both: for the bench" "give on or off" run --inner-parallelism both
 wbad "run --inner-parallelism on,off (one value)" "--inner-parallelism" \
     run --inner-parallelism on,off
 wbad "run --storage x" "--storage" run --storage x

@@ -136,9 +136,20 @@ static const list_kind IPS = {"--inner-parallelism", IP_WORDS, 2, 0, 0, 2, "on,o
 static const list_kind STORAGES = {"--storage", STORAGE_WORDS, 2, 0, 0, 2, "fixed,dynamic"};
 
 static bool parse_item(const app_mode_cli *cli, const char *s, size_t len, const list_kind *k,
-                       uint32_t *out, uint32_t *n)
+                       uint32_t *out, uint32_t *n, uint32_t max, const char *arg)
 {
     uint32_t v;
+    if (k->both && len == 4 && strncmp(s, "both", 4) == 0) { /* parse_list took it alone */
+        size_t comma = strcspn(k->both, ",");
+        if (max <= 1u)
+            app_error(cli->prog, "%s: 'both' is for particles bench; this mode runs one "
+                      "simulation: give %.*s or %s", k->flag, (int)comma, k->both,
+                      k->both + comma + (k->both[comma] != '\0'));
+        else
+            app_error(cli->prog, "%s: 'both' (= %s) is given alone, not in a list like '%s'",
+                      k->flag, k->both, arg);
+        return false;
+    }
     bool ok = k->words ? word_item(cli, k->flag, s, len, k->words, k->word_n, &v)
                        : u32_item(cli, k->flag, s, len, k->lo, k->hi, &v);
     if (!ok) return false;
@@ -147,6 +158,10 @@ static bool parse_item(const app_mode_cli *cli, const char *s, size_t len, const
             app_error(cli->prog, "%s: '%.*s' is listed twice", k->flag, (int)len, s);
             return false;
         }
+    }
+    if (*n == max) {
+        app_error(cli->prog, "%s: more than %u items in '%s'", k->flag, (unsigned)max, arg);
+        return false;
     }
     out[(*n)++] = v;
     return true;
@@ -164,7 +179,7 @@ static bool parse_list(const app_mode_cli *cli, const char *arg, const list_kind
                       "simulation; lists are for particles bench)", k->flag, arg);
             return false;
         }
-        return parse_item(cli, arg, strlen(arg), k, out, n);
+        return parse_item(cli, arg, strlen(arg), k, out, n, 1u, arg);
     }
     if (k->both && strcmp(arg, "both") == 0) arg = k->both;
     for (const char *s = arg;; s++) {
@@ -173,11 +188,7 @@ static bool parse_list(const app_mode_cli *cli, const char *arg, const list_kind
             app_error(cli->prog, "%s: empty item in '%s'", k->flag, arg);
             return false;
         }
-        if (*n == max) {
-            app_error(cli->prog, "%s: more than %u items in '%s'", k->flag, (unsigned)max, arg);
-            return false;
-        }
-        if (!parse_item(cli, s, len, k, out, n)) return false;
+        if (!parse_item(cli, s, len, k, out, n, max, arg)) return false;
         s += len;
         if (*s == '\0') return true;
     }
