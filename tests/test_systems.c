@@ -163,6 +163,67 @@ static void test_matching(void **state)
     ecs_context_destroy(ctx);
 }
 
+/* ---- shared subscription lists --------------------------------------------- */
+
+/* Systems that subscribe the same entities share one list (refresh.c's
+ * classes): seen from outside, ecs_subscribed returns the same array. An
+ * entity whose mask tells them apart splits them, those that leave going
+ * together; the contents stay what each system's own matching gives. */
+static void test_classes_share_and_split(void **state)
+{
+    (void)state;
+    static const uint32_t ab[] = {C_A, C_B};
+    const ecs_system_def sys[] = {
+        {.name = "s_a", .reads = IDS(id_a), .process = noop_process},
+        {.name = "s_ab", .reads = IDS(ab), .process = noop_process},
+        {.name = "s_a2", .reads = IDS(id_a), .process = noop_process},
+        {.name = "s_ab2", .reads = IDS(ab), .process = noop_process},
+    };
+    ecs_config cfg = config_of(sys, 4, 2);
+    ecs_context *ctx = ctx_create_ok(&cfg);
+    ecs_entity e[40];
+    for (uint32_t i = 0; i < 40; i++) {
+        e[i] = create_ok(ctx);
+        assert_int_equal(ecs_add(ctx, e[i], C_A, NULL), ECS_OK);
+        assert_int_equal(ecs_add(ctx, e[i], C_B, NULL), ECS_OK);
+    }
+    ecs_refresh(ctx);
+    const uint32_t *list[4];
+    uint32_t count[4];
+    for (uint32_t s = 0; s < 4; s++) list[s] = ecs_subscribed(ctx, s, &count[s]);
+    for (uint32_t s = 1; s < 4; s++) { /* every mask so far has A and B: one list */
+        assert_ptr_equal(list[s], list[0]);
+        assert_int_equal(count[s], 40);
+    }
+    /* An entity with A alone: s_ab and s_ab2 leave s_a's list, together. */
+    assert_int_equal(ecs_remove(ctx, e[7], C_B), ECS_OK);
+    assert_int_equal(ecs_kill(ctx, e[3]), ECS_OK);
+    ecs_refresh(ctx);
+    for (uint32_t s = 0; s < 4; s++) list[s] = ecs_subscribed(ctx, s, &count[s]);
+    assert_ptr_equal(list[2], list[0]);
+    assert_ptr_equal(list[3], list[1]);
+    assert_ptr_not_equal(list[1], list[0]);
+    assert_int_equal(count[0], 39);
+    assert_int_equal(count[1], 38);
+    for (uint32_t i = 0; i < 40; i++) {
+        assert_int_equal(ecs_is_subscribed(ctx, 0, e[i]), i != 3);
+        assert_int_equal(ecs_is_subscribed(ctx, 1, e[i]), i != 3 && i != 7);
+        assert_int_equal(ecs_is_subscribed(ctx, 3, e[i]), i != 3 && i != 7);
+    }
+    /* Both lists go on by themselves: B back on e[7], steps in between. */
+    step_ok(ctx, NULL, NULL);
+    assert_int_equal(ecs_add(ctx, e[7], C_B, NULL), ECS_OK);
+    assert_int_equal(ecs_kill(ctx, e[9]), ECS_OK);
+    step_ok(ctx, NULL, NULL);
+    for (uint32_t s = 0; s < 4; s++) list[s] = ecs_subscribed(ctx, s, &count[s]);
+    for (uint32_t s = 0; s < 4; s++) {
+        assert_int_equal(count[s], 38);
+        for (uint32_t k = 1; k < count[s]; k++) assert_true(list[s][k - 1] < list[s][k]);
+    }
+    assert_memory_equal(list[0], list[1], 38 * sizeof *list[0]);
+    ecs_context_destroy(ctx);
+}
+
 /* ---- subscription and reclaim callbacks ----------------------------------- */
 
 typedef struct cb_log {
@@ -415,6 +476,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_matching),
+        cmocka_unit_test(test_classes_share_and_split),
         cmocka_unit_test(test_callbacks),
         cmocka_unit_test(test_next_run),
         cmocka_unit_test(test_dot_and_stats),

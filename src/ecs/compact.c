@@ -41,10 +41,10 @@ static void compact_job(ecs_job *job)
         ecs_sys *sys = &ctx->systems[s];
         uint32_t nr = sys->removed_count;
         if (nr == 0) continue;
-        uint32_t lo = ecs__share_start(sys->subs.count, w, workers);
-        uint32_t hi = ecs__share_start(sys->subs.count, w + 1u, workers);
+        uint32_t lo = ecs__share_start(sys->subs->count, w, workers);
+        uint32_t hi = ecs__share_start(sys->subs->count, w + 1u, workers);
         uint32_t first = c->first[s], last = w + 1u < workers ? ctx->compact[w + 1u].first[s] : nr;
-        c->held_n[s] = ecs_oset_compact_range(&sys->subs, lo, hi, sys->removed + first,
+        c->held_n[s] = ecs_oset_compact_range(sys->subs, lo, hi, sys->removed + first,
                                               last - first, lo - first, c->held + at, first);
         at += nr;
     }
@@ -89,9 +89,9 @@ bool ecs__compact_removals(ecs_context *ctx)
         const ecs_sys *sys = &ctx->systems[s];
         if (sys->removed_count == 0) continue;
         for (uint32_t w = 0; w < workers; w++) {
-            uint32_t lo = ecs__share_start(sys->subs.count, w, workers);
+            uint32_t lo = ecs__share_start(sys->subs->count, w, workers);
             ctx->compact[w].first[s] =
-                lo < sys->subs.count ? ecs_lower_bound(sys->removed, 0, sys->removed_count, sys->subs.dense[lo])
+                lo < sys->subs->count ? ecs_lower_bound(sys->removed, 0, sys->removed_count, sys->subs->dense[lo])
                                      : sys->removed_count;
         }
     }
@@ -106,10 +106,10 @@ bool ecs__compact_removals(ecs_context *ctx)
         if (sys->removed_count == 0) continue;
         for (uint32_t w = 0; w < workers; w++) {
             const ecs_compact *c = &ctx->compact[w];
-            uint32_t to = ecs__share_start(sys->subs.count, w, workers) - c->first[s];
-            for (uint32_t k = 0; k < c->held_n[s]; k++) sys->subs.dense[to + k] = c->held[at + k];
+            uint32_t to = ecs__share_start(sys->subs->count, w, workers) - c->first[s];
+            for (uint32_t k = 0; k < c->held_n[s]; k++) sys->subs->dense[to + k] = c->held[at + k];
         }
-        sys->subs.count -= sys->removed_count;
+        sys->subs->count -= sys->removed_count;
         at += sys->removed_count;
     }
     return true;

@@ -177,6 +177,7 @@ static ecs_status build(ecs_context *ctx, const ecs_config *cfg, ecs_error *err)
         if (!copy_system(&ctx->systems[s], &cfg->systems[s]))
             return ecs__fail(err, ECS_ERR_NOMEM, "out of memory");
     }
+    ecs__classes_init(ctx);
     st = build_graph(ctx, err);
     if (st != ECS_OK) return st;
 
@@ -238,7 +239,7 @@ void ecs_context_destroy(ecs_context *ctx)
         ecs_sys *sys = &ctx->systems[s];
         for (uint32_t i = 0; i < sys->subtask_cap; i++) ecs__subtask_fini(&sys->subtasks[i]);
         ecs_free(sys->subtasks);
-        ecs_oset_fini(&sys->subs);
+        ecs_oset_fini(&sys->own);
         ecs_free(sys->ids);
         ecs_free(sys->dependents);
         ecs_free(sys->removed);

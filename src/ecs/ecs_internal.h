@@ -87,7 +87,17 @@ typedef struct ecs_sys {
     uint32_t dependent_count;
     atomic_uint pending_deps;
     atomic_uint pending_subtasks;
-    ecs_oset subs; /* subscribed entity indices, ascending */
+    /* Subscribed entity indices, ascending: `subs` points to the list of
+     * the system's class, kept by its leader (refresh.c, "classes"); own
+     * is that list when the system leads, else unused. */
+    ecs_oset own;
+    ecs_oset *subs;
+    uint32_t leader; /* the class's first system: itself when it leads */
+    /* Where it left a class (split_from, the leader then; split_mask, the
+     * mask that told them apart), so that the others leaving with it follow
+     * it. Meaningful only while it leads. */
+    uint32_t split_from;
+    uint64_t split_mask;
     ecs_subtask_ *subtasks;
     uint32_t subtask_count, subtask_cap;
     uint32_t pass, passes; /* the pass running (or last run); passes per step, >= 1 */
@@ -165,6 +175,10 @@ ecs_status ecs__prepare_subtasks(ecs_context *ctx);
 void ecs__run_systems(ecs_context *ctx);
 void ecs__subtask_fini(ecs_subtask_ *st);
 /* Refresh (refresh.c): with_deferred also runs what the systems recorded. */
+/* Subscription classes (refresh.c): every system that can share a list
+ * starts in one class; a refresh splits a class when an entity's mask
+ * tells its systems apart. */
+void ecs__classes_init(ecs_context *ctx);
 void ecs__refresh(ecs_context *ctx, bool with_deferred);
 /* Removals split over the workers (compact.c): the systems' removed
  * lists are set and the leaving members' bits cleared; each list is

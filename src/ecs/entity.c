@@ -39,7 +39,7 @@ bool ecs__grow(ecs_context *ctx, uint32_t capacity)
         !ecs_sset_grow(&ctx->to_match, capacity) || !ecs_sset_grow(&ctx->batch_match, capacity))
         return false;
     for (uint32_t s = 0; s < ctx->system_count; s++)
-        if (!ecs_oset_grow(&ctx->systems[s].subs, capacity)) return false;
+        if (!ecs_oset_grow(&ctx->systems[s].own, capacity)) return false;
     ctx->capacity = capacity;
     return true;
 }
@@ -174,12 +174,12 @@ void *ecs_column(ecs_context *ctx, uint32_t component)
 const uint32_t *ecs_subscribed(const ecs_context *ctx, uint32_t system, uint32_t *count)
 {
     assert(system < ctx->system_count);
-    *count = ctx->systems[system].subs.count;
-    return ctx->systems[system].subs.dense;
+    *count = ctx->systems[system].subs->count;
+    return ctx->systems[system].subs->dense;
 }
 
 bool ecs_is_subscribed(const ecs_context *ctx, uint32_t system, ecs_entity e)
 {
     assert(system < ctx->system_count);
-    return ecs__alive(ctx, e) && ecs_oset_contains(&ctx->systems[system].subs, e.index);
+    return ecs__alive(ctx, e) && ecs_oset_contains(ctx->systems[system].subs, e.index);
 }

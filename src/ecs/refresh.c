@@ -90,13 +90,101 @@ static bool wants(const ecs_context *ctx, const ecs_sys *sys, uint32_t index)
            (ctx->masks[index] & sys->required) == sys->required;
 }
 
+/* ---- classes -------------------------------------------------------------
+ * Systems whose subscriptions hold the same entities share one list: its
+ * class's, kept by the class's first system (the leader), so a refresh
+ * matches, drops and compacts it once, not once per system (the particle
+ * simulation's nine systems all subscribe every particle). Two systems
+ * agree on an entity when its mask satisfies both or neither; a class
+ * holds systems that agree on the mask of every entity refreshed so far,
+ * so their lists are equal. Each refresh round checks the masks of its
+ * live entities before matching and splits a class whose systems tell one
+ * apart: those that disagree with the leader leave together, the first of
+ * them taking a copy of the list. Classes never merge again. A system
+ * with callbacks or no required component leads a class of its own. */
+
+static bool shareable(const ecs_sys *sys)
+{
+    return sys->required != 0 && !sys->def.on_subscribe && !sys->def.on_unsubscribe;
+}
+
+static void lead(ecs_sys *sys)
+{
+    sys->leader = sys->id;
+    sys->subs = &sys->own;
+}
+
+static void follow(ecs_sys *sys, ecs_sys *leader)
+{
+    sys->leader = leader->id;
+    sys->subs = &leader->own;
+}
+
+void ecs__classes_init(ecs_context *ctx)
+{
+    ecs_sys *first = NULL;
+    for (uint32_t s = 0; s < ctx->system_count; s++) {
+        ecs_sys *sys = &ctx->systems[s];
+        if (!shareable(sys)) lead(sys);
+        else if (!first) lead(first = sys);
+        else follow(sys, first);
+    }
+}
+
+static bool wants_mask(const ecs_sys *sys, uint64_t mask)
+{
+    return sys->required != 0 && (mask & sys->required) == sys->required;
+}
+
+/* Splits the classes that the mask tells apart (see above). */
+static void split_by(ecs_context *ctx, uint64_t mask)
+{
+    for (uint32_t s = 0; s < ctx->system_count; s++) {
+        ecs_sys *sys = &ctx->systems[s], *leader = &ctx->systems[sys->leader];
+        if (leader == sys || wants_mask(sys, mask) == wants_mask(leader, mask)) continue;
+        /* The first system of this class to leave leads the ones after it. */
+        ecs_sys *to = NULL;
+        for (uint32_t t = leader->id + 1u; t < s && !to; t++) {
+            ecs_sys *o = &ctx->systems[t];
+            if (o->leader == o->id && o->split_from == leader->id && o->split_mask == mask) to = o;
+        }
+        if (to) {
+            follow(sys, to);
+        } else {
+            ecs_oset_copy(&sys->own, leader->subs);
+            lead(sys);
+            sys->split_from = leader->id;
+            sys->split_mask = mask;
+        }
+    }
+}
+
+/* Before matching: every mask of the batch's live entities against the
+ * classes (consecutive entities mostly share one mask: checked once). */
+static void split_classes(ecs_context *ctx)
+{
+    uint32_t id;
+    bool any = false;
+    uint64_t last = 0;
+    for (ecs_sset_cursor c = ecs_sset_first(&ctx->batch_match); ecs_sset_next(&c, &id);) {
+        if (ctx->states[id] != ECS_SLOT_ALIVE) continue; /* leaving every list */
+        uint64_t mask = ctx->masks[id];
+        if (any && mask == last) continue;
+        any = true;
+        last = mask;
+        split_by(ctx, mask);
+    }
+}
+
+static bool leads(const ecs_sys *sys) { return sys->leader == sys->id; }
+
 /* Few changes against a large subscription go by block moves, which need
  * the lists of who leaves and who joins (see ecs_oset_apply), and so do
  * callbacks; otherwise the changes are applied as they are found. */
 static bool needs_lists(const ecs_context *ctx, const ecs_sys *sys)
 {
     return sys->def.on_subscribe || sys->def.on_unsubscribe ||
-           (uint64_t)ctx->batch_match.count * 16u < sys->subs.count;
+           (uint64_t)ctx->batch_match.count * 16u < sys->subs->count;
 }
 
 /* Splits the batch into who leaves and who joins, ascending. */
@@ -104,7 +192,7 @@ static void find_lists(ecs_context *ctx, ecs_sys *sys)
 {
     uint32_t nr = 0, na = 0, id;
     for (ecs_sset_cursor c = ecs_sset_first(&ctx->batch_match); ecs_sset_next(&c, &id);) {
-        bool member = ecs_oset_contains(&sys->subs, id);
+        bool member = ecs_oset_contains(sys->subs, id);
         bool want = wants(ctx, sys, id);
         if (member && !want) sys->removed[nr++] = id;
         else if (!member && want) sys->added[na++] = id;
@@ -117,7 +205,7 @@ static void find_lists(ecs_context *ctx, ecs_sys *sys)
 static void match_by_lists(ecs_context *ctx, ecs_sys *sys)
 {
     find_lists(ctx, sys);
-    ecs_oset_apply(&sys->subs, sys->removed, sys->removed_count, sys->added, sys->added_count);
+    ecs_oset_apply(sys->subs, sys->removed, sys->removed_count, sys->added, sys->added_count);
 }
 
 /* The same without lists: one pass over the batch drops who leaves and
@@ -126,7 +214,7 @@ static void match_by_lists(ecs_context *ctx, ecs_sys *sys)
  * create or kill) touches no scratch memory. */
 static void match_by_sweep(ecs_context *ctx, ecs_sys *sys)
 {
-    ecs_oset *subs = &sys->subs;
+    ecs_oset *subs = sys->subs;
     uint32_t nr = 0, na = 0, id;
     for (ecs_sset_cursor c = ecs_sset_first(&ctx->batch_match); ecs_sset_next(&c, &id);) {
         bool member = ecs_oset_contains(subs, id), want = wants(ctx, sys, id);
@@ -148,10 +236,12 @@ static void match_by_sweep(ecs_context *ctx, ecs_sys *sys)
     sys->added_count = 0;
 }
 
-/* Touches only sys (and reads the batch and the entity slots). */
+/* Touches only sys (and reads the batch and the entity slots); a system
+ * that follows a leader has nothing of its own to change. */
 static void match_system(ecs_context *ctx, ecs_sys *sys)
 {
-    if (needs_lists(ctx, sys)) match_by_lists(ctx, sys);
+    if (!leads(sys)) sys->removed_count = sys->added_count = 0;
+    else if (needs_lists(ctx, sys)) match_by_lists(ctx, sys);
     else match_by_sweep(ctx, sys);
 }
 
@@ -167,7 +257,7 @@ static bool reserve_scratch(ecs_context *ctx)
     size_t n = ctx->batch_match.count;
     for (uint32_t s = 0; s < ctx->system_count; s++) {
         ecs_sys *sys = &ctx->systems[s];
-        if (!needs_lists(ctx, sys)) continue;
+        if (!leads(sys) || !needs_lists(ctx, sys)) continue;
         if (ecs_reserve((void **)&sys->removed, &sys->removed_cap, n, sizeof(uint32_t)) ||
             ecs_reserve((void **)&sys->added, &sys->added_cap, n, sizeof(uint32_t)))
             return false;
@@ -185,8 +275,9 @@ static bool ranged_pays(const ecs_context *ctx)
     uint64_t total = 0;
     for (uint32_t s = 0; s < ctx->system_count; s++) {
         const ecs_sys *sys = &ctx->systems[s];
+        if (!leads(sys)) continue;
         if (!needs_lists(ctx, sys)) return false; /* a large batch: match_by_sweep */
-        total += sys->subs.count;
+        total += sys->subs->count;
     }
     return total >= RANGED_MATCH_MIN;
 }
@@ -200,16 +291,20 @@ static void match_by_ranges(ecs_context *ctx)
 {
     for (uint32_t s = 0; s < ctx->system_count; s++) {
         ecs_sys *sys = &ctx->systems[s];
+        if (!leads(sys)) {
+            sys->removed_count = sys->added_count = 0;
+            continue;
+        }
         find_lists(ctx, sys);
-        for (uint32_t k = 0; k < sys->removed_count; k++) ecs_oset_drop(&sys->subs, sys->removed[k]);
+        for (uint32_t k = 0; k < sys->removed_count; k++) ecs_oset_drop(sys->subs, sys->removed[k]);
     }
     if (!ecs__compact_removals(ctx)) /* out of memory: the same, system by system */
         for (uint32_t s = 0; s < ctx->system_count; s++)
             if (ctx->systems[s].removed_count)
-                ecs_oset_compact(&ctx->systems[s].subs, ctx->systems[s].removed_count);
+                ecs_oset_compact(ctx->systems[s].subs, ctx->systems[s].removed_count);
     for (uint32_t s = 0; s < ctx->system_count; s++) {
         ecs_sys *sys = &ctx->systems[s];
-        if (sys->added_count) ecs_oset_apply(&sys->subs, NULL, 0, sys->added, sys->added_count);
+        if (sys->added_count) ecs_oset_apply(sys->subs, NULL, 0, sys->added, sys->added_count);
     }
 }
 
@@ -219,7 +314,8 @@ static void match_all(ecs_context *ctx)
     /* Work: a membership test per changed entity and system, plus block
      * moves over up to every subscribed entity (cheaper per element). */
     uint64_t work = (uint64_t)n * systems;
-    for (uint32_t s = 0; s < systems; s++) work += ctx->systems[s].subs.count / 4u;
+    for (uint32_t s = 0; s < systems; s++)
+        if (leads(&ctx->systems[s])) work += ctx->systems[s].subs->count / 4u;
     if (ranged_pays(ctx)) {
         match_by_ranges(ctx);
     } else if (ctx->workers > 1 && systems > 1 && n > 0 && work >= PARALLEL_MATCH_MIN) {
@@ -310,6 +406,7 @@ void ecs__refresh(ecs_context *ctx, bool with_deferred)
         /* Listed: sorted here; spilled: walked in the bitmap, ascending. */
         if (ecs_sset_listed(&ctx->batch_match) && !is_ascending(&ctx->batch_match))
             ecs_sset_sort(&ctx->batch_match);
+        split_classes(ctx); /* first: a system that now leads needs scratch too */
         if (!reserve_scratch(ctx)) {
             /* Nothing changed yet: hand the batch back for the next refresh. */
             swap_sets(&ctx->to_match, &ctx->batch_match);

@@ -19,7 +19,7 @@
 
 static uint32_t split_count(const ecs_context *ctx, const ecs_sys *sys)
 {
-    uint32_t n = sys->subs.count;
+    uint32_t n = sys->subs->count;
     const ecs_parallelism *p = &sys->def.parallelism;
     if (ctx->inner_off || n == 0 || n < p->min_entities) return 1;
     switch (p->split) {
@@ -58,7 +58,7 @@ ecs_status ecs__prepare_subtasks(ecs_context *ctx)
     for (uint32_t s = 0; s < ctx->system_count; s++) {
         ecs_sys *sys = &ctx->systems[s];
         uint32_t n = split_count(ctx, sys);
-        uint32_t count = sys->subs.count;
+        uint32_t count = sys->subs->count;
         bool chunks = n > 1 && sys->def.parallelism.split == ECS_SPLIT_CHUNKS;
         uint64_t chunk = sys->def.parallelism.chunk_size;
         for (uint32_t i = 0; i < n; i++) {
@@ -94,7 +94,7 @@ static void subtask_execute(ecs_subtask_ *st)
     }
     st->marks[sys->pass] = (ecs_marks){st->out_count, st->cmd_len, st->kill_count};
     ecs_iter it = {
-        .entities = sys->subs.dense + st->begin,
+        .entities = sys->subs->dense + st->begin,
         .count = st->end - st->begin,
         .subtask = st->index,
         .subtask_count = sys->subtask_count,

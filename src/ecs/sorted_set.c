@@ -36,6 +36,16 @@ bool ecs_oset_grow(ecs_oset *s, uint32_t universe)
     return true;
 }
 
+void ecs_oset_copy(ecs_oset *dst, const ecs_oset *src)
+{
+    assert(dst->universe >= src->universe);
+    size_t words = ((size_t)src->universe + 63u) / 64u, dst_words = ((size_t)dst->universe + 63u) / 64u;
+    memcpy(dst->dense, src->dense, (size_t)src->count * sizeof *dst->dense);
+    memcpy(dst->bits, src->bits, words * sizeof *dst->bits);
+    memset(dst->bits + words, 0, (dst_words - words) * sizeof *dst->bits);
+    dst->count = src->count;
+}
+
 uint32_t ecs_lower_bound(const uint32_t *a, uint32_t lo, uint32_t hi, uint32_t v)
 {
     while (lo < hi) {

@@ -27,6 +27,9 @@ void ecs_oset_fini(ecs_oset *s);
 /* Widens the universe, keeping the members. */
 bool ecs_oset_grow(ecs_oset *s, uint32_t universe);
 
+/* dst becomes a copy of src (dst's universe at least src's). */
+void ecs_oset_copy(ecs_oset *dst, const ecs_oset *src);
+
 static inline bool ecs_oset_contains(const ecs_oset *s, uint32_t v)
 {
     return v < s->universe && (s->bits[v >> 6] >> (v & 63u) & 1u);

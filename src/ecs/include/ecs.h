@@ -257,7 +257,9 @@ void *ecs_column(ecs_context *ctx, uint32_t component);
 
 /* ---- Systems and steps ------------------------------------------------- */
 
-/* Subscribed entity indices of a system, in ascending order. */
+/* Subscribed entity indices of a system, in ascending order, valid until
+ * the next refresh. Systems that subscribe the same entities may get the
+ * same array: the ecs keeps one list for them. */
 const uint32_t *ecs_subscribed(const ecs_context *ctx, uint32_t system, uint32_t *count);
 bool ecs_is_subscribed(const ecs_context *ctx, uint32_t system, ecs_entity e);
 
