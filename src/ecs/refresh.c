@@ -310,15 +310,19 @@ static void match_by_ranges(ecs_context *ctx)
 
 static void match_all(ecs_context *ctx)
 {
-    uint32_t n = ctx->batch_match.count, systems = ctx->system_count;
-    /* Work: a membership test per changed entity and system, plus block
+    uint32_t n = ctx->batch_match.count, systems = ctx->system_count, lists = 0;
+    /* Work: a membership test per changed entity and list, plus block
      * moves over up to every subscribed entity (cheaper per element). */
-    uint64_t work = (uint64_t)n * systems;
-    for (uint32_t s = 0; s < systems; s++)
-        if (leads(&ctx->systems[s])) work += ctx->systems[s].subs->count / 4u;
+    uint64_t work = 0;
+    for (uint32_t s = 0; s < systems; s++) {
+        if (!leads(&ctx->systems[s])) continue;
+        lists++;
+        work += n + ctx->systems[s].subs->count / 4u;
+    }
     if (ranged_pays(ctx)) {
         match_by_ranges(ctx);
-    } else if (ctx->workers > 1 && systems > 1 && n > 0 && work >= PARALLEL_MATCH_MIN) {
+    } else if (ctx->workers > 1 && lists > 1 && n > 0 && work >= PARALLEL_MATCH_MIN) {
+        /* One job per system; those that follow a leader return at once. */
         atomic_store(&ctx->pending_matches, systems);
         for (uint32_t s = 0; s < systems; s++) ctx->systems[s].match_job.run = match_job;
         ecs_pool_push_batch(ctx->pool, &ctx->systems[1].match_job, sizeof(ecs_sys), systems - 1u);
