@@ -212,6 +212,9 @@ static bool parse_kernel(const app_mode_cli *cli, const char *arg, sim_kernel *o
     return true;
 }
 
+/* The shortest world side: the largest circle's diameter, rounded up. */
+static uint32_t world_side_min(void) { return (uint32_t)ceilf(2.0f * sim_default_params().radius_max); }
+
 /* --world WxH: two whole numbers, each side from the largest circle's
  * diameter to SIM_WORLD_SIDE_MAX, and a grid of at most SIM_GRID_CELLS_MAX
  * cells; each failure says which of these and what is allowed. */
@@ -220,7 +223,7 @@ static bool parse_world(const app_mode_cli *cli, const char *arg, app_sim_option
     size_t w = strcspn(arg, "x");
     const char *h = arg + w + (arg[w] != '\0');
     sim_params p = sim_default_params();
-    uint32_t lo = (uint32_t)ceilf(2.0f * p.radius_max), hi = SIM_WORLD_SIDE_MAX;
+    uint32_t lo = world_side_min(), hi = SIM_WORLD_SIDE_MAX;
     const char *digits = "0123456789";
     size_t hn = strlen(h);
     if (arg[w] == '\0' || w == 0 || hn == 0 || strspn(arg, digits) != w || strspn(h, digits) != hn) {
@@ -510,10 +513,11 @@ void app_options_usage(FILE *f, uint32_t list_max, const app_sim_options *d)
             "  --kernel K                collision kernel: scalar, avx2, avx512 or auto\n"
             "                            (default auto: the widest this CPU has, here %s)\n"
             "  --world WxH               world size in units, each side a whole number\n"
-            "                            from 5 to %u, the grid (cells of 5.05 units)\n"
+            "                            from %u to %u, the grid (cells of 5.05 units)\n"
             "                            at most %u cells (default 1440x900, the\n"
             "                            thesis's; e.g. 3220x2012 holds 1000000 particles\n"
             "                            at the density of 200000 in the default world)\n",
-            sim_kernel_name(sim_kernel_resolve(SIM_KERNEL_AUTO)), (unsigned)SIM_WORLD_SIDE_MAX,
+            sim_kernel_name(sim_kernel_resolve(SIM_KERNEL_AUTO)), (unsigned)world_side_min(),
+            (unsigned)SIM_WORLD_SIDE_MAX,
             (unsigned)SIM_GRID_CELLS_MAX);
 }

@@ -5,6 +5,7 @@
 #include "out.h"
 #include "options.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -404,8 +405,8 @@ static void undo_commit(app_out *o, commit_undo *u)
 
 int app_out_commit_all(app_out *outs, size_t n)
 {
+    assert(n <= APP_OUT_COMMIT_MAX && "more outputs than app_out_commit_all keeps");
     commit_undo undo[APP_OUT_COMMIT_MAX] = {{0}};
-    if (n > APP_OUT_COMMIT_MAX) return 1;
     int rc = 0;
     size_t done = 0;
     for (; done < n && rc == 0; done++) rc = commit_keeping_old(&outs[done], &undo[done]);

@@ -93,11 +93,6 @@ typedef struct ecs_sys {
     ecs_oset own;
     ecs_oset *subs;
     uint32_t leader; /* the class's first system: itself when it leads */
-    /* Where it left a class (split_from, the leader then; split_mask, the
-     * mask that told them apart), so that the others leaving with it follow
-     * it. Meaningful only while it leads. */
-    uint32_t split_from;
-    uint64_t split_mask;
     ecs_subtask_ *subtasks;
     uint32_t subtask_count, subtask_cap;
     uint32_t pass, passes; /* the pass running (or last run); passes per step, >= 1 */

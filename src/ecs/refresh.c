@@ -84,10 +84,15 @@ static void run_deferred(ecs_context *ctx)
     }
 }
 
+/* Whether an entity with this mask belongs in sys's subscription. */
+static bool wants_mask(const ecs_sys *sys, uint64_t mask)
+{
+    return sys->required != 0 && (mask & sys->required) == sys->required;
+}
+
 static bool wants(const ecs_context *ctx, const ecs_sys *sys, uint32_t index)
 {
-    return sys->required != 0 && ctx->states[index] == ECS_SLOT_ALIVE &&
-           (ctx->masks[index] & sys->required) == sys->required;
+    return ctx->states[index] == ECS_SLOT_ALIVE && wants_mask(sys, ctx->masks[index]);
 }
 
 /* ---- classes -------------------------------------------------------------
@@ -131,30 +136,26 @@ void ecs__classes_init(ecs_context *ctx)
     }
 }
 
-static bool wants_mask(const ecs_sys *sys, uint64_t mask)
-{
-    return sys->required != 0 && (mask & sys->required) == sys->required;
-}
+static bool leads(const ecs_sys *sys) { return sys->leader == sys->id; }
 
-/* Splits the classes that the mask tells apart (see above). */
+/* Splits the classes that the mask tells apart (see above), leader by
+ * leader: its members come after it, and a class formed here agrees on
+ * the mask, so when the loop reaches its new leader nothing moves. */
 static void split_by(ecs_context *ctx, uint64_t mask)
 {
-    for (uint32_t s = 0; s < ctx->system_count; s++) {
-        ecs_sys *sys = &ctx->systems[s], *leader = &ctx->systems[sys->leader];
-        if (leader == sys || wants_mask(sys, mask) == wants_mask(leader, mask)) continue;
-        /* The first system of this class to leave leads the ones after it. */
-        ecs_sys *to = NULL;
-        for (uint32_t t = leader->id + 1u; t < s && !to; t++) {
-            ecs_sys *o = &ctx->systems[t];
-            if (o->leader == o->id && o->split_from == leader->id && o->split_mask == mask) to = o;
-        }
-        if (to) {
-            follow(sys, to);
-        } else {
-            ecs_oset_copy(&sys->own, leader->subs);
-            lead(sys);
-            sys->split_from = leader->id;
-            sys->split_mask = mask;
+    for (uint32_t l = 0; l < ctx->system_count; l++) {
+        ecs_sys *leader = &ctx->systems[l], *to = NULL;
+        if (!leads(leader)) continue;
+        bool want = wants_mask(leader, mask);
+        for (uint32_t s = l + 1u; s < ctx->system_count; s++) {
+            ecs_sys *sys = &ctx->systems[s];
+            if (sys->leader != l || wants_mask(sys, mask) == want) continue;
+            if (to) {
+                follow(sys, to);
+            } else { /* the first to leave leads the others */
+                ecs_oset_copy(&sys->own, leader->subs);
+                lead(to = sys);
+            }
         }
     }
 }
@@ -175,8 +176,6 @@ static void split_classes(ecs_context *ctx)
         split_by(ctx, mask);
     }
 }
-
-static bool leads(const ecs_sys *sys) { return sys->leader == sys->id; }
 
 /* Few changes against a large subscription go by block moves, which need
  * the lists of who leaves and who joins (see ecs_oset_apply), and so do
