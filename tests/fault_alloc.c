@@ -15,6 +15,8 @@ void __real_free(void *p);
 void *__wrap_malloc(size_t size);
 void *__wrap_calloc(size_t n, size_t size);
 void *__wrap_realloc(void *p, size_t size);
+void *__real_aligned_alloc(size_t align, size_t size);
+void *__wrap_aligned_alloc(size_t align, size_t size);
 void __wrap_free(void *p);
 void *__real_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
 void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
@@ -58,6 +60,13 @@ void *__wrap_malloc(size_t size)
 void *__wrap_calloc(size_t n, size_t size)
 {
     void *p = fails(n * size) ? NULL : __real_calloc(n, size);
+    if (p) atomic_fetch_add(&live, 1);
+    return p;
+}
+
+void *__wrap_aligned_alloc(size_t align, size_t size)
+{
+    void *p = fails(size) ? NULL : __real_aligned_alloc(align, size);
     if (p) atomic_fetch_add(&live, 1);
     return p;
 }

@@ -1,5 +1,6 @@
 /* fault_alloc.h - test-only allocation failures: linked with
- * -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free, every
+ * -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=aligned_alloc,
+ * --wrap=free (and --wrap=mmap), every
  * allocation of the project's own code (ecs, sim, app) is counted and the
  * k-th one can be made to fail. libc's own allocations are not touched.
  *

@@ -76,6 +76,13 @@ ecs_status sim_create(const sim_config *cfg, sim_world **out, ecs_error *err)
         return fail(err, ECS_ERR_NOMEM, "out of memory for the grid");
     }
     w->band_count = (w->grid.rows + SIM_BAND_ROWS - 1u) / SIM_BAND_ROWS;
+    w->claim_count = ecs_max_workers(w->ctx);
+    w->claims = aligned_alloc(alignof(sim_claim), w->claim_count * sizeof *w->claims);
+    if (!w->claims) {
+        sim_destroy(w);
+        return fail(err, ECS_ERR_NOMEM, "out of memory for the grid");
+    }
+    for (uint32_t k = 0; k < w->claim_count; k++) sim_claim_set(&w->claims[k], 0, 0);
     st = sim__spawn_wave(w, 0u, msg, sizeof msg);
     if (st != ECS_OK) {
         sim_destroy(w);
@@ -95,6 +102,7 @@ void sim_destroy(sim_world *w)
         sim_contact_list_free(&w->bands[b].cross);
     }
     free(w->bands);
+    free(w->claims);
     free(w->spray);
     free(w);
 }

@@ -2,6 +2,7 @@
 #ifndef SIM_WORLD_H
 #define SIM_WORLD_H
 
+#include "claim.h"
 #include "collide.h"
 #include "grid.h"
 #include "rng.h"
@@ -36,6 +37,12 @@ struct sim_world {
      * shorter): written by collision, solved by solve_contacts. */
     sim_band *bands;
     uint32_t band_count;
+    /* Collision's bands by subtask, dealt when the grid is built: subtask
+     * k owns claims[k] (balanced by particles) and takes its bands from
+     * the front; a subtask done with its own takes others' from the back,
+     * so no one range gates the barrier. One per possible worker. */
+    sim_claim *claims;
+    uint32_t claim_count;
     uint64_t frame;
     uint32_t contacts;     /* last frame */
     uint32_t particles;    /* what sim_create and every new wave spawn */
