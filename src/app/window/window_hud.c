@@ -270,12 +270,18 @@ void window_hud_cell(gfx_renderer *r, const window_hud_cell_view *v, const windo
     outline_neighbourhood(r, &lens, g, v->cell, v->world_w, v->world_h, 2.0f * l->scale);
     gfx_frame(r, lens.px - 2.0f, lens.py - 2.0f, side + 4.0f, side + 4.0f, 2.0f, DIM);
 
+    /* The caption: as wide as the lens, or as its longer line where the
+     * lens is narrower (a small window), kept flush with the lens's right
+     * edge, which is the window's margin. */
+    static const char tested[] = "tested against the 4 faint cells";
     char buf[96];
-    float lh = gfx_line_height(r), y = lens.py - 2.0f * lh - 6.0f * l->scale;
-    gfx_rect(r, lens.px - 2.0f, y - 4.0f * l->scale, side + 4.0f, 2.0f * lh + 6.0f * l->scale,
-             PANEL);
     snprintf(buf, sizeof buf, "cell %u, %u: %u particle%s", (unsigned)(v->cell % g->cols),
              (unsigned)(v->cell / g->cols), (unsigned)v->count, v->count == 1 ? "" : "s");
-    gfx_text(r, lens.px + 4.0f, y, buf, TEXT);
-    gfx_text(r, lens.px + 4.0f, y + lh, "tested against the 4 faint cells", DIM);
+    float pad = 4.0f * l->scale;
+    float text_w = fmaxf(gfx_text_width(r, buf), gfx_text_width(r, tested)) + 2.0f * pad;
+    float w = fmaxf(side + 4.0f, text_w), x = lens.px + side + 2.0f - w;
+    float lh = gfx_line_height(r), y = lens.py - 2.0f * lh - 6.0f * l->scale;
+    gfx_rect(r, x, y - pad, w, 2.0f * lh + 6.0f * l->scale, PANEL);
+    gfx_text(r, x + pad, y, buf, TEXT);
+    gfx_text(r, x + pad, y + lh, tested, DIM);
 }
