@@ -169,7 +169,8 @@ static void usage(FILE *f)
             "                is followed; a FIFO or device is written in place);\n"
             "                SIGINT, SIGTERM or SIGHUP leave it as it was\n"
             "  --help        print this and exit\n"
-            "Each flag is given once. Exit: 0 done, 1 --csv could not be written,\n"
+            "Each flag is given once, and may be shortened to any prefix that names\n"
+            "only it (--ent 1000). Exit: 0 done, 1 --csv could not be written,\n"
             "2 bad input.\n",
             MAX_ENTITIES, MAX_THREADS, MAX_REPEAT, (unsigned long long)UINT64_MAX);
 }

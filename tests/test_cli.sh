@@ -397,6 +397,14 @@ set -- $hashes
 if [ $# -ne 2 ] || [ "$1" != "$2" ]; then good_why+=("final hashes differ: '$hashes'"); fi
 report "bench: kernels scalar and auto end on the same hash"
 
+# A unique prefix of a long flag is that flag (--help says so).
+rm -f "$tmp"/p.*
+good "bench --ent 3000 --fr 5 (prefixes)" bench --ent 3000 --fr 5 --rep 1 --inner on --stor fixed \
+    --qui --csv "$tmp/p.csv"
+rows=$(awk -F, 'NR > 1 && $1 == 3000' "$tmp/p.csv" 2>/dev/null | wc -l)
+[ "$rows" -eq 1 ] || good_why+=("want one row for 3000 particles in p.csv, got $rows")
+report "bench: unique prefixes taken as their flags"
+
 # A tiny real run: 2 counts x 2 IP x 2 storage x 2 repeats = 16 runs.
 rm -f "$tmp"/a.* "$tmp"/*.tmp
 good "bench tiny run" bench --entities 5000,6000 --frames 30 --repeat 2 --threads 2 --quiet \

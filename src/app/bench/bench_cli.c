@@ -71,6 +71,8 @@ void bench_cli_usage(FILE *f)
             "\n"
             "A flag that takes a value is given once; a value starting with '-' goes\n"
             "after '=' (--csv=-x.csv). A value listed twice in one list is rejected.\n"
+            "A long flag may be shortened to any prefix that names only it (--ent\n"
+            "1000 for --entities 1000; --s is refused: --seed or --storage).\n"
             "\n"
             "Files: every FILE is checked before the first run (two flags naming one\n"
             "file, a directory, a file that cannot be written are bad input). A regular\n"

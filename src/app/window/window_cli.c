@@ -90,6 +90,10 @@ void window_cli_usage(FILE *f)
             "  --draw points|quads       point sprites or instanced quads (default points)\n"
             "  --size WxH                the window's size, each %u..%u (default %ux%u)\n"
             "  -h, --help                print this and exit\n"
+            "\n"
+            "A flag that takes a value is given once. A long flag may be shortened to\n"
+            "any prefix that names only it (--ent 1000 for --entities 1000; --s is\n"
+            "refused: --seed, --storage, --screenshot or --size).\n"
             "\n",
             WINDOW_MAX_FRAMES, SIZE_MIN, SIZE_MAX_PX, (unsigned)d.width, (unsigned)d.height);
     fputs("Controls:\n"
