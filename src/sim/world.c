@@ -66,22 +66,18 @@ ecs_status sim_create(const sim_config *cfg, sim_world **out, ecs_error *err)
         sim_destroy(w);
         return st;
     }
-    /* One grid part per subtask: spatial_partition splits per worker, and
-     * sim_set_workers may later ask for up to the most the pool started. */
-    if (sim_grid_init(&w->grid, w->p.world_w, w->p.world_h, w->p.radius_max,
-                      ecs_max_workers(w->ctx)) != 0 ||
+    /* One grid part and one range of collision's bands per subtask:
+     * systems split per worker, and sim_set_workers may later ask for up
+     * to the most the pool started. */
+    w->claim_count = ecs_max_workers(w->ctx);
+    if (sim_grid_init(&w->grid, w->p.world_w, w->p.world_h, w->p.radius_max, w->claim_count) != 0 ||
         !(w->bands = calloc((w->grid.rows + SIM_BAND_ROWS - 1u) / SIM_BAND_ROWS,
-                            sizeof *w->bands))) {
+                            sizeof *w->bands)) ||
+        !(w->claims = aligned_alloc(alignof(sim_claim), w->claim_count * sizeof *w->claims))) {
         sim_destroy(w);
         return fail(err, ECS_ERR_NOMEM, "out of memory for the grid");
     }
     w->band_count = (w->grid.rows + SIM_BAND_ROWS - 1u) / SIM_BAND_ROWS;
-    w->claim_count = ecs_max_workers(w->ctx);
-    w->claims = aligned_alloc(alignof(sim_claim), w->claim_count * sizeof *w->claims);
-    if (!w->claims) {
-        sim_destroy(w);
-        return fail(err, ECS_ERR_NOMEM, "out of memory for the grid");
-    }
     for (uint32_t k = 0; k < w->claim_count; k++) sim_claim_set(&w->claims[k], 0, 0);
     st = sim__spawn_wave(w, 0u, msg, sizeof msg);
     if (st != ECS_OK) {

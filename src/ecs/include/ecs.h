@@ -298,7 +298,8 @@ uint32_t ecs_output_batches(const ecs_context *ctx, uint32_t system);
 /* NULL and *count 0 for a batch out of range (a misuse). */
 const void *ecs_output(const ecs_context *ctx, uint32_t system, uint32_t batch,
                        uint32_t *count);
-/* Subtasks the system ran in the last step. */
+/* Subtasks the system ran in the last step; from a callback during a
+ * step, the subtasks it runs in this one (set before any system starts). */
 uint32_t ecs_output_subtasks(const ecs_context *ctx, uint32_t system);
 
 /* The first misuse detected since the last step began (or, outside steps,
