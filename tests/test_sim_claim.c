@@ -1,7 +1,8 @@
 /* test_sim_claim.c - claim.h, the ranges collision's subtasks take bands
  * from: the ends against a model on one thread, and every item taken
  * exactly once when threads drain their own ranges and then each other's
- * (the way sys_collision does). */
+ * through sim_claim_next (as sys_collision does), and the order
+ * sim_claim_next takes them in. */
 #include "test_util.h"
 
 #include <pthread.h>
@@ -56,6 +57,31 @@ static void test_against_model(void **state)
     }
 }
 
+/* One owner alone: its own range front to back, then the range below
+ * from its back, then (wrapping) the one above, then nothing. */
+static void test_next_order(void **state)
+{
+    (void)state;
+    sim_claim r[3];
+    sim_claim_set(&r[0], 0, 3);
+    sim_claim_set(&r[1], 3, 5);
+    sim_claim_set(&r[2], 5, 9);
+    const uint32_t want[] = {3, 4, 2, 1, 0, 8, 7, 6, 5};
+    uint32_t item;
+    for (size_t i = 0; i < ARRAY_LEN(want); i++) {
+        assert_true(sim_claim_next(r, 1, 3, &item));
+        assert_int_equal(item, want[i]);
+    }
+    assert_false(sim_claim_next(r, 1, 3, &item));
+    assert_false(sim_claim_next(r, 0, 3, &item));
+    /* Alone (n == 1): its own range only. */
+    sim_claim_set(&r[0], 7, 9);
+    sim_claim_set(&r[1], 0, 4);
+    assert_true(sim_claim_next(r, 0, 1, &item) && item == 7);
+    assert_true(sim_claim_next(r, 0, 1, &item) && item == 8);
+    assert_false(sim_claim_next(r, 0, 1, &item));
+}
+
 #define THREADS 4u
 #define ITEMS 200000u
 #define ROUNDS 40
@@ -70,7 +96,8 @@ typedef struct shared {
 
 typedef struct worker {
     shared *s;
-    uint32_t k, claims;
+    uint32_t k, lo, hi; /* its own range [lo, hi) */
+    uint32_t claims;
 } worker;
 
 static void take(shared *s, worker *w, uint32_t item)
@@ -80,20 +107,16 @@ static void take(shared *s, worker *w, uint32_t item)
     w->claims++;
 }
 
-/* Its own range from the front, then the others' from the back, nearest
- * first, as sys_collision. */
+/* sim_claim_next until nothing is left, as sys_collision. */
 static void *drain(void *arg)
 {
     worker *w = arg;
     shared *s = w->s;
     uint32_t item, stolen = 0;
     pthread_barrier_wait(&s->start);
-    while (sim_claim_front(&s->ranges[w->k], &item)) take(s, w, item);
-    for (uint32_t v = 1; v < THREADS; v++) {
-        while (sim_claim_back(&s->ranges[(w->k + THREADS - v) % THREADS], &item)) {
-            take(s, w, item);
-            stolen++;
-        }
+    while (sim_claim_next(s->ranges, w->k, THREADS, &item)) {
+        take(s, w, item);
+        stolen += item < w->lo || item >= w->hi;
     }
     atomic_fetch_add(&s->stolen, stolen);
     return NULL;
@@ -121,7 +144,7 @@ static void test_threads_take_each_once(void **state)
         pthread_t th[THREADS];
         worker w[THREADS];
         for (uint32_t k = 0; k < THREADS; k++) {
-            w[k] = (worker){s, k, 0};
+            w[k] = (worker){s, k, cut[k], cut[k + 1], 0};
             assert_int_equal(pthread_create(&th[k], NULL, drain, &w[k]), 0);
         }
         uint32_t claims = 0;
@@ -150,6 +173,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ends_meet),
         cmocka_unit_test(test_against_model),
+        cmocka_unit_test(test_next_order),
         cmocka_unit_test(test_threads_take_each_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

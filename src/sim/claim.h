@@ -56,4 +56,16 @@ static inline bool sim_claim_back(sim_claim *c, uint32_t *item)
     }
 }
 
+/* The next item for the owner of ranges[k] of n: its own front while it
+ * lasts, then the back of the others, the nearest range below first
+ * (k - 1, k - 2, ..., wrapping), each drained before the next. False once
+ * every range is empty; an empty range never refills during the work. */
+static inline bool sim_claim_next(sim_claim *ranges, uint32_t k, uint32_t n, uint32_t *item)
+{
+    if (sim_claim_front(&ranges[k], item)) return true;
+    for (uint32_t v = 1; v < n; v++)
+        if (sim_claim_back(&ranges[(k + n - v) % n], item)) return true;
+    return false;
+}
+
 #endif /* SIM_CLAIM_H */

@@ -118,12 +118,8 @@ static void collide_band(sim_world *w, uint32_t b)
 static void sys_collision(ecs_iter *it)
 {
     sim_world *w = it->user;
-    uint32_t k = it->subtask, n = it->subtask_count, b;
-    while (sim_claim_front(&w->claims[k], &b)) collide_band(w, b);
-    for (uint32_t v = 1; v < n; v++) {
-        sim_claim *c = &w->claims[(k + n - v) % n];
-        while (sim_claim_back(c, &b)) collide_band(w, b);
-    }
+    uint32_t b;
+    while (sim_claim_next(w->claims, it->subtask, it->subtask_count, &b)) collide_band(w, b);
 }
 
 /* Deals the bands of the grid just built to collision's subtasks (the
