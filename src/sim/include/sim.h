@@ -14,12 +14,14 @@
  * particle's partners in that order). The grid's rows are cut into bands
  * of 4 rows (the last may be shorter), fixed by the world size and the
  * largest radius alone. solve_contacts then solves, each list in
- * detection order: first the contacts inside every even band (both
- * particles in its rows), then inside every odd band, then the contacts
- * crossing each band border (from a band's last row to the next band's
- * first). The lists of one step share no particle, so each step solves
- * its lists in parallel and the result is the same as solving them one
- * after the other: bit for bit, for any worker count.
+ * detection order: first the contacts inside every band (both particles
+ * in its rows), band by band, then the contacts crossing each band border
+ * (from a band's last row to the next band's first), border by border.
+ * No two inner lists share a particle, nor two border lists, and a border
+ * list shares particles only with the inner lists of its two bands; so
+ * the bands are solved in parallel, each border list once both its bands'
+ * inner lists are done, and the result is the same as solving every list
+ * one after the other in that order: bit for bit, for any worker count.
  *
  * One sim_step is one frame of fixed dt. The state after N frames depends
  * only on the parameters, the seed and the calls that add particles (sprays,
