@@ -167,10 +167,9 @@ static void solve_list(sim_vec2 *pos, sim_vec2 *vel, const sim_contact_list *l)
  * (even bands, odd bands, every cross list) gave the same state with a
  * barrier more: 100 000 particles, 2 threads, the solve's span 22.1 ->
  * 20.3 us per frame (medians of 4), totals within noise. Split by contact
- * count instead, a
- * thread solved bands whose columns sat in the other core's cache: 100 000
- * particles, 2 threads, 130 us of solve per frame against 33 us on one
- * thread. */
+ * count instead, a thread solved bands whose columns sat in the other
+ * core's cache: 100 000 particles, 2 threads, 130 us of solve per frame
+ * against 33 us on one thread. */
 static void sys_solve_contacts(ecs_iter *it)
 {
     const sim_world *w = it->user;
