@@ -9,7 +9,7 @@ bin=$1
 repeat=${2:-3}
 run=("$bin")
 if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
-    run=(xvfb-run -a -s "-screen 0 1600x1000x24" "$bin")
+    run=(xvfb-run -a -s "-screen 0 1600x1000x24 -noreset" "$bin")
 fi
 median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 

@@ -15,8 +15,11 @@ for preset in "${presets[@]}"; do
     cmake --preset "$preset" >/dev/null
     cmake --build --preset "$preset" -j "$jobs"
     # The render and window tests need a display: a virtual one (Xvfb with
-    # Mesa's software OpenGL) for the whole ctest run.
-    xvfb-run -a -s "-screen 0 1600x1000x24" ctest --preset "$preset" -j "$jobs"
+    # Mesa's software OpenGL) for the whole ctest run. -noreset: by default
+    # Xvfb resets whenever its last client leaves, and a test connecting
+    # during that reset fails to reach it (a CI run lost test_window's Esc
+    # case that way, with tests running in parallel).
+    xvfb-run -a -s "-screen 0 1600x1000x24 -noreset" ctest --preset "$preset" -j "$jobs"
     ran=$((ran + $(ctest --preset "$preset" -N | sed -n 's/^Total Tests: //p')))
 done
 if [[ " ${presets[*]} " == *" debug "* ]]; then
