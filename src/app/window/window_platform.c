@@ -46,8 +46,9 @@ static int open_video(void)
     SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         if (chosen || wayland) return no_display(SDL_GetError());
-        char why[256];
-        snprintf(why, sizeof why, "cannot reach the X server at DISPLAY=%s", x11);
+        char why[384];
+        snprintf(why, sizeof why, "cannot reach the X server at DISPLAY=%s (SDL: %s)", x11,
+                 SDL_GetError());
         return no_display(why);
     }
     const char *driver = SDL_GetCurrentVideoDriver();
