@@ -3,6 +3,7 @@
 #include "alloc.h"
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,13 @@ static atomic_size_t live_blocks;
  * and its wrappers. */
 #define ALLOC_HUGE_MIN ((size_t)2 << 20)
 #define HUGE_PAGE ((size_t)2 << 20)
+/* Blocks from this size up to ALLOC_HUGE_MIN get a plain mapping of
+ * their own. calloc cannot promise lazily zeroed pages for them: once a
+ * block glibc had mapped is freed, it raises its mapping threshold and
+ * serves later ones from its heap, zeroing every byte in place, which
+ * faults the whole block in. A bench repeat's context (400 000 entities:
+ * a 1.6 MiB index list per system) then paid for memory it never used. */
+#define ALLOC_MAP_MIN ((size_t)16 << 10)
 
 /* Two words below every block: where its memory starts and, for a
  * mapping, its length (0: from calloc). */
@@ -41,15 +49,21 @@ static void *place(void *raw, size_t mapped, size_t align)
     return (void *)at;
 }
 
-/* NULL where the system has no such mappings or refuses one. */
-static void *alloc_mapped(size_t size, size_t align)
+/* A mapping of its own, aligned and sized to a 2 MiB multiple that asks
+ * for huge pages when huge, else page-sized; NULL where the system has no
+ * such mappings or refuses one. */
+static void *alloc_mapped(size_t size, size_t align, bool huge)
 {
 #if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
-    if (size > SIZE_MAX - HEADER - align - 2 * HUGE_PAGE) return NULL;
-    size_t len = (size_t)align_up(HEADER + align + size, HUGE_PAGE);
-    unsigned char *map = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE,
+    long ps = sysconf(_SC_PAGESIZE);
+    size_t grain = huge ? HUGE_PAGE : (size_t)(ps > 0 ? ps : 4096);
+    if (size > SIZE_MAX - HEADER - align - 2 * grain) return NULL;
+    size_t len = (size_t)align_up(HEADER + align + size, grain);
+    size_t extra = huge ? HUGE_PAGE : 0; /* room to trim to a 2 MiB boundary */
+    unsigned char *map = mmap(NULL, len + extra, PROT_READ | PROT_WRITE,
                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (map == MAP_FAILED) return NULL;
+    if (!huge) return place(map, len, align);
     unsigned char *base = (unsigned char *)align_up((uintptr_t)map, HUGE_PAGE);
     size_t head = (size_t)(base - map);
     if (head) munmap(map, head); /* trims: the mapping becomes [base, base + len) */
@@ -59,19 +73,20 @@ static void *alloc_mapped(size_t size, size_t align)
 #else
     (void)size;
     (void)align;
+    (void)huge;
     return NULL;
 #endif
 }
 
-/* Fresh mappings and calloc's large blocks are pages the kernel zeroes
- * lazily, so a fixed context's big buffers cost resident memory only once
- * touched. */
+/* Blocks from ALLOC_MAP_MIN on are fresh mappings, pages the kernel
+ * zeroes lazily, so a fixed context's big buffers cost resident memory
+ * (and the time to zero it) only once touched. */
 void *ecs_alloc(size_t size, size_t align)
 {
     if (align < sizeof(void *)) align = align ? sizeof(void *) : 64;
     if (size > SIZE_MAX - align - HEADER) return NULL;
-    if (size >= ALLOC_HUGE_MIN) {
-        void *p = alloc_mapped(size, align);
+    if (size >= ALLOC_MAP_MIN) {
+        void *p = alloc_mapped(size, align, size >= ALLOC_HUGE_MIN);
         if (p) return p;
     }
     void *raw = calloc(1, size + align + HEADER);

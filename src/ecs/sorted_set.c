@@ -27,10 +27,10 @@ bool ecs_oset_grow(ecs_oset *s, uint32_t universe)
                                   (size_t)universe * sizeof *dense, 0);
     if (!dense) return false;
     s->dense = dense;
-    /* The new words must read as "not a member". */
+    /* ecs_realloc zeroes the new words: they read as "not a member". A
+     * memset here would fault in every page of a big universe at once. */
     uint64_t *bits = ecs_realloc(s->bits, old_words * sizeof *bits, words * sizeof *bits, 0);
     if (!bits) return false;
-    memset(bits + old_words, 0, (words - old_words) * sizeof *bits);
     s->bits = bits;
     s->universe = universe;
     return true;
