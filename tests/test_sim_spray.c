@@ -1,12 +1,14 @@
 /* test_sim_spray.c - particles added while the simulation runs: sprays
  * (where they land, what they draw, errors, fixed storage at its limit),
  * new waves (the configured count, created in grid order, another stream
- * than wave 0, which is unchanged), and the grid layout a UI sees.
+ * than wave 0, which is unchanged), the grid layout a UI sees, and the
+ * generator's jump ahead that spawning draws its lanes with.
  */
 #include "test_util.h"
 
 #include <math.h>
 
+#include "rng.h"
 #include "sim.h"
 
 static sim_world *create_ok_world(const sim_config *cfg)
@@ -250,6 +252,28 @@ static void test_grid_layout(void **state)
     sim_destroy(w);
 }
 
+/* sim_rng_skip(r, k) is r after k draws, for seeds at both ends of the
+ * range and counts across the lanes of a 400 000-particle wave. */
+static void test_rng_skip(void **state)
+{
+    (void)state;
+    const uint32_t seeds[] = {1u, 2u, 12345u, SIM_RNG_MOD - 1u};
+    for (size_t s = 0; s < sizeof seeds / sizeof seeds[0]; s++) {
+        sim_rng r = sim_rng_seed(seeds[s]), walked = r;
+        uint64_t done = 0;
+        const uint64_t marks[] = {0u, 1u, 2u, 9u, 1000u, 900000u, 3600001u};
+        for (size_t m = 0; m < sizeof marks / sizeof marks[0]; m++) {
+            while (done < marks[m]) {
+                sim_rng_next(&walked);
+                done++;
+            }
+            assert_int_equal(sim_rng_skip(r, marks[m]).x, walked.x);
+        }
+    }
+    /* The period is 2^31 - 2: a whole one comes back to the start. */
+    assert_int_equal(sim_rng_skip(sim_rng_seed(777u), SIM_RNG_MOD - 1u).x, 777u);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -259,6 +283,7 @@ int main(void)
         cmocka_unit_test(test_spray_fixed_limit),
         cmocka_unit_test(test_new_wave),
         cmocka_unit_test(test_grid_layout),
+        cmocka_unit_test(test_rng_skip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

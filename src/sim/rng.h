@@ -25,6 +25,18 @@ static inline uint32_t sim_rng_next(sim_rng *r)
     return r->x;
 }
 
+/* The generator as it will be k draws later: x * 16807^k mod (2^31 - 1),
+ * the power by repeated squaring. */
+static inline sim_rng sim_rng_skip(sim_rng r, uint64_t k)
+{
+    uint64_t x = r.x, m = 16807u;
+    for (; k; k >>= 1) {
+        if (k & 1u) x = x * m % SIM_RNG_MOD;
+        m = m * m % SIM_RNG_MOD;
+    }
+    return (sim_rng){(uint32_t)x};
+}
+
 /* Uniform in [lo, hi): computed in double, rounded once to float. */
 static inline float sim_rng_range(sim_rng *r, float lo, float hi)
 {
