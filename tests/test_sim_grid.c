@@ -745,6 +745,82 @@ static void test_far_from_origin(void **state)
     bench_free(&b);
 }
 
+/* Parts that each hold one strip of rows (particles in spawn order) count
+ * into narrow windows; between them, a build whose parts span the whole
+ * grid, and an empty part. Every build in parts, on the one warm grid,
+ * orders the items exactly as a single-part build of the same points. */
+static void test_part_windows(void **state)
+{
+    (void)state;
+    test_rng r = {0x3d3d};
+    const float w = 60.0f, h = 60.0f, rmax = 1.0f;
+    enum { N = 600, PARTS = 4 };
+    sim_grid one, parts;
+    assert_int_equal(sim_grid_init(&one, w, h, rmax, 1), 0);
+    assert_int_equal(sim_grid_init(&parts, w, h, rmax, PARTS), 0);
+    float xy[2 * N], rad[N];
+    uint32_t idx[N];
+    for (uint32_t round = 0; round < 12; round++) {
+        bool strips = round % 3 != 2;
+        for (uint32_t e = 0; e < N; e++) {
+            float y = strips ? h * ((float)e + uniform(&r, 0.0f, 1.0f)) / (float)N : uniform(&r, 0.0f, h);
+            xy[2 * e] = uniform(&r, -2.0f, w + 2.0f); /* some outside: border cells */
+            xy[2 * e + 1] = y;
+            rad[e] = uniform(&r, 0.2f, rmax);
+            idx[e] = e;
+        }
+        uint32_t cut[PARTS + 1] = {0, N / 4, N / 2, round % 4 == 1 ? N / 2 : 3 * N / 4, N};
+        for (uint32_t p = 0; p < PARTS; p++)
+            assert_int_equal(sim_grid_count(&parts, p, xy, idx + cut[p], cut[p + 1] - cut[p]), 0);
+        if (strips) /* the windows are strips, not the grid */
+            assert_true(parts.win_hi[0] < parts.cells / 3u && parts.win_lo[PARTS - 1] > parts.cells / 3u);
+        if (round % 4 == 1) assert_true(parts.win_lo[2] > parts.win_hi[2]); /* the empty part */
+        for (uint32_t k = 0; k < PARTS; k++) assert_int_equal(sim_grid_scan_cells(&parts, PARTS, k, PARTS), 0);
+        assert_int_equal(sim_grid_scan_offsets(&parts, PARTS), 0);
+        for (uint32_t k = 0; k < PARTS; k++) assert_int_equal(sim_grid_scan_starts(&parts, k, PARTS), 0);
+        for (uint32_t p = 0; p < PARTS; p++)
+            assert_int_equal(sim_grid_scatter(&parts, p, xy, rad, idx + cut[p], cut[p + 1] - cut[p]), 0);
+        assert_int_equal(sim_grid_build(&one, xy, rad, idx, N), 0);
+        assert_int_equal(parts.count, N);
+        assert_memory_equal(parts.start, one.start, ((size_t)one.cells + 1u) * sizeof *one.start);
+        assert_memory_equal(parts.entity, one.entity, N * sizeof *one.entity);
+    }
+    sim_grid_free(&one);
+    sim_grid_free(&parts);
+}
+
+/* The cell of a coordinate: floor(x / cell) clamped to the grid, NaN and
+ * anything below 0 in the first column, the far wall and beyond in the last. */
+static void test_cell_clamp(void **state)
+{
+    (void)state;
+    sim_grid g;
+    assert_int_equal(sim_grid_init(&g, 100.0f, 50.0f, 1.0f, 1), 0);
+    uint32_t cx, cy;
+    sim_grid_cell_xy(&g, NAN, -NAN, &cx, &cy);
+    assert_true(cx == 0 && cy == 0);
+    sim_grid_cell_xy(&g, -INFINITY, -1e30f, &cx, &cy);
+    assert_true(cx == 0 && cy == 0);
+    sim_grid_cell_xy(&g, -0.0f, nextafterf(0.0f, -1.0f), &cx, &cy);
+    assert_true(cx == 0 && cy == 0);
+    sim_grid_cell_xy(&g, INFINITY, 1e30f, &cx, &cy);
+    assert_true(cx == g.cols - 1u && cy == g.rows - 1u);
+    sim_grid_cell_xy(&g, (float)g.cols * g.cell_size, (float)g.rows * g.cell_size, &cx, &cy);
+    assert_true(cx == g.cols - 1u && cy == g.rows - 1u);
+    test_rng r = {11};
+    for (uint32_t k = 0; k < 100000; k++) {
+        float x = uniform(&r, -10.0f, 110.0f), y = uniform(&r, -10.0f, 60.0f);
+        double fx = floor((double)(x * g.inv_cell)), fy = floor((double)(y * g.inv_cell));
+        uint32_t wx = fx < 0.0 ? 0u : fx > (double)(g.cols - 1u) ? g.cols - 1u : (uint32_t)fx;
+        uint32_t wy = fy < 0.0 ? 0u : fy > (double)(g.rows - 1u) ? g.rows - 1u : (uint32_t)fy;
+        sim_grid_cell_xy(&g, x, y, &cx, &cy);
+        if (cx != wx || cy != wy)
+            fail_msg("(%.9g, %.9g): cell (%u, %u), want (%u, %u)", (double)x, (double)y, cx, cy, wx, wy);
+        assert_int_equal(sim_grid_cell(&g, x, y), wy * g.cols + wx);
+    }
+    sim_grid_free(&g);
+}
+
 /* An empty grid: no contacts, and a build of nothing after something. */
 static void test_empty(void **state)
 {
@@ -802,6 +878,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_empty),
+        cmocka_unit_test(test_part_windows),
+        cmocka_unit_test(test_cell_clamp),
         cmocka_unit_test(test_part_out_of_range),
         cmocka_unit_test(test_hand_built),
         cmocka_unit_test(test_far_from_origin),

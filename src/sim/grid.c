@@ -14,6 +14,13 @@ float sim_grid_cell_size(float max_radius)
     return 2.0f * max_radius * 1.01f;
 }
 
+/* The largest float that does not exceed k (k itself below 2^24). */
+static float last_float(uint32_t k)
+{
+    float f = (float)k;
+    return (uint32_t)f > k ? nextafterf(f, 0.0f) : f;
+}
+
 int sim_grid_init(sim_grid *g, float world_w, float world_h, float max_radius,
                   uint32_t parts_max)
 {
@@ -25,15 +32,22 @@ int sim_grid_init(sim_grid *g, float world_w, float world_h, float max_radius,
     g->cols = cols < 1.0f ? 1u : (uint32_t)cols;
     g->rows = rows < 1.0f ? 1u : (uint32_t)rows;
     g->cells = g->cols * g->rows;
+    g->col_last = last_float(g->cols - 1u);
+    g->row_last = last_float(g->rows - 1u);
     g->parts_max = parts_max;
     g->start = calloc((size_t)g->cells + 1u, sizeof *g->start);
     sim__prefault(g->start, ((size_t)g->cells + 1u) * sizeof *g->start); /* written every build */
     g->cursor = calloc((size_t)g->cells * parts_max, sizeof *g->cursor);
     g->range_total = calloc(parts_max, sizeof *g->range_total);
+    g->win_lo = calloc(parts_max, sizeof *g->win_lo);
+    g->win_hi = calloc(parts_max, sizeof *g->win_hi);
     g->key = calloc(parts_max, sizeof *g->key);
     g->key_cap = calloc(parts_max, sizeof *g->key_cap);
     g->key_n = calloc(parts_max, sizeof *g->key_n);
-    return g->start && g->cursor && g->range_total && g->key && g->key_cap && g->key_n ? 0 : -1;
+    return g->start && g->cursor && g->range_total && g->win_lo && g->win_hi &&
+                   g->key && g->key_cap && g->key_n
+               ? 0
+               : -1;
 }
 
 void sim_grid_free(sim_grid *g)
@@ -41,6 +55,8 @@ void sim_grid_free(sim_grid *g)
     free(g->start);
     free(g->cursor);
     free(g->range_total);
+    free(g->win_lo);
+    free(g->win_hi);
     for (uint32_t p = 0; g->key && p < g->parts_max; p++) free(g->key[p]);
     free(g->key);
     free(g->key_cap);
@@ -52,10 +68,23 @@ void sim_grid_free(sim_grid *g)
     memset(g, 0, sizeof *g);
 }
 
+/* The cell of each of the n points idx lists. Consecutive points (no
+ * holes in idx) are read as one array: that loop vectorises. */
+static void cell_keys(const sim_grid *g, const float *xy, const uint32_t *idx, uint32_t n,
+                      uint32_t *restrict key)
+{
+    if (n && idx[n - 1u] - idx[0] == n - 1u) {
+        const float *restrict p = xy + 2u * (size_t)idx[0];
+        for (uint32_t k = 0; k < n; k++) key[k] = sim_grid_cell(g, p[2u * k], p[2u * k + 1u]);
+        return;
+    }
+    for (uint32_t k = 0; k < n; k++) key[k] = sim_grid_cell(g, xy[2u * idx[k]], xy[2u * idx[k] + 1u]);
+}
+
 int sim_grid_count(sim_grid *g, uint32_t part, const float *xy, const uint32_t *idx, uint32_t n)
 {
     if (part >= g->parts_max) return -1; /* checked in every build: it would write past cursor */
-    uint32_t *count = g->cursor + (size_t)part * g->cells;
+    uint32_t *restrict count = g->cursor + (size_t)part * g->cells;
     g->key_n[part] = 0;
     if (n > g->key_cap[part]) { /* grows only: a warm grid allocates nothing */
         uint32_t *k = realloc(g->key[part], (size_t)n * sizeof *k);
@@ -67,17 +96,27 @@ int sim_grid_count(sim_grid *g, uint32_t part, const float *xy, const uint32_t *
             g->key_cap[part] = n;
         }
     }
-    memset(count, 0, (size_t)g->cells * sizeof *count);
     if (n <= g->key_cap[part]) {
-        uint32_t *key = g->key[part];
+        const uint32_t *restrict key = g->key[part];
+        cell_keys(g, xy, idx, n, g->key[part]);
+        /* Signed (cells < 2^31): SSE2 has signed compares only, and the
+         * loop vectorises. */
+        int32_t lo = INT32_MAX, hi = -1;
         for (uint32_t k = 0; k < n; k++) {
-            uint32_t e = idx[k], c = sim_grid_cell(g, xy[2u * e], xy[2u * e + 1u]);
-            key[k] = c;
-            count[c]++;
+            int32_t c = (int32_t)key[k];
+            lo = c < lo ? c : lo;
+            hi = c > hi ? c : hi;
         }
+        g->win_lo[part] = n ? (uint32_t)lo : UINT32_MAX;
+        g->win_hi[part] = n ? (uint32_t)hi : 0u;
+        if (n) memset(count + lo, 0, (size_t)(hi - lo + 1) * sizeof *count);
+        for (uint32_t k = 0; k < n; k++) count[key[k]]++;
         g->key_n[part] = n;
         return 0;
     }
+    g->win_lo[part] = 0;
+    g->win_hi[part] = g->cells - 1u;
+    memset(count, 0, (size_t)g->cells * sizeof *count);
     for (uint32_t k = 0; k < n; k++) { /* no room for the keys: the scatter recomputes */
         uint32_t e = idx[k];
         count[sim_grid_cell(g, xy[2u * e], xy[2u * e + 1u])]++;
@@ -128,7 +167,10 @@ int sim_grid_scan_cells(sim_grid *g, uint32_t parts, uint32_t range, uint32_t ra
      * count becomes its offset within the cell, the cell's total grows. */
     for (uint32_t p = 0; p < parts; p++) {
         uint32_t *count = g->cursor + (size_t)p * g->cells;
-        for (uint32_t c = lo; c < hi; c++) {
+        /* Outside its window a part counted nothing. */
+        uint32_t from = g->win_lo[p] > lo ? g->win_lo[p] : lo;
+        uint32_t to = g->win_hi[p] < hi ? g->win_hi[p] + 1u : hi;
+        for (uint32_t c = from; c < to; c++) {
             uint32_t k = count[c];
             count[c] = total[c];
             total[c] += k;
@@ -187,16 +229,19 @@ int sim_grid_scatter(sim_grid *g, uint32_t part, const float *xy, const float *r
 {
     if (part >= g->parts_max) return -1;
     if (g->count == 0) return 0; /* the scan failed (or nothing to place) */
-    uint32_t *cursor = g->cursor + (size_t)part * g->cells;
+    uint32_t *restrict cursor = g->cursor + (size_t)part * g->cells;
+    const uint32_t *restrict start = g->start;
+    float *restrict gx = g->x, *restrict gy = g->y, *restrict gr = g->r;
+    uint32_t *restrict ge = g->entity;
     const uint32_t *key = g->key_n[part] == n ? g->key[part] : NULL;
     for (uint32_t k = 0; k < n; k++) {
         uint32_t e = idx[k];
         float x = xy[2u * e], y = xy[2u * e + 1u];
-        uint32_t c = key ? key[k] : sim_grid_cell(g, x, y), slot = g->start[c] + cursor[c]++;
-        g->x[slot] = x;
-        g->y[slot] = y;
-        g->r[slot] = radius[e];
-        g->entity[slot] = e;
+        uint32_t c = key ? key[k] : sim_grid_cell(g, x, y), slot = start[c] + cursor[c]++;
+        gx[slot] = x;
+        gy[slot] = y;
+        gr[slot] = radius[e];
+        ge[slot] = e;
     }
     return 0;
 }

@@ -41,11 +41,15 @@ typedef struct sim_contact {
 typedef struct sim_grid {
     float cell_size, inv_cell;
     uint32_t cols, rows, cells;
+    float col_last, row_last; /* cols - 1 and rows - 1, rounded down to a float */
     uint32_t *start;      /* cells + 1: items of cell c are [start[c], start[c + 1]) */
     uint32_t *cursor;     /* parts_max x cells: per-part counts, then each part's
                              offset within the cell */
     uint32_t *range_total; /* parts_max: cells per scan range, then its offset */
     uint32_t parts_max;
+    /* Per part, the lowest and highest cell it counted (lo > hi: none):
+     * its counts are zeroed, scanned and read only there. */
+    uint32_t *win_lo, *win_hi;
     /* Per part: the cell of each of its points, as counted (parts_max
      * arrays, each of key_cap[part]), so the scatter does not place a
      * point twice; a part whose array could not grow has key_n 0 and its
@@ -65,14 +69,23 @@ int sim_grid_init(sim_grid *g, float world_w, float world_h, float max_radius,
                   uint32_t parts_max);
 void sim_grid_free(sim_grid *g);
 
+/* A coordinate in cell units, clamped to [0, last]: NaN and anything
+ * below 0 give 0. Written as the two selects x86's maxss/minss compute
+ * exactly, so loops over it vectorise without any fast-math licence. */
+static inline uint32_t sim_grid_clamp_cell(float f, float last)
+{
+    f = f > 0.0f ? f : 0.0f;
+    f = f < last ? f : last;
+    return (uint32_t)(int32_t)f;
+}
+
 /* Column and row of a point; points outside the world fall in the border
  * cells (clamping keeps neighbours neighbours). */
 static inline void sim_grid_cell_xy(const sim_grid *g, float x, float y, uint32_t *cx,
                                     uint32_t *cy)
 {
-    float fx = x * g->inv_cell, fy = y * g->inv_cell;
-    *cx = fx >= 0.0f ? (fx < (float)g->cols ? (uint32_t)fx : g->cols - 1u) : 0u;
-    *cy = fy >= 0.0f ? (fy < (float)g->rows ? (uint32_t)fy : g->rows - 1u) : 0u;
+    *cx = sim_grid_clamp_cell(x * g->inv_cell, g->col_last);
+    *cy = sim_grid_clamp_cell(y * g->inv_cell, g->row_last);
 }
 
 /* Row-major cell of a point. */
