@@ -14,7 +14,8 @@ float sim_grid_cell_size(float max_radius)
     return 2.0f * max_radius * 1.01f;
 }
 
-/* The largest float that does not exceed k (k itself below 2^24). */
+/* The largest float that does not exceed k: k itself below 2^24, where
+ * every integer is a float; above, (float)k may round up past k. */
 static float last_float(uint32_t k)
 {
     float f = (float)k;
@@ -97,7 +98,9 @@ int sim_grid_count(sim_grid *g, uint32_t part, const float *xy, const uint32_t *
         }
     }
     if (n <= g->key_cap[part]) {
-        const uint32_t *restrict key = g->key[part];
+        /* Written here, then only read: count, restrict, is what tells
+         * the compiler the histogram's stores never touch the keys. */
+        const uint32_t *key = g->key[part];
         cell_keys(g, xy, idx, n, g->key[part]);
         /* Signed (cells < 2^31): SSE2 has signed compares only, and the
          * loop vectorises. */
