@@ -7,6 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+#define SIM_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define SIM_CLONES
+#endif
+
 float sim_grid_cell_size(float max_radius)
 {
     /* 1 % wider than a diameter: a touching pair (distance <= r0 + r1, in
@@ -71,7 +77,7 @@ void sim_grid_free(sim_grid *g)
 
 /* The cell of each of the n points idx lists. Consecutive points (no
  * holes in idx) are read as one array: that loop vectorises. */
-static void cell_keys(const sim_grid *g, const float *xy, const uint32_t *idx, uint32_t n,
+SIM_CLONES static void cell_keys(const sim_grid *g, const float *xy, const uint32_t *idx, uint32_t n,
                       uint32_t *restrict key)
 {
     if (n && idx[n - 1u] - idx[0] == n - 1u) {
@@ -80,6 +86,25 @@ static void cell_keys(const sim_grid *g, const float *xy, const uint32_t *idx, u
         return;
     }
     for (uint32_t k = 0; k < n; k++) key[k] = sim_grid_cell(g, xy[2u * idx[k]], xy[2u * idx[k] + 1u]);
+}
+
+/* Zeroes the window [lowest, highest key] of count and counts the keys
+ * into it; the window goes to *lo, *hi (UINT32_MAX, 0 when n is 0). */
+SIM_CLONES static void count_window(const uint32_t *key, uint32_t n, uint32_t *restrict count,
+                                    uint32_t *lo_out, uint32_t *hi_out)
+{
+    /* Signed (cells < 2^31): SSE2 has signed compares only, and the loop
+     * vectorises. */
+    int32_t lo = INT32_MAX, hi = -1;
+    for (uint32_t k = 0; k < n; k++) {
+        int32_t c = (int32_t)key[k];
+        lo = c < lo ? c : lo;
+        hi = c > hi ? c : hi;
+    }
+    *lo_out = n ? (uint32_t)lo : UINT32_MAX;
+    *hi_out = n ? (uint32_t)hi : 0u;
+    if (n) memset(count + lo, 0, (size_t)(hi - lo + 1) * sizeof *count);
+    for (uint32_t k = 0; k < n; k++) count[key[k]]++;
 }
 
 int sim_grid_count(sim_grid *g, uint32_t part, const float *xy, const uint32_t *idx, uint32_t n)
@@ -102,18 +127,7 @@ int sim_grid_count(sim_grid *g, uint32_t part, const float *xy, const uint32_t *
          * the compiler the histogram's stores never touch the keys. */
         const uint32_t *key = g->key[part];
         cell_keys(g, xy, idx, n, g->key[part]);
-        /* Signed (cells < 2^31): SSE2 has signed compares only, and the
-         * loop vectorises. */
-        int32_t lo = INT32_MAX, hi = -1;
-        for (uint32_t k = 0; k < n; k++) {
-            int32_t c = (int32_t)key[k];
-            lo = c < lo ? c : lo;
-            hi = c > hi ? c : hi;
-        }
-        g->win_lo[part] = n ? (uint32_t)lo : UINT32_MAX;
-        g->win_hi[part] = n ? (uint32_t)hi : 0u;
-        if (n) memset(count + lo, 0, (size_t)(hi - lo + 1) * sizeof *count);
-        for (uint32_t k = 0; k < n; k++) count[key[k]]++;
+        count_window(key, n, count, &g->win_lo[part], &g->win_hi[part]);
         g->key_n[part] = n;
         return 0;
     }
@@ -227,6 +241,24 @@ int sim_grid_scan(sim_grid *g, uint32_t parts)
     return rc;
 }
 
+/* The scatter of part `part` by the keys its count kept. */
+SIM_CLONES static void scatter_keys(sim_grid *g, uint32_t part, const float *xy,
+                                    const float *radius, const uint32_t *idx,
+                                    const uint32_t *key, uint32_t n)
+{
+    uint32_t *restrict cursor = g->cursor + (size_t)part * g->cells;
+    const uint32_t *restrict start = g->start;
+    float *restrict gx = g->x, *restrict gy = g->y, *restrict gr = g->r;
+    uint32_t *restrict ge = g->entity;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t e = idx[k], c = key[k], slot = start[c] + cursor[c]++;
+        gx[slot] = xy[2u * e];
+        gy[slot] = xy[2u * e + 1u];
+        gr[slot] = radius[e];
+        ge[slot] = e;
+    }
+}
+
 int sim_grid_scatter(sim_grid *g, uint32_t part, const float *xy, const float *radius,
                      const uint32_t *idx, uint32_t n)
 {
@@ -237,10 +269,14 @@ int sim_grid_scatter(sim_grid *g, uint32_t part, const float *xy, const float *r
     float *restrict gx = g->x, *restrict gy = g->y, *restrict gr = g->r;
     uint32_t *restrict ge = g->entity;
     const uint32_t *key = g->key_n[part] == n ? g->key[part] : NULL;
-    for (uint32_t k = 0; k < n; k++) {
+    if (key) {
+        scatter_keys(g, part, xy, radius, idx, key, n);
+        return 0;
+    }
+    for (uint32_t k = 0; k < n; k++) { /* no keys: the count could not keep them */
         uint32_t e = idx[k];
         float x = xy[2u * e], y = xy[2u * e + 1u];
-        uint32_t c = key ? key[k] : sim_grid_cell(g, x, y), slot = start[c] + cursor[c]++;
+        uint32_t c = sim_grid_cell(g, x, y), slot = start[c] + cursor[c]++;
         gx[slot] = x;
         gy[slot] = y;
         gr[slot] = radius[e];
