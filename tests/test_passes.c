@@ -225,9 +225,10 @@ static void test_pass_major_order(void **state)
     (void)state;
     const uint32_t workers[] = {1, 2, 3, 8};
     for (size_t w = 0; w < ARRAY_LEN(workers); w++) {
-        run_order(workers[w], (ecs_parallelism){ECS_SPLIT_PER_WORKER, 0, 0});
-        run_order(workers[w], (ecs_parallelism){ECS_SPLIT_CHUNKS, 7, 0});
-        run_order(workers[w], (ecs_parallelism){ECS_SPLIT_NONE, 0, 0});
+        run_order(workers[w], (ecs_parallelism){ECS_SPLIT_PER_WORKER, 0, 0, false});
+        run_order(workers[w], (ecs_parallelism){ECS_SPLIT_PER_WORKER, 0, 0, true});
+        run_order(workers[w], (ecs_parallelism){ECS_SPLIT_CHUNKS, 7, 0, false});
+        run_order(workers[w], (ecs_parallelism){ECS_SPLIT_NONE, 0, 0, false});
     }
 }
 

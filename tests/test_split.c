@@ -107,9 +107,9 @@ static void coverage_case(uint32_t count, uint32_t workers, bool inner_off, sys_
         } else if (s == 65) {
             p.split = ECS_SPLIT_NONE;
         } else if (s == 66) { /* below min_entities: one subtask */
-            p = (ecs_parallelism){ECS_SPLIT_CHUNKS, 1, count + 1};
+            p = (ecs_parallelism){ECS_SPLIT_CHUNKS, 1, count + 1, false};
         } else { /* exactly min_entities: splits normally */
-            p = (ecs_parallelism){ECS_SPLIT_PER_WORKER, 0, count};
+            p = (ecs_parallelism){ECS_SPLIT_PER_WORKER, 0, count, false};
         }
         uint32_t n = 1;
         if (!inner_off && count >= p.min_entities) {

@@ -7,8 +7,8 @@
  * step's subtasks had split between the threads, so half of every list
  * crossed to the other core's cache and back: at 100 000 particles on 2
  * threads the refresh took 154 us per frame, against 94 on one thread.
- * Here thread w compacts the w-th even share of every list, the share its
- * subtasks read (schedule.c splits lists the same way), and the members
+ * Here thread w compacts the w-th share of every list, the share its
+ * subtasks read (the same cut: ecs__split_start, balance.c), and the members
  * it would write into the share below (which that share's thread may
  * still be reading) are held back and written once every thread is done.
  * The result is exactly what compacting each list in one pass gives. */
@@ -41,8 +41,8 @@ static void compact_job(ecs_job *job)
         ecs_sys *sys = &ctx->systems[s];
         uint32_t nr = sys->removed_count;
         if (nr == 0) continue;
-        uint32_t lo = ecs__share_start(sys->subs->count, w, workers);
-        uint32_t hi = ecs__share_start(sys->subs->count, w + 1u, workers);
+        uint32_t lo = ecs__split_start(ctx, sys->subs->count, w, workers);
+        uint32_t hi = ecs__split_start(ctx, sys->subs->count, w + 1u, workers);
         uint32_t first = c->first[s], last = w + 1u < workers ? ctx->compact[w + 1u].first[s] : nr;
         c->held_n[s] = ecs_oset_compact_range(sys->subs, lo, hi, sys->removed + first,
                                               last - first, lo - first, c->held + at, first);
@@ -89,7 +89,7 @@ bool ecs__compact_removals(ecs_context *ctx)
         const ecs_sys *sys = &ctx->systems[s];
         if (sys->removed_count == 0) continue;
         for (uint32_t w = 0; w < workers; w++) {
-            uint32_t lo = ecs__share_start(sys->subs->count, w, workers);
+            uint32_t lo = ecs__split_start(ctx, sys->subs->count, w, workers);
             ctx->compact[w].first[s] =
                 lo < sys->subs->count ? ecs_lower_bound(sys->removed, 0, sys->removed_count, sys->subs->dense[lo])
                                      : sys->removed_count;
@@ -106,7 +106,7 @@ bool ecs__compact_removals(ecs_context *ctx)
         if (sys->removed_count == 0) continue;
         for (uint32_t w = 0; w < workers; w++) {
             const ecs_compact *c = &ctx->compact[w];
-            uint32_t to = ecs__share_start(sys->subs->count, w, workers) - c->first[s];
+            uint32_t to = ecs__split_start(ctx, sys->subs->count, w, workers) - c->first[s];
             for (uint32_t k = 0; k < c->held_n[s]; k++) sys->subs->dense[to + k] = c->held[at + k];
         }
         sys->subs->count -= sys->removed_count;

@@ -203,6 +203,7 @@ static ecs_status build(ecs_context *ctx, const ecs_config *cfg, ecs_error *err)
         return ecs__fail(err, ECS_ERR_THREAD, "could not start %u worker threads",
                          (unsigned)ctx->max_workers);
     ecs_pool_set_active(ctx->pool, ctx->workers);
+    if (!ecs__balance_init(ctx)) return ecs__fail(err, ECS_ERR_NOMEM, "out of memory");
     return ECS_OK;
 }
 
@@ -235,6 +236,7 @@ void ecs_context_destroy(ecs_context *ctx)
     }
     ecs_pool_destroy(ctx->pool);
     ecs__compact_fini(ctx);
+    ecs__balance_fini(ctx);
     for (uint32_t s = 0; ctx->systems && s < ctx->system_count; s++) {
         ecs_sys *sys = &ctx->systems[s];
         for (uint32_t i = 0; i < sys->subtask_cap; i++) ecs__subtask_fini(&sys->subtasks[i]);
@@ -277,13 +279,16 @@ ecs_status ecs_set_workers(ecs_context *ctx, uint32_t workers)
     if (workers < 1 || workers > ctx->max_workers) return ECS_ERR_INVALID;
     ecs_pool_set_active(ctx->pool, workers);
     ctx->workers = workers;
+    ecs__balance_reset(ctx);
     return ECS_OK;
 }
 
 void ecs_set_inner_parallelism(ecs_context *ctx, bool on)
 {
     if (ecs__check_between_steps(ctx, "ecs_set_inner_parallelism") != ECS_OK) return;
+    if (ctx->inner_off == !on) return;
     ctx->inner_off = !on;
+    ecs__balance_reset(ctx);
 }
 
 bool ecs_inner_parallelism(const ecs_context *ctx) { return !ctx->inner_off; }

@@ -107,6 +107,13 @@ typedef struct ecs_sys {
 
 typedef struct ecs_compact ecs_compact; /* compact.c */
 
+/* One worker's time in balanced subtasks this step (balance.c); written
+ * by that worker only, read by the owner once the step's systems are done. */
+typedef struct ecs_meter {
+    _Alignas(64) uint64_t ns;
+    uint64_t entities;
+} ecs_meter;
+
 struct ecs_context {
     ecs_component_def *components;
     uint32_t component_count;
@@ -143,6 +150,14 @@ struct ecs_context {
     atomic_uint pending_systems;
     atomic_uint pending_matches;
     ecs_compact *compact; /* max_workers, made on first use (compact.c) */
+    /* The measured split (balance.c): max_workers meters, shares and
+     * targets; cut
+     * (max_workers + 1, fixed point 2^32 = 1) holds where each of the
+     * cut_workers ranges starts. */
+    ecs_meter *meters;
+    double *shares, *targets; /* applied, and measured (smoothed) */
+    uint64_t *cut;
+    uint32_t cut_workers;
     atomic_uint pending_compacts;
     ecs_status step_status;
     /* The first misuse detected (any thread): 0 none, 1 being written, 2
@@ -154,12 +169,22 @@ struct ecs_context {
 };
 
 /* Where part i of n of count entries starts: the even split of a system's
- * subtasks (schedule.c), which the refresh's compaction follows
- * (compact.c) so that each worker rewrites the share its subtasks read. */
+ * subtasks (schedule.c) when no measured cut applies (balance.c). */
 static inline uint32_t ecs__share_start(uint32_t count, uint32_t i, uint32_t n)
 {
     return (uint32_t)((uint64_t)count * i / n);
 }
+
+/* The measured split (balance.c). split_start is where range i of n of
+ * a list of count entries starts: the measured cut when n is the worker
+ * count it was made for, else the even split. update runs after each
+ * step's systems, reset when the worker count or inner parallelism
+ * changes. */
+bool ecs__balance_init(ecs_context *ctx);
+void ecs__balance_fini(ecs_context *ctx);
+void ecs__balance_reset(ecs_context *ctx);
+void ecs__balance_update(ecs_context *ctx);
+uint32_t ecs__split_start(const ecs_context *ctx, uint32_t count, uint32_t i, uint32_t n);
 
 /* Storage (entity.c). */
 bool ecs__grow(ecs_context *ctx, uint32_t capacity);

@@ -60,6 +60,8 @@ ecs_status ecs__prepare_subtasks(ecs_context *ctx)
         uint32_t n = split_count(ctx, sys);
         uint32_t count = sys->subs->count;
         bool chunks = n > 1 && sys->def.parallelism.split == ECS_SPLIT_CHUNKS;
+        bool measured = n > 1 && sys->def.parallelism.balance &&
+                        sys->def.parallelism.split == ECS_SPLIT_PER_WORKER;
         uint64_t chunk = sys->def.parallelism.chunk_size;
         for (uint32_t i = 0; i < n; i++) {
             ecs_subtask_ *st = &sys->subtasks[i];
@@ -69,6 +71,9 @@ ecs_status ecs__prepare_subtasks(ecs_context *ctx)
             if (chunks) { /* chunk_size each, the last one shorter */
                 st->begin = (uint32_t)(chunk * i);
                 st->end = (uint32_t)(chunk * (i + 1) < count ? chunk * (i + 1) : count);
+            } else if (measured) { /* by the workers' speed (balance.c) */
+                st->begin = ecs__split_start(ctx, count, i, n);
+                st->end = ecs__split_start(ctx, count, i + 1, n);
             } else { /* even: sizes differ by at most one entity */
                 st->begin = ecs__share_start(count, i, n);
                 st->end = ecs__share_start(count, i + 1, n);
@@ -104,7 +109,15 @@ static void subtask_execute(ecs_subtask_ *st)
         .ctx = sys->ctx,
         .sub_ = st,
     };
+    if (!sys->def.parallelism.balance || sys->subtask_count < 2) {
+        sys->def.process(&it);
+        return;
+    }
+    uint64_t t0 = ecs__now_ns();
     sys->def.process(&it);
+    ecs_meter *m = &sys->ctx->meters[ecs_pool_self(sys->ctx->pool)];
+    m->ns += ecs__now_ns() - t0;
+    m->entities += it.count;
 }
 
 /* Queues every subtask of the current pass but one and returns that one
@@ -196,6 +209,7 @@ ecs_status ecs_step(ecs_context *ctx, ecs_step_fn fn, void *user)
     ctx->running = true;
     ecs__run_systems(ctx);
     ctx->running = false;
+    ecs__balance_update(ctx);
     ecs__refresh(ctx, true);
     if (atomic_load_explicit(&ctx->misuse, memory_order_acquire) != 0) return ECS_ERR_MISUSE;
     return ctx->step_status;

@@ -239,31 +239,32 @@ static void sys_fade(ecs_iter *it)
  * on the same subtask from system to system: at 200 000 on 2 threads,
  * spatial_partition 0.61 -> 0.40 and collision 1.55 -> 1.43 ms per frame
  * with a subtask per worker (bench/results/.../engine-steps.txt). */
-#define PER_CORE {ECS_SPLIT_PER_WORKER, 0, MIN_SPLIT}
+#define PER_CORE {ECS_SPLIT_PER_WORKER, 0, MIN_SPLIT, false}
+#define BY_SPEED {ECS_SPLIT_PER_WORKER, 0, MIN_SPLIT, true}
 
 /* File scope, so the id arrays have static storage. */
 static const ecs_system_def system_defs[SIM_SYSTEM_COUNT] = {
     [SIM_S_ACCELERATION] = {.name = "acceleration",
                             .reads = ECS_IDS_INIT(SIM_C_ACCELERATION),
                             .writes = ECS_IDS_INIT(SIM_C_VELOCITY),
-                            .parallelism = PER_CORE,
+                            .parallelism = BY_SPEED,
                             .process = sys_acceleration},
     [SIM_S_VELOCITY] = {.name = "velocity",
                         .reads = ECS_IDS_INIT(SIM_C_VELOCITY),
                         .writes = ECS_IDS_INIT(SIM_C_POSITION),
                         .after = ECS_IDS_INIT(SIM_S_ACCELERATION),
-                        .parallelism = PER_CORE,
+                        .parallelism = BY_SPEED,
                         .process = sys_velocity},
     [SIM_S_KEEP_IN_BOUNDS] = {.name = "keep_in_bounds",
                               .reads = ECS_IDS_INIT(SIM_C_CIRCLE),
                               .writes = ECS_IDS_INIT(SIM_C_POSITION, SIM_C_VELOCITY),
                               .after = ECS_IDS_INIT(SIM_S_VELOCITY),
-                              .parallelism = PER_CORE,
+                              .parallelism = BY_SPEED,
                               .process = sys_keep_in_bounds},
     [SIM_S_SPATIAL_PARTITION] = {.name = "spatial_partition",
                                  .reads = ECS_IDS_INIT(SIM_C_POSITION, SIM_C_CIRCLE),
                                  .after = ECS_IDS_INIT(SIM_S_KEEP_IN_BOUNDS),
-                                 .parallelism = PER_CORE,
+                                 .parallelism = BY_SPEED,
                                  .passes = SIM_PARTITION_PASSES,
                                  .process = sys_spatial_partition,
                                  .finish = finish_spatial_partition},
@@ -282,18 +283,18 @@ static const ecs_system_def system_defs[SIM_SYSTEM_COUNT] = {
     [SIM_S_RENDER] = {.name = "render",
                       .reads = ECS_IDS_INIT(SIM_C_POSITION, SIM_C_CIRCLE, SIM_C_COLOR),
                       .after = ECS_IDS_INIT(SIM_S_SOLVE_CONTACTS, SIM_S_FADE),
-                      .parallelism = PER_CORE,
+                      .parallelism = BY_SPEED,
                       .output_size = sizeof(sim_instance),
                       .process = sys_render},
     [SIM_S_LIFE] = {.name = "life",
                     .writes = ECS_IDS_INIT(SIM_C_LIFE),
-                    .parallelism = PER_CORE,
+                    .parallelism = BY_SPEED,
                     .process = sys_life},
     [SIM_S_FADE] = {.name = "fade",
                     .reads = ECS_IDS_INIT(SIM_C_LIFE),
                     .writes = ECS_IDS_INIT(SIM_C_COLOR),
                     .after = ECS_IDS_INIT(SIM_S_LIFE),
-                    .parallelism = PER_CORE,
+                    .parallelism = BY_SPEED,
                     .process = sys_fade},
 };
 

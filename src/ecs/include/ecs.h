@@ -115,7 +115,7 @@ typedef struct ecs_component_def {
  * subtasks for one step. */
 typedef enum ecs_split {
     ECS_SPLIT_NONE = 0,   /* one subtask */
-    ECS_SPLIT_PER_WORKER, /* one subtask per worker thread, evenly sized */
+    ECS_SPLIT_PER_WORKER, /* one subtask per worker thread, evenly sized (or see balance) */
     ECS_SPLIT_CHUNKS      /* subtasks of chunk_size entities (the last may be shorter) */
 } ecs_split;
 
@@ -123,6 +123,13 @@ typedef struct ecs_parallelism {
     ecs_split split;
     uint32_t chunk_size;   /* ECS_SPLIT_CHUNKS only; must be > 0 */
     uint32_t min_entities; /* below this many entities: one subtask, whatever split says */
+    /* ECS_SPLIT_PER_WORKER only: size the ranges by each worker's measured
+     * speed instead of evenly. The ecs times every balanced system's
+     * subtasks and gives a worker that processed fewer entities per second
+     * in the last steps a shorter range of every balanced system in the
+     * next. For systems whose cost follows their entity range; results
+     * never depend on the split. */
+    bool balance;
 } ecs_parallelism;
 
 typedef struct ecs_context ecs_context;
@@ -379,6 +386,11 @@ typedef struct ecs_system_stats {
 } ecs_system_stats;
 
 ecs_system_stats ecs_system_stats_get(const ecs_context *ctx, uint32_t system);
+
+/* Worker k's share (0..1) of the entities of balanced systems in the
+ * next step (ecs_parallelism.balance); 1 / workers until measured, 0 for
+ * k >= ecs_worker_count. */
+double ecs_worker_share(const ecs_context *ctx, uint32_t worker);
 
 /* In a finish callback: the pass that just ended (0 for one-pass systems). */
 uint32_t ecs_system_pass(const ecs_context *ctx, uint32_t system);
