@@ -7,7 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+/* GCC's target_clones resolves through an ifunc when the program loads;
+ * under ThreadSanitizer that resolver runs before the sanitizer's runtime
+ * and crashes, so those builds keep the baseline loop only. */
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) && \
+    !defined(__SANITIZE_THREAD__)
 #define SIM_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define SIM_CLONES
