@@ -7,14 +7,16 @@
  * the way towards its share of the summed speed; the shares (the ranges)
  * follow the targets only once one of them is more than 2 % off, so that
  * equal workers keep still ranges (a boundary that wanders moves entities,
- * and their columns, between caches every step). On the 2-core development machine one core ran 1.3-1.6x slower
- * than the other for whole runs (subtask traces, 100 000 particles), so
- * even ranges left the fast core waiting at every barrier.
+ * and their columns, between caches every step). On the 2-core development
+ * machine one core ran 1.3-1.6x slower than the other for whole runs
+ * (subtask traces, 100 000 particles), so even ranges left the fast core
+ * waiting at every barrier.
  *
  * Results never depend on it: outputs, commands and kills are replayed in
  * subtask order, so any split of a list into ascending ranges gives the
  * same sequence. The refresh's compaction follows the same cut (compact.c)
- * so that each worker rewrites the part of a list it will read next. */
+ * so that each worker rewrites the part of a list its balanced subtasks
+ * will read next. */
 #include "ecs_internal.h"
 
 #include "alloc.h"

@@ -8,7 +8,8 @@
  * crossed to the other core's cache and back: at 100 000 particles on 2
  * threads the refresh took 154 us per frame, against 94 on one thread.
  * Here thread w compacts the w-th share of every list, the share its
- * subtasks read (the same cut: ecs__split_start, balance.c), and the members
+ * balanced subtasks read (ecs__split_start, balance.c; the even share
+ * while nothing is measured), and the members
  * it would write into the share below (which that share's thread may
  * still be reading) are held back and written once every thread is done.
  * The result is exactly what compacting each list in one pass gives. */

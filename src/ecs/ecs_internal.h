@@ -151,9 +151,8 @@ struct ecs_context {
     atomic_uint pending_matches;
     ecs_compact *compact; /* max_workers, made on first use (compact.c) */
     /* The measured split (balance.c): max_workers meters, shares and
-     * targets; cut
-     * (max_workers + 1, fixed point 2^32 = 1) holds where each of the
-     * cut_workers ranges starts. */
+     * targets; cut (max_workers + 1, fixed point 2^32 = 1) holds where
+     * each of the cut_workers ranges starts. */
     ecs_meter *meters;
     double *shares, *targets; /* applied, and measured (smoothed) */
     uint64_t *cut;

@@ -37,6 +37,14 @@ void ecs__subtask_fini(ecs_subtask_ *st)
     ecs_free(st->kills);
 }
 
+/* A system whose n subtasks are sized by the workers' measured speed,
+ * and timed to measure it (balance.c). */
+static bool measured(const ecs_sys *sys, uint32_t n)
+{
+    return n > 1 && sys->def.parallelism.balance &&
+           sys->def.parallelism.split == ECS_SPLIT_PER_WORKER;
+}
+
 static void subtask_job(ecs_job *job);
 static void system_job(ecs_job *job);
 
@@ -60,8 +68,6 @@ ecs_status ecs__prepare_subtasks(ecs_context *ctx)
         uint32_t n = split_count(ctx, sys);
         uint32_t count = sys->subs->count;
         bool chunks = n > 1 && sys->def.parallelism.split == ECS_SPLIT_CHUNKS;
-        bool measured = n > 1 && sys->def.parallelism.balance &&
-                        sys->def.parallelism.split == ECS_SPLIT_PER_WORKER;
         uint64_t chunk = sys->def.parallelism.chunk_size;
         for (uint32_t i = 0; i < n; i++) {
             ecs_subtask_ *st = &sys->subtasks[i];
@@ -71,7 +77,7 @@ ecs_status ecs__prepare_subtasks(ecs_context *ctx)
             if (chunks) { /* chunk_size each, the last one shorter */
                 st->begin = (uint32_t)(chunk * i);
                 st->end = (uint32_t)(chunk * (i + 1) < count ? chunk * (i + 1) : count);
-            } else if (measured) { /* by the workers' speed (balance.c) */
+            } else if (measured(sys, n)) { /* by the workers' speed */
                 st->begin = ecs__split_start(ctx, count, i, n);
                 st->end = ecs__split_start(ctx, count, i + 1, n);
             } else { /* even: sizes differ by at most one entity */
@@ -109,7 +115,7 @@ static void subtask_execute(ecs_subtask_ *st)
         .ctx = sys->ctx,
         .sub_ = st,
     };
-    if (!sys->def.parallelism.balance || sys->subtask_count < 2) {
+    if (!measured(sys, sys->subtask_count)) {
         sys->def.process(&it);
         return;
     }

@@ -127,11 +127,8 @@ int sim_grid_count(sim_grid *g, uint32_t part, const float *xy, const uint32_t *
         }
     }
     if (n <= g->key_cap[part]) {
-        /* Written here, then only read: count, restrict, is what tells
-         * the compiler the histogram's stores never touch the keys. */
-        const uint32_t *key = g->key[part];
         cell_keys(g, xy, idx, n, g->key[part]);
-        count_window(key, n, count, &g->win_lo[part], &g->win_hi[part]);
+        count_window(g->key[part], n, count, &g->win_lo[part], &g->win_hi[part]);
         g->key_n[part] = n;
         return 0;
     }
@@ -245,8 +242,9 @@ int sim_grid_scan(sim_grid *g, uint32_t parts)
     return rc;
 }
 
-/* The scatter of part `part` by the keys its count kept. */
-SIM_CLONES static void scatter_keys(sim_grid *g, uint32_t part, const float *xy,
+/* The scatter of part `part`: by the keys its count kept, or (key NULL:
+ * the count had no room for them) by cells computed again. */
+SIM_CLONES static void scatter_part(sim_grid *g, uint32_t part, const float *xy,
                                     const float *radius, const uint32_t *idx,
                                     const uint32_t *key, uint32_t n)
 {
@@ -255,9 +253,11 @@ SIM_CLONES static void scatter_keys(sim_grid *g, uint32_t part, const float *xy,
     float *restrict gx = g->x, *restrict gy = g->y, *restrict gr = g->r;
     uint32_t *restrict ge = g->entity;
     for (uint32_t k = 0; k < n; k++) {
-        uint32_t e = idx[k], c = key[k], slot = start[c] + cursor[c]++;
-        gx[slot] = xy[2u * e];
-        gy[slot] = xy[2u * e + 1u];
+        uint32_t e = idx[k];
+        float x = xy[2u * e], y = xy[2u * e + 1u];
+        uint32_t c = key ? key[k] : sim_grid_cell(g, x, y), slot = start[c] + cursor[c]++;
+        gx[slot] = x;
+        gy[slot] = y;
         gr[slot] = radius[e];
         ge[slot] = e;
     }
@@ -268,24 +268,7 @@ int sim_grid_scatter(sim_grid *g, uint32_t part, const float *xy, const float *r
 {
     if (part >= g->parts_max) return -1;
     if (g->count == 0) return 0; /* the scan failed (or nothing to place) */
-    uint32_t *restrict cursor = g->cursor + (size_t)part * g->cells;
-    const uint32_t *restrict start = g->start;
-    float *restrict gx = g->x, *restrict gy = g->y, *restrict gr = g->r;
-    uint32_t *restrict ge = g->entity;
-    const uint32_t *key = g->key_n[part] == n ? g->key[part] : NULL;
-    if (key) {
-        scatter_keys(g, part, xy, radius, idx, key, n);
-        return 0;
-    }
-    for (uint32_t k = 0; k < n; k++) { /* no keys: the count could not keep them */
-        uint32_t e = idx[k];
-        float x = xy[2u * e], y = xy[2u * e + 1u];
-        uint32_t c = sim_grid_cell(g, x, y), slot = start[c] + cursor[c]++;
-        gx[slot] = x;
-        gy[slot] = y;
-        gr[slot] = radius[e];
-        ge[slot] = e;
-    }
+    scatter_part(g, part, xy, radius, idx, g->key_n[part] == n ? g->key[part] : NULL, n);
     return 0;
 }
 
