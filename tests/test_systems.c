@@ -311,7 +311,7 @@ static void test_callbacks(void **state)
     ecs_context_destroy(ctx);
 }
 
-/* ---- runs ------------------------------------------------------------------- */
+/* ---- runs and bitmaps ------------------------------------------------------------------- */
 
 static atomic_uint run_errors, run_total, run_visited;
 
@@ -326,6 +326,17 @@ static void runs_process(ecs_iter *it)
         runs++;
     }
     if (pos != it->count || ecs_iter_next_run(it, &b, &n)) atomic_fetch_add(&run_errors, 1);
+    /* The bitmap over [lo, hi) lists exactly the same entities. */
+    uint32_t lo, hi, k = 0;
+    const uint64_t *bits = ecs_iter_bits(it, &lo, &hi);
+    if (it->count ? lo != it->entities[0] || hi != it->entities[it->count - 1] + 1 : lo || hi)
+        atomic_fetch_add(&run_errors, 1);
+    for (uint32_t i = lo; i < hi; i++) {
+        bool member = k < it->count && it->entities[k] == i;
+        if ((bool)(bits[i >> 6] >> (i & 63) & 1) != member) atomic_fetch_add(&run_errors, 1);
+        k += member;
+    }
+    if (k != it->count) atomic_fetch_add(&run_errors, 1);
     atomic_fetch_add(&run_total, runs);
     atomic_fetch_add(&run_visited, pos);
 }

@@ -57,6 +57,13 @@ bool ecs_iter_next_run(ecs_iter *it, uint32_t *first, uint32_t *count)
     return true;
 }
 
+const uint64_t *ecs_iter_bits(const ecs_iter *it, uint32_t *lo, uint32_t *hi)
+{
+    *lo = it->count ? it->entities[0] : 0u;
+    *hi = it->count ? it->entities[it->count - 1u] + 1u : 0u;
+    return it->sub_->sys->subs->bits;
+}
+
 ecs_entity ecs_iter_handle(const ecs_iter *it, uint32_t index)
 {
     return ecs_handle(it->ctx, index);

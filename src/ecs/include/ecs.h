@@ -344,6 +344,16 @@ void *ecs_iter_write(const ecs_iter *it, uint32_t component);
  */
 bool ecs_iter_next_run(ecs_iter *it, uint32_t *first, uint32_t *count);
 
+/* The same range as a membership bitmap, for loops that walk the columns
+ * densely under masks (vector code, where holes left by dead entities
+ * make the index walk scalar): bit (i & 63) of words[i >> 6] is set, for
+ * every i in [*lo, *hi), exactly when i is one of this subtask's entities.
+ * Bits outside [*lo, *hi) belong to other subtasks or to none and must be
+ * ignored. *lo = entities[0], *hi = entities[count - 1] + 1 (both 0 when
+ * count is 0). The bitmap is the system's subscription, fixed for the
+ * whole step; it is read-only. */
+const uint64_t *ecs_iter_bits(const ecs_iter *it, uint32_t *lo, uint32_t *hi);
+
 /* The current handle of an entity index in this step. */
 ecs_entity ecs_iter_handle(const ecs_iter *it, uint32_t index);
 
