@@ -214,6 +214,10 @@ static void sys_life(ecs_iter *it)
     if (it->subtask == 0 && w->spray_count) sim__spray_issue(w, it);
     float *life = ecs_iter_write(it, SIM_C_LIFE);
     float dt = w->p.dt;
+    if (w->walks.life && sim__walk_dense(it)) {
+        w->walks.life(it, life, dt);
+        return;
+    }
     SIM_EACH(it, i, {
         life[i] -= dt;
         if (life[i] <= 0.0f) ecs_iter_kill(it, ecs_iter_handle(it, i));
@@ -226,6 +230,10 @@ static void sys_fade(ecs_iter *it)
     const float *life = ecs_iter_read(it, SIM_C_LIFE);
     sim_rgba *color = ecs_iter_write(it, SIM_C_COLOR);
     float k = w->p.alpha_per_life;
+    if (w->walks.fade && sim__walk_dense(it)) {
+        w->walks.fade(it, life, color, k);
+        return;
+    }
     SIM_EACH(it, i, {
         float a = life[i] * k; /* a plain clamp: fminf/fmaxf are libm calls here */
         color[i].a = (uint8_t)(a > 0.0f ? (a < 255.0f ? a : 255.0f) : 0.0f);

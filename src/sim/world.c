@@ -42,6 +42,7 @@ ecs_status sim_create(const sim_config *cfg, sim_world **out, ecs_error *err)
     if (!w) return fail(err, ECS_ERR_NOMEM, "out of memory");
     w->kernel = sim_kernel_resolve(cfg->kernel);
     w->collide = sim__collide_fn(w->kernel);
+    w->walks = sim__walks(w->kernel);
     w->p = cfg->params;
     w->particles = cfg->particles;
     w->spray_rng = sim__spray_stream(w->p.seed);

@@ -6,6 +6,7 @@
 #include "collide.h"
 #include "grid.h"
 #include "rng.h"
+#include "walk.h"
 #include "sim.h"
 
 /* Grid rows per band. At least 2, so that the contacts crossing one band
@@ -33,6 +34,7 @@ struct sim_world {
     int grid_failed;       /* set by spatial_partition's finish: 1 OOM, 2 parts out of range */
     sim_kernel kernel;     /* resolved, never AUTO */
     sim_collide_fn collide;
+    sim_walks walks;       /* the kernel's dense life and fade walks, if any */
     /* Contacts by band of SIM_BAND_ROWS grid rows (the last band may be
      * shorter): written by collision, solved by solve_contacts. */
     sim_band *bands;

@@ -114,7 +114,9 @@ bool sim_params_check(const sim_params *p, char *msg, size_t msg_size);
 /* The collision kernel: how a particle is tested against its candidates.
  * Every kernel finds exactly the same contacts in the same order, bit for
  * bit; they differ in speed only. The vector kernels exist on x86-64 where
- * the CPU has the instructions; AUTO picks the widest one there is. */
+ * the CPU has the instructions; AUTO picks the widest one there is. With
+ * AVX512 the life and fade systems also walk their columns densely under
+ * masks (the same state, bit for bit). */
 typedef enum sim_kernel {
     SIM_KERNEL_AUTO = 0,
     SIM_KERNEL_SCALAR,

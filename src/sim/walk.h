@@ -1,0 +1,42 @@
+/* walk.h - the life and fade systems' loops, walked densely under masks.
+ * Private to src/sim.
+ *
+ * Once particles die, a subtask's entities have holes everywhere and the
+ * index walk (systems.c) is scalar: about 0.6 ns a particle. The AVX-512
+ * walks read the subscription's bitmap (ecs_iter_bits) instead and run
+ * 16 column slots at a time under that mask: masked loads and stores, so
+ * no slot outside the subtask is read into a result or written. Every
+ * value is the scalar loop's, bit for bit (the same IEEE operations; the
+ * clamp's max/min pick the same value for NaN and signed zeros), kills
+ * come in the same ascending order, so the state never depends on which
+ * walk ran. */
+#ifndef SIM_WALK_H
+#define SIM_WALK_H
+
+#include <stdbool.h>
+
+#include "ecs.h"
+#include "sim.h"
+
+typedef void (*sim_life_walk_fn)(ecs_iter *it, float *life, float dt);
+typedef void (*sim_fade_walk_fn)(const ecs_iter *it, const float *life, sim_rgba *color, float k);
+
+typedef struct sim_walks {
+    sim_life_walk_fn life; /* NULL: the index walk only */
+    sim_fade_walk_fn fade;
+} sim_walks;
+
+/* The dense walks of kernel k (resolved first): AVX-512's where this CPU
+ * and build have it; none for the others. */
+sim_walks sim__walks(sim_kernel k);
+
+/* Whether the dense walk pays over the index walk for this subtask: it
+ * costs per slot of [first, last] what the index walk costs per entity
+ * over about 6, so below one entity in 8 slots the index walk stays. */
+static inline bool sim__walk_dense(const ecs_iter *it)
+{
+    uint32_t n = it->count;
+    return n != 0 && (uint64_t)n * 8u >= (uint64_t)(it->entities[n - 1u] - it->entities[0]) + 1u;
+}
+
+#endif /* SIM_WALK_H */
