@@ -26,7 +26,8 @@ static const app_mode MODES[] = {
     {"run", window_main, "(the default) open a window on the simulation, with live controls"},
 #endif
     {"bench", bench_main,
-     "run the thesis workload headless; tables beside the thesis's figures, CSV, JSON, chart"},
+     "run the thesis workload headless: tables beside the thesis's\n"
+     "           figures, CSV, JSON, a chart"},
 };
 
 #define MODE_COUNT (sizeof MODES / sizeof MODES[0])

@@ -55,9 +55,9 @@ void bench_cli_usage(FILE *f)
     app_options_usage(f, BENCH_MAX_LIST, &d);
     fprintf(f,
             "  --repeat R                repeats per configuration, 1..%u (default 3)\n"
-            "  --frames F                stop after F frames, 0..%u (default 0: run until\n"
-            "                            every particle died, as the thesis); a run also\n"
-            "                            ends early once every particle died\n"
+            "  --frames F                stop after F frames, 0..%u (default 0: run\n"
+            "                            until every particle died, as the thesis); a run\n"
+            "                            also ends early once every particle died\n"
             "  --csv FILE                write one row per run (- : standard output)\n"
             "  --json FILE               write machine, options, runs and per-configuration\n"
             "                            mean, sd and median (- : standard output)\n"
