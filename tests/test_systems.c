@@ -311,7 +311,7 @@ static void test_callbacks(void **state)
     ecs_context_destroy(ctx);
 }
 
-/* ---- runs and bitmaps ------------------------------------------------------------------- */
+/* ---- runs and bitmaps --------------------------------------------------------- */
 
 static atomic_uint run_errors, run_total, run_visited;
 

@@ -47,7 +47,8 @@ __attribute__((target("avx512f"))) static void fade_avx512(const ecs_iter *it, c
 {
     uint32_t lo, hi;
     const uint64_t *bits = ecs_iter_bits(it, &lo, &hi);
-    const __m512 scale = _mm512_set1_ps(k), zero = _mm512_setzero_ps(), top = _mm512_set1_ps(255.0f);
+    const __m512 scale = _mm512_set1_ps(k), zero = _mm512_setzero_ps();
+    const __m512 top = _mm512_set1_ps(255.0f);
     const __m512i rgb = _mm512_set1_epi32(0x00ffffff);
     for (uint32_t i = lo & ~15u; i < hi; i += 16u) {
         __mmask16 m = chunk_mask(bits, i, lo, hi);
