@@ -6,8 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define SIM_X86_KERNELS 1
+#ifdef SIM_X86_KERNELS
 #include <immintrin.h>
 #include <pthread.h>
 #endif

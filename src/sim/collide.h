@@ -18,6 +18,13 @@
 
 #include "grid.h"
 
+/* Where the vector kernels are built: x86-64 with GCC or clang (target
+ * attributes, intrinsics). The dense walks (walk.c) follow the same rule,
+ * since the avx512 kernel selects them. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define SIM_X86_KERNELS 1
+#endif
+
 /* A growable contact list; a warm one allocates nothing. */
 typedef struct sim_contact_list {
     sim_contact *v;

@@ -1,14 +1,12 @@
 /* walk.c - the dense, masked walks of life and fade (walk.h). */
 #include "walk.h"
 
+#include "collide.h"
+
 #include <stddef.h>
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define SIM_X86_WALKS 1
+#ifdef SIM_X86_KERNELS
 #include <immintrin.h>
-#endif
-
-#ifdef SIM_X86_WALKS
 
 /* Alpha is the top byte of a color read as a little-endian 32-bit word. */
 _Static_assert(sizeof(sim_rgba) == 4 && offsetof(sim_rgba, a) == 3, "color is RGBA bytes");
@@ -79,4 +77,4 @@ sim_walks sim__walks(sim_kernel k)
     return (sim_walks){0};
 }
 
-#endif /* SIM_X86_WALKS */
+#endif /* SIM_X86_KERNELS */
