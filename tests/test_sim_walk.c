@@ -213,16 +213,9 @@ static void test_density_rule(void **state)
     ecs_context_destroy(ctx);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    walks = sim__walks(SIM_KERNEL_AVX512);
-    return 0;
-}
-
 int main(void)
 {
-    setup(NULL);
+    walks = sim__walks(SIM_KERNEL_AVX512);
     if (!walks.life || !walks.fade) {
         printf("SKIP: no dense walks on this CPU or build (AVX-512)\n");
         const struct CMUnitTest only[] = {cmocka_unit_test(test_density_rule)};
