@@ -25,7 +25,7 @@ cd "$tmp" || exit 2
 
 failed=0
 run=(bench --entities 100 --frames 3 --repeat 1 --threads 1 --inner-parallelism on
-    --storage dynamic --quiet --csv out.csv --json out.json)
+    --storage dynamic --quiet --csv out.csv --json out.json --cpu-probe 1)
 
 PARTICLES_ALLOC_REPORT=$tmp/report "$bin" "${run[@]}" 2>err
 rc=$?

@@ -181,6 +181,9 @@ bad "--world 4294967296x5 (past 32 bits: still the range)" "from 5 to 100000" \
 bad "--world 41400x41400 (too many grid cells)" "square units" bench --world 41400x41400 "${files[@]}"
 bad "--threads abc" "--threads" bench --threads abc "${files[@]}"
 bad "--repeat 0" "--repeat" bench --repeat 0 "${files[@]}"
+bad "--cpu-probe 5001" "--cpu-probe" bench --cpu-probe 5001 "${files[@]}"
+bad "--cpu-probe -1" "--cpu-probe" bench --cpu-probe -1 "${files[@]}"
+bad "--cpu-probe 1s" "--cpu-probe" bench --cpu-probe 1s "${files[@]}"
 bad "--frames -1" "--frames" bench --frames -1 "${files[@]}"
 bad "--seed x" "--seed" bench --seed x "${files[@]}"
 bad "--chart out.jpg" "--chart" bench --chart "$tmp/out.jpg" "${files[@]}"
@@ -323,7 +326,7 @@ else
 fi
 
 all_options=(--entities --inner-parallelism --storage --threads --repeat --seed --frames
-    --fixed-limit --kernel --world --csv --json --chart --quiet --print-dag --help)
+    --fixed-limit --kernel --world --csv --json --chart --quiet --cpu-probe --print-dag --help)
 for h in --help -h; do
     good "particles bench $h" bench "$h"
     for opt in "${all_options[@]}"; do
@@ -387,6 +390,8 @@ for k in scalar auto; do
         --inner-parallelism on --storage fixed --kernel $k --world 720x450
     grep -qE "collision kernel: (scalar|avx2|avx512) \| world 720x450" "$out" ||
         good_why+=("stdout does not name the kernel and the world")
+    [ "$(grep -cE '^cpu speed (before|after) +the runs:( cpu[0-9]+ [01][.][0-9][0-9])+' "$out")" -eq 2 ] ||
+        good_why+=("stdout lacks the two cpu speed lines")
     [ "$k" != scalar ] || grep -qF "collision kernel: scalar" "$out" ||
         good_why+=("--kernel scalar not named scalar")
     hashes="$hashes $(awk '$1 == 20000 && $2 == "on" { print $NF }' "$out")"
@@ -463,6 +468,31 @@ else
     [ "$runs" = 16 ] || good_why+=("runs: $runs, not 16")
 fi
 report "bench tiny run: JSON valid with 16 runs"
+
+# --cpu-probe (default on): every CPU the bench may use, before and after,
+# each speed in (0, 1] and the fastest at 1.
+good_why=()
+cpus=$(python3 -c 'import os; print(" ".join(map(str, sorted(os.sched_getaffinity(0))[:64])))')
+speed_why=$(python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["machine"]["cpu_speed"]
+want = [int(x) for x in sys.argv[2].split()]
+assert c["probe_ms"] == 200, c
+for when in ("before", "after"):
+    s = c[when]
+    assert [x["cpu"] for x in s] == want, (when, s, want)
+    assert all(0 < x["speed"] <= 1 for x in s), (when, s)
+    assert max(x["speed"] for x in s) == 1, (when, s)
+' "$tmp/a.json" "$cpus" 2>&1 | tail -n 1)
+[ -z "$speed_why" ] || good_why+=("cpu_speed: $speed_why")
+report "bench tiny run: JSON cpu_speed before and after for CPUs $cpus"
+
+good "bench --cpu-probe 0" bench --entities 300 --frames 3 --repeat 1 --threads 2 \
+    --inner-parallelism on --storage fixed --cpu-probe 0 --json "$tmp/np.json"
+! grep -q "cpu speed" "$out" || good_why+=("stdout has '$(grep "cpu speed" "$out" | head -n 1)'")
+python3 -c 'import json,sys; assert "cpu_speed" not in json.load(open(sys.argv[1]))["machine"]' \
+    "$tmp/np.json" 2>/dev/null || good_why+=("np.json has a cpu_speed")
+report "bench --cpu-probe 0: no speeds printed or written"
 
 good_why=()
 left=$(cd "$tmp" && ls -d ./*.tmp particles-chart-* 2>/dev/null | tr '\n' ' ')

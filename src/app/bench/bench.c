@@ -51,7 +51,8 @@ static bool uses_stdout(const bench_outputs *b)
 }
 
 /* For each repeat, each count, each IP value, each storage: interleaving
- * the repeats spreads slow drift of the machine over every configuration. */
+ * the repeats spreads slow drift of the machine over every configuration.
+ * Each CPU's speed is measured before and after (--cpu-probe). */
 static int run_all(bench_set *s)
 {
     bench_runner r;
@@ -59,10 +60,13 @@ static int run_all(bench_set *s)
     bench_mem_init();
     int rc = 0;
     uint32_t i = 0;
+    uint32_t ms = s->opt->cpu_probe_ms;
+    if (ms) bench_probe_cpus(&s->machine.before, ms);
     for (uint32_t rep = 0; rep < s->opt->repeat && rc == 0; rep++)
         for (uint32_t c = 0; c < s->cfg_n && rc == 0; c++, i++)
             rc = bench_run(&r, i, rep, &s->cfgs[c], &s->runs[(size_t)rep * s->cfg_n + c],
                            s->systems);
+    if (ms && rc == 0) bench_probe_cpus(&s->machine.after, ms);
     bench_runner_free(&r);
     return rc;
 }

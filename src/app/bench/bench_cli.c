@@ -3,6 +3,7 @@
 #include "bench_cli.h"
 #include "bench_data.h"
 #include "bench_msg.h"
+#include "bench_probe.h"
 
 #include <string.h>
 #include <strings.h>
@@ -14,6 +15,7 @@ enum {
     OPT_JSON,
     OPT_CHART,
     OPT_QUIET,
+    OPT_CPU_PROBE,
     OPT_PRINT_DAG
 };
 
@@ -24,6 +26,7 @@ static const struct option LONGOPTS[] = {
     {"json", required_argument, NULL, OPT_JSON},
     {"chart", required_argument, NULL, OPT_CHART},
     {"quiet", no_argument, NULL, OPT_QUIET},
+    {"cpu-probe", required_argument, NULL, OPT_CPU_PROBE},
     {"print-dag", no_argument, NULL, OPT_PRINT_DAG},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
@@ -65,6 +68,11 @@ void bench_cli_usage(FILE *f)
             "                            FILE ending in .png or .svg (needs gnuplot)\n"
             "  --quiet                   no progress line and no tables on stdout; files\n"
             "                            are still written\n"
+            "  --cpu-probe MS            before and after the runs, time each CPU for MS\n"
+            "                            ms, 0..%u (default %u; 0: not at all), all at\n"
+            "                            once, and print their speeds beside the results\n"
+            "                            (a shared virtual machine's cores can differ for\n"
+            "                            minutes, which caps any speedup from threads)\n"
             "  --print-dag               print the system DAG as Graphviz dot and exit;\n"
             "                            takes no other option\n"
             "  -h, --help                print this and exit\n"
@@ -96,7 +104,8 @@ void bench_cli_usage(FILE *f)
             "chart failed (CSV and JSON were written); 128+N stopped by signal N (130\n"
             "SIGINT, 143 SIGTERM, 129 SIGHUP, no file replaced); 141 standard output's\n"
             "reader went away (files written).\n",
-            BENCH_MAX_REPEAT, BENCH_MAX_FRAMES, BENCH_CHECK_FRAME);
+            BENCH_MAX_REPEAT, BENCH_MAX_FRAMES, BENCH_PROBE_MAX_MS, BENCH_CPU_PROBE_MS,
+            BENCH_CHECK_FRAME);
 }
 
 /* The bench's own flags. */
@@ -122,6 +131,8 @@ static bool apply(int c, const char *arg, void *ctx)
     case OPT_JSON: return app_parse_file(cli, "--json", arg, &o->json);
     case OPT_CHART: return app_parse_file(cli, "--chart", arg, &o->chart);
     case OPT_QUIET: o->quiet = true; return true;
+    case OPT_CPU_PROBE:
+        return app_parse_u32(cli, "--cpu-probe", arg, 0u, BENCH_PROBE_MAX_MS, &o->cpu_probe_ms);
     case OPT_PRINT_DAG: o->print_dag = true; return true;
     case 'h': o->help = true; return true;
     default: return false;
@@ -158,7 +169,7 @@ static bool check_print_dag(const bench_parse *p, uint32_t given)
 int bench_cli_parse(int argc, char **argv, bench_options *o)
 {
     app_sim_options sim = default_sim();
-    *o = (bench_options){.repeat = 3};
+    *o = (bench_options){.repeat = 3, .cpu_probe_ms = BENCH_CPU_PROBE_MS};
     bench_parse p = {{BENCH_PROG, BENCH_MAX_LIST, LONGOPTS, apply, NULL}, o, NULL};
     p.cli.mode_options = &p;
     int rc = app_options_parse(argc, argv, &p.cli, &sim);

@@ -14,6 +14,7 @@
 #define BENCH_MAX_THREADS APP_MAX_THREADS
 #define BENCH_MAX_REPEAT 1000u
 #define BENCH_MAX_FRAMES 1000000u
+#define BENCH_CPU_PROBE_MS 200u /* --cpu-probe default */
 #define BENCH_THESIS_FIXED_LIMIT APP_THESIS_FIXED_LIMIT
 
 /* The shared simulation flags (see options.h) spelled out, as the rest of
@@ -29,6 +30,7 @@ typedef struct bench_options {
     uint32_t repeat;
     uint32_t seed;
     uint32_t frames;                 /* 0: until every particle died */
+    uint32_t cpu_probe_ms;           /* each CPU's speed probe; 0: none */
     uint32_t fixed_limit;
     sim_kernel kernel;               /* as asked (AUTO unless --kernel) */
     uint32_t world_w, world_h;       /* 0: the thesis's world */

@@ -80,11 +80,33 @@ static void json_options(FILE *f, const bench_options *o)
             o->world_w ? (unsigned)o->world_h : (unsigned)d.world_h);
 }
 
+/* [{"cpu": N, "speed": S}, ...], or null where not measured. */
+static void json_cpu_speeds(FILE *f, const bench_cpu_speeds *c)
+{
+    if (!c->count) {
+        fprintf(f, "null");
+        return;
+    }
+    fputc('[', f);
+    for (uint32_t k = 0; k < c->count; k++)
+        fprintf(f, "%s{\"cpu\": %d, \"speed\": %.3f}", k ? ", " : "", c->cpu[k], c->speed[k]);
+    fputc(']', f);
+}
+
 static void json_head(FILE *f, const bench_set *s)
 {
     fprintf(f, "{\n  \"machine\": {\"cpu\": ");
     json_string(f, s->machine.cpu);
-    fprintf(f, ", \"online_cpus\": %ld},\n", s->machine.online);
+    fprintf(f, ", \"online_cpus\": %ld", s->machine.online);
+    if (s->opt->cpu_probe_ms) {
+        fprintf(f, ", \"cpu_speed\": {\"probe_ms\": %u, \"before\": ",
+                (unsigned)s->opt->cpu_probe_ms);
+        json_cpu_speeds(f, &s->machine.before);
+        fprintf(f, ", \"after\": ");
+        json_cpu_speeds(f, &s->machine.after);
+        fputc('}', f);
+    }
+    fprintf(f, "},\n");
     json_options(f, s->opt);
     fprintf(f, "  \"peak_rss_source\": \"%s\",\n  \"check_frame\": %u,\n  \"systems\": [",
             bench_set_rss_per_run(s) ? "VmHWM after clear_refs, per run"

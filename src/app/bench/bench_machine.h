@@ -2,9 +2,14 @@
 #ifndef BENCH_MACHINE_H
 #define BENCH_MACHINE_H
 
+#include "bench_probe.h"
+
 typedef struct bench_machine {
     char cpu[128]; /* "model name" from /proc/cpuinfo, or "unknown CPU" */
     long online;   /* online CPUs */
+    /* Each CPU's speed before and after the runs (bench_probe.h); count 0
+     * with why_not NULL: not asked for (--cpu-probe 0). */
+    bench_cpu_speeds before, after;
 } bench_machine;
 
 void bench_machine_read(bench_machine *m);

@@ -39,6 +39,17 @@ static const bench_summary *summary(const bench_set *s, uint32_t count, bool ip,
     return c < 0 ? NULL : &s->sums[c];
 }
 
+/* One line of --cpu-probe's speeds; nothing when it was 0. */
+static void print_cpu_speeds(const char *when, const bench_cpu_speeds *c, uint32_t ms)
+{
+    if (!ms) return;
+    printf("cpu speed %-6s the runs:", when);
+    if (!c->count) printf(" not measured: %s", c->why_not);
+    for (uint32_t k = 0; k < c->count; k++) printf(" cpu%d %.2f", c->cpu[k], c->speed[k]);
+    if (*when == 'b') printf("  (each timed %u ms, all at once; 1.00: the fastest)", (unsigned)ms);
+    putchar('\n');
+}
+
 void bench_print_header(const bench_set *s)
 {
     const bench_options *o = s->opt;
@@ -54,6 +65,8 @@ void bench_print_header(const bench_set *s)
            (unsigned)o->seed, frames, sim_kernel_name(sim_kernel_resolve(o->kernel)),
            o->world_w ? (unsigned)o->world_w : (unsigned)d.world_w,
            o->world_w ? (unsigned)o->world_h : (unsigned)d.world_h);
+    print_cpu_speeds("before", &s->machine.before, o->cpu_probe_ms);
+    print_cpu_speeds("after", &s->machine.after, o->cpu_probe_ms);
     if (!bench_set_rss_per_run(s))
         printf("note: /proc/self/clear_refs or VmHWM unavailable: peak RSS is getrusage's "
                "ru_maxrss, the peak of the whole process so far, not of each run\n");

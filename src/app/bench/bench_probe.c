@@ -1,0 +1,135 @@
+/* bench_probe.c - each CPU's speed at one moment: a pinned thread per CPU,
+ * all started together, each counting rounds of the same loop. */
+#define _GNU_SOURCE /* sched_getaffinity, pthread_attr_setaffinity_np */
+#include "bench_probe.h"
+
+#include "app_clock.h"
+
+#include <pthread.h>
+#include <sched.h>
+
+#define ROUND_STEPS 4096 /* loop steps between two looks at the clock */
+
+/* One thread's result, on a cache line of its own. */
+typedef struct probe_slot {
+    _Alignas(64) double rate; /* rounds per second */
+    double sink;              /* the loop's value, kept so the loop stays */
+} probe_slot;
+
+/* The start gate: every thread waits until all are started (go) or one
+ * could not be (stop). */
+typedef struct probe_gate {
+    pthread_mutex_t lock;
+    pthread_cond_t open;
+    bool go, stop;
+    uint64_t ns; /* how long to run */
+} probe_gate;
+
+typedef struct probe_arg {
+    probe_gate *gate;
+    probe_slot *slot;
+} probe_arg;
+
+static void *probe_thread(void *p)
+{
+    probe_arg *a = p;
+    probe_gate *g = a->gate;
+    pthread_mutex_lock(&g->lock);
+    while (!g->go && !g->stop) pthread_cond_wait(&g->open, &g->lock);
+    bool run = g->go;
+    uint64_t ns = g->ns;
+    pthread_mutex_unlock(&g->lock);
+    if (!run) return NULL;
+    /* A chain of dependent multiply-adds: its rate is the core's clock
+     * times the share of it this thread gets, whatever the memory does. */
+    double x = 1.0;
+    uint64_t rounds = 0, t0 = app_now_ns(), t;
+    do {
+        for (int k = 0; k < ROUND_STEPS; k++) x = x * 0.999999 + 0.5;
+        rounds++;
+        t = app_now_ns();
+    } while (t - t0 < ns);
+    a->slot->rate = (double)rounds * 1e9 / (double)(t - t0);
+    a->slot->sink = x;
+    return NULL;
+}
+
+/* The CPUs this process may run on, ascending, at most max of them. */
+static uint32_t list_cpus(int *cpu, uint32_t max)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return 0;
+    uint32_t n = 0;
+    for (int c = 0; c < CPU_SETSIZE && n < max; c++)
+        if (CPU_ISSET(c, &set)) cpu[n++] = c;
+    return n;
+}
+
+/* Starts a thread pinned to cpu; false if it could not be. */
+static bool start_pinned(pthread_t *t, int cpu, probe_arg *arg)
+{
+    pthread_attr_t attr;
+    if (pthread_attr_init(&attr) != 0) return false;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    bool ok = pthread_attr_setaffinity_np(&attr, sizeof one, &one) == 0 &&
+              pthread_create(t, &attr, probe_thread, arg) == 0;
+    pthread_attr_destroy(&attr);
+    return ok;
+}
+
+bool bench_probe_cpus(bench_cpu_speeds *out, uint32_t ms)
+{
+    out->count = 0;
+    out->why_not = NULL;
+    int cpu[BENCH_PROBE_MAX_CPUS];
+    uint32_t n = list_cpus(cpu, BENCH_PROBE_MAX_CPUS);
+    if (n == 0) {
+        out->why_not = "the CPUs this process may use could not be listed";
+        return false;
+    }
+    probe_gate gate = {.ns = (uint64_t)ms * 1000000u};
+    probe_slot slot[BENCH_PROBE_MAX_CPUS];
+    probe_arg arg[BENCH_PROBE_MAX_CPUS];
+    pthread_t thread[BENCH_PROBE_MAX_CPUS];
+    if (pthread_mutex_init(&gate.lock, NULL) != 0) {
+        out->why_not = "no mutex";
+        return false;
+    }
+    if (pthread_cond_init(&gate.open, NULL) != 0) {
+        pthread_mutex_destroy(&gate.lock);
+        out->why_not = "no condition variable";
+        return false;
+    }
+    uint32_t started = 0;
+    while (started < n) {
+        arg[started] = (probe_arg){&gate, &slot[started]};
+        if (!start_pinned(&thread[started], cpu[started], &arg[started])) break;
+        started++;
+    }
+    pthread_mutex_lock(&gate.lock);
+    if (started == n)
+        gate.go = true;
+    else
+        gate.stop = true;
+    pthread_cond_broadcast(&gate.open);
+    pthread_mutex_unlock(&gate.lock);
+    for (uint32_t k = 0; k < started; k++) pthread_join(thread[k], NULL);
+    pthread_cond_destroy(&gate.open);
+    pthread_mutex_destroy(&gate.lock);
+    if (started < n) {
+        out->why_not = "a thread could not be started on one of the CPUs";
+        return false;
+    }
+    double fastest = 0.0;
+    for (uint32_t k = 0; k < n; k++)
+        if (slot[k].rate > fastest) fastest = slot[k].rate;
+    for (uint32_t k = 0; k < n; k++) {
+        out->cpu[k] = cpu[k];
+        out->speed[k] = slot[k].rate / fastest;
+    }
+    out->count = n;
+    return true;
+}
