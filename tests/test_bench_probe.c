@@ -19,6 +19,7 @@ static void check_speeds(const bench_cpu_speeds *c)
         if (k) assert_true(c->cpu[k - 1] < c->cpu[k]);
     }
     assert_true(fastest);
+    assert_true(c->fastest > 0.0);
 }
 
 static void test_every_allowed_cpu(void **state)
@@ -57,6 +58,7 @@ static void test_pinned_caller(void **state)
     assert_int_equal(c.count, 1);
     assert_int_equal(c.cpu[0], last);
     assert_true(c.speed[0] == 1.0);
+    assert_true(c.fastest > 0.0);
 }
 
 int main(void)

@@ -80,17 +80,18 @@ static void json_options(FILE *f, const bench_options *o)
             o->world_w ? (unsigned)o->world_h : (unsigned)d.world_h);
 }
 
-/* [{"cpu": N, "speed": S}, ...], or null where not measured. */
+/* {"fastest_steps_per_s": R, "cpus": [{"cpu": N, "speed": S}, ...]}, or
+ * null where not measured. */
 static void json_cpu_speeds(FILE *f, const bench_cpu_speeds *c)
 {
     if (!c->count) {
         fprintf(f, "null");
         return;
     }
-    fputc('[', f);
+    fprintf(f, "{\"fastest_steps_per_s\": %.0f, \"cpus\": [", c->fastest);
     for (uint32_t k = 0; k < c->count; k++)
         fprintf(f, "%s{\"cpu\": %d, \"speed\": %.3f}", k ? ", " : "", c->cpu[k], c->speed[k]);
-    fputc(']', f);
+    fprintf(f, "]}");
 }
 
 static void json_head(FILE *f, const bench_set *s)

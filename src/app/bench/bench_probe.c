@@ -12,7 +12,7 @@
 
 /* One thread's result, on a cache line of its own. */
 typedef struct probe_slot {
-    _Alignas(64) double rate; /* rounds per second */
+    _Alignas(64) double rate; /* loop steps per second */
     double sink;              /* the loop's value, kept so the loop stays */
 } probe_slot;
 
@@ -49,7 +49,7 @@ static void *probe_thread(void *p)
         rounds++;
         t = app_now_ns();
     } while (t - t0 < ns);
-    a->slot->rate = (double)rounds * 1e9 / (double)(t - t0);
+    a->slot->rate = (double)rounds * ROUND_STEPS * 1e9 / (double)(t - t0);
     a->slot->sink = x;
     return NULL;
 }
@@ -130,6 +130,7 @@ bool bench_probe_cpus(bench_cpu_speeds *out, uint32_t ms)
         out->cpu[k] = cpu[k];
         out->speed[k] = slot[k].rate / fastest;
     }
+    out->fastest = fastest;
     out->count = n;
     return true;
 }

@@ -20,6 +20,7 @@ typedef struct bench_cpu_speeds {
     uint32_t count;                      /* CPUs measured; 0: not measured */
     int cpu[BENCH_PROBE_MAX_CPUS];       /* their numbers, ascending */
     double speed[BENCH_PROBE_MAX_CPUS];  /* loop rate / the fastest CPU's: (0, 1] */
+    double fastest;                      /* the fastest CPU's loop steps per second */
     const char *why_not;                 /* count 0: why (a static string) */
 } bench_cpu_speeds;
 

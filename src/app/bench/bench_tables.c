@@ -39,14 +39,18 @@ static const bench_summary *summary(const bench_set *s, uint32_t count, bool ip,
     return c < 0 ? NULL : &s->sums[c];
 }
 
-/* One line of --cpu-probe's speeds; nothing when it was 0. */
+/* One line of --cpu-probe's speeds; nothing when it was 0. The rate of
+ * the fastest CPU shows a machine slower as a whole, which the relative
+ * speeds do not. */
 static void print_cpu_speeds(const char *when, const bench_cpu_speeds *c, uint32_t ms)
 {
     if (!ms) return;
     printf("cpu speed %-6s the runs:", when);
     if (!c->count) printf(" not measured: %s", c->why_not);
     for (uint32_t k = 0; k < c->count; k++) printf(" cpu%d %.2f", c->cpu[k], c->speed[k]);
-    if (*when == 'b') printf("  (each timed %u ms, all at once; 1.00: the fastest)", (unsigned)ms);
+    if (c->count) printf("  (1.00 = %.0f M steps/s", c->fastest / 1e6);
+    if (c->count && *when == 'b') printf("; each CPU timed %u ms, all at once", (unsigned)ms);
+    if (c->count) putchar(')');
     putchar('\n');
 }
 
