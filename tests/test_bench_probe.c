@@ -1,14 +1,27 @@
 /* test_bench_probe.c - bench_probe_cpus: which CPUs it measures (all the
- * calling thread may use, ascending, or only the one it is pinned to)
- * and the form of the speeds (each in (0, 1], the fastest exactly 1). */
+ * calling thread may use, ascending, or only the one it is pinned to),
+ * the form of the speeds (each in (0, 1], the fastest exactly 1), and a
+ * thread that cannot be started (linked with --wrap=pthread_create): the
+ * ones already started are released and joined, and it says why. */
 #define _GNU_SOURCE /* sched_getaffinity, sched_setaffinity */
 #include "test_util.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 
 #include "bench_probe.h"
 
 #define PROBE_MS 20u
+
+/* pthread_create fails on its fail_at-th call (1-based; 0: never). */
+static int fail_at, create_calls;
+int __real_pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *), void *arg);
+int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *), void *arg)
+{
+    if (++create_calls == fail_at) return EAGAIN;
+    return __real_pthread_create(t, a, fn, arg);
+}
 
 static void check_speeds(const bench_cpu_speeds *c)
 {
@@ -61,11 +74,35 @@ static void test_pinned_caller(void **state)
     assert_true(c.fastest > 0.0);
 }
 
+/* The first thread, or (with two CPUs or more) the second, cannot start:
+ * false, no CPU listed, a reason; then a probe without failures works. */
+static void test_thread_not_started(void **state)
+{
+    (void)state;
+    cpu_set_t mask;
+    assert_int_equal(sched_getaffinity(0, sizeof mask, &mask), 0);
+    int last = CPU_COUNT(&mask) >= 2 ? 2 : 1;
+    for (fail_at = 1; fail_at <= last; fail_at++) {
+        create_calls = 0;
+        bench_cpu_speeds c;
+        assert_false(bench_probe_cpus(&c, PROBE_MS));
+        assert_int_equal(c.count, 0);
+        assert_non_null(c.why_not);
+        assert_non_null(strstr(c.why_not, "thread"));
+        assert_int_equal(create_calls, fail_at);
+    }
+    fail_at = 0;
+    bench_cpu_speeds c;
+    assert_true(bench_probe_cpus(&c, PROBE_MS));
+    check_speeds(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_allowed_cpu),
         cmocka_unit_test(test_pinned_caller),
+        cmocka_unit_test(test_thread_not_started),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

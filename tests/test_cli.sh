@@ -326,7 +326,8 @@ else
 fi
 
 all_options=(--entities --inner-parallelism --storage --threads --repeat --seed --frames
-    --fixed-limit --kernel --world --csv --json --chart --quiet --cpu-probe --print-dag --help)
+    --fixed-limit --kernel --world --csv --json --chart --quiet --cpu-probe --print-dag
+    --help)
 for h in --help -h; do
     good "particles bench $h" bench "$h"
     for opt in "${all_options[@]}"; do
@@ -390,8 +391,12 @@ for k in scalar auto; do
         --inner-parallelism on --storage fixed --kernel $k --world 720x450
     grep -qE "collision kernel: (scalar|avx2|avx512) \| world 720x450" "$out" ||
         good_why+=("stdout does not name the kernel and the world")
-    [ "$(grep -cE '^cpu speed (before|after) +the runs:( cpu[0-9]+ [01][.][0-9][0-9])+  \(1[.]00 = [0-9]+ M steps/s' "$out")" -eq 2 ] ||
-        good_why+=("stdout lacks the two cpu speed lines")
+    grep -qxF "cpu speed (each CPU timed 200 ms, all at once; 1.00 = the fastest):" "$out" ||
+        good_why+=("stdout lacks the cpu speed heading")
+    for when in before after; do
+        grep -qE "^  $when the runs: +( cpu[0-9]+ [01][.][0-9][0-9])+  \(fastest [0-9]+ M" "$out" ||
+            good_why+=("stdout lacks the cpu speeds $when the runs")
+    done
     [ "$k" != scalar ] || grep -qF "collision kernel: scalar" "$out" ||
         good_why+=("--kernel scalar not named scalar")
     hashes="$hashes $(awk '$1 == 20000 && $2 == "on" { print $NF }' "$out")"
@@ -490,6 +495,7 @@ report "bench tiny run: JSON cpu_speed before and after for CPUs $cpus"
 
 good "bench --cpu-probe 0" bench --entities 300 --frames 3 --repeat 1 --threads 2 \
     --inner-parallelism on --storage fixed --cpu-probe 0 --json "$tmp/np.json"
+grep -q "^machine: " "$out" || good_why+=("no header on stdout")
 ! grep -q "cpu speed" "$out" || good_why+=("stdout has '$(grep "cpu speed" "$out" | head -n 1)'")
 python3 -c 'import json,sys; assert "cpu_speed" not in json.load(open(sys.argv[1]))["machine"]' \
     "$tmp/np.json" 2>/dev/null || good_why+=("np.json has a cpu_speed")

@@ -52,15 +52,17 @@ static bool uses_stdout(const bench_outputs *b)
 
 /* For each repeat, each count, each IP value, each storage: interleaving
  * the repeats spreads slow drift of the machine over every configuration.
- * Each CPU's speed is measured before and after (--cpu-probe). */
-static int run_all(bench_set *s)
+ * With probe, each CPU's speed is measured before and after (--cpu-probe). */
+static int run_all(bench_set *s, bool probe)
 {
     bench_runner r;
     bench_runner_init(&r, s->opt, bench_set_run_count(s));
     bench_mem_init();
     int rc = 0;
     uint32_t i = 0;
-    uint32_t ms = s->opt->cpu_probe_ms;
+    uint32_t ms = probe ? s->opt->cpu_probe_ms : 0u;
+    s->machine.probed = ms != 0;
+    s->machine.probe_ms = ms;
     if (ms) bench_probe_cpus(&s->machine.before, ms);
     for (uint32_t rep = 0; rep < s->opt->repeat && rc == 0; rep++)
         for (uint32_t c = 0; c < s->cfg_n && rc == 0; c++, i++)
@@ -135,9 +137,10 @@ static int benchmark(const bench_options *o, bench_outputs *b)
         bench_error("out of memory for the result tables");
         return 1;
     }
-    int rc = run_all(&s);
+    /* The CPU speeds go to the tables and the JSON: not probed for neither. */
+    bool tables = !o->quiet && !uses_stdout(b);
+    int rc = run_all(&s, o->cpu_probe_ms && (tables || o->json));
     if (rc == 0) {
-        bool tables = !o->quiet && !uses_stdout(b);
         bench_summarize(&s);
         if (tables) print_report(&s);
         bool deterministic = bench_check_determinism(&s, tables);

@@ -90,7 +90,7 @@ static void json_cpu_speeds(FILE *f, const bench_cpu_speeds *c)
     }
     fprintf(f, "{\"fastest_steps_per_s\": %.0f, \"cpus\": [", c->fastest);
     for (uint32_t k = 0; k < c->count; k++)
-        fprintf(f, "%s{\"cpu\": %d, \"speed\": %.3f}", k ? ", " : "", c->cpu[k], c->speed[k]);
+        fprintf(f, "%s{\"cpu\": %d, \"speed\": %.4g}", k ? ", " : "", c->cpu[k], c->speed[k]);
     fprintf(f, "]}");
 }
 
@@ -99,9 +99,9 @@ static void json_head(FILE *f, const bench_set *s)
     fprintf(f, "{\n  \"machine\": {\"cpu\": ");
     json_string(f, s->machine.cpu);
     fprintf(f, ", \"online_cpus\": %ld", s->machine.online);
-    if (s->opt->cpu_probe_ms) {
+    if (s->machine.probed) {
         fprintf(f, ", \"cpu_speed\": {\"probe_ms\": %u, \"before\": ",
-                (unsigned)s->opt->cpu_probe_ms);
+                (unsigned)s->machine.probe_ms);
         json_cpu_speeds(f, &s->machine.before);
         fprintf(f, ", \"after\": ");
         json_cpu_speeds(f, &s->machine.after);

@@ -7,8 +7,10 @@
 typedef struct bench_machine {
     char cpu[128]; /* "model name" from /proc/cpuinfo, or "unknown CPU" */
     long online;   /* online CPUs */
-    /* Each CPU's speed before and after the runs (bench_probe.h); count 0
-     * with why_not NULL: not asked for (--cpu-probe 0). */
+    /* Each CPU's speed before and after the runs (bench_probe.h), when
+     * probed (--cpu-probe, and the tables or the JSON to show them). */
+    bool probed;
+    uint32_t probe_ms;
     bench_cpu_speeds before, after;
 } bench_machine;
 

@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #define BENCH_PROBE_MAX_CPUS 64u /* CPUs measured at most: the lowest-numbered ones */
-#define BENCH_PROBE_MAX_MS 5000u
+#define BENCH_PROBE_MAX_MS 1000u
 
 typedef struct bench_cpu_speeds {
     uint32_t count;                      /* CPUs measured; 0: not measured */

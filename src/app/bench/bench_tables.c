@@ -39,19 +39,22 @@ static const bench_summary *summary(const bench_set *s, uint32_t count, bool ip,
     return c < 0 ? NULL : &s->sums[c];
 }
 
-/* One line of --cpu-probe's speeds; nothing when it was 0. The rate of
- * the fastest CPU shows a machine slower as a whole, which the relative
- * speeds do not. */
-static void print_cpu_speeds(const char *when, const bench_cpu_speeds *c, uint32_t ms)
+/* --cpu-probe's speeds: a heading line, then one line before and one
+ * after the runs. The fastest CPU's rate shows a machine slower as a
+ * whole, which the relative speeds do not. */
+static void print_cpu_speeds(const bench_machine *m)
 {
-    if (!ms) return;
-    printf("cpu speed %-6s the runs:", when);
-    if (!c->count) printf(" not measured: %s", c->why_not);
-    for (uint32_t k = 0; k < c->count; k++) printf(" cpu%d %.2f", c->cpu[k], c->speed[k]);
-    if (c->count) printf("  (1.00 = %.0f M steps/s", c->fastest / 1e6);
-    if (c->count && *when == 'b') printf("; each CPU timed %u ms, all at once", (unsigned)ms);
-    if (c->count) putchar(')');
-    putchar('\n');
+    if (!m->probed) return;
+    printf("cpu speed (each CPU timed %u ms, all at once; 1.00 = the fastest):\n",
+           (unsigned)m->probe_ms);
+    for (int i = 0; i < 2; i++) {
+        const bench_cpu_speeds *c = i ? &m->after : &m->before;
+        printf("  %-17s", i ? "after the runs:" : "before the runs:");
+        if (!c->count) printf(" not measured: %s", c->why_not);
+        for (uint32_t k = 0; k < c->count; k++) printf(" cpu%d %.2f", c->cpu[k], c->speed[k]);
+        if (c->count) printf("  (fastest %.0f M steps/s)", c->fastest / 1e6);
+        putchar('\n');
+    }
 }
 
 void bench_print_header(const bench_set *s)
@@ -69,8 +72,7 @@ void bench_print_header(const bench_set *s)
            (unsigned)o->seed, frames, sim_kernel_name(sim_kernel_resolve(o->kernel)),
            o->world_w ? (unsigned)o->world_w : (unsigned)d.world_w,
            o->world_w ? (unsigned)o->world_h : (unsigned)d.world_h);
-    print_cpu_speeds("before", &s->machine.before, o->cpu_probe_ms);
-    print_cpu_speeds("after", &s->machine.after, o->cpu_probe_ms);
+    print_cpu_speeds(&s->machine);
     if (!bench_set_rss_per_run(s))
         printf("note: /proc/self/clear_refs or VmHWM unavailable: peak RSS is getrusage's "
                "ru_maxrss, the peak of the whole process so far, not of each run\n");
