@@ -26,7 +26,8 @@ if [[ " ${presets[*]} " == *" debug "* ]]; then
     # valgrind runs threads one at a time: the heavy threaded tests are left
     # to the sanitizer runs, the rest are re-checked for memory errors.
     for t in test_sparse_set test_sorted_set test_entities test_validation test_systems \
-             test_deferred test_split test_balance test_refresh_callbacks test_lifecycle test_bulk test_misuse; do
+             test_deferred test_split test_balance test_refresh_callbacks test_lifecycle test_bulk test_misuse \
+             test_bench_probe; do
         echo "=== valgrind memcheck: $t"
         valgrind -q --error-exitcode=1 --leak-check=full \
             --errors-for-leak-kinds=definite,indirect "build/debug/tests/$t"
