@@ -61,7 +61,6 @@ static int run_all(bench_set *s, bool probe)
     int rc = 0;
     uint32_t i = 0;
     uint32_t ms = probe ? s->opt->cpu_probe_ms : 0u;
-    s->machine.probed = ms != 0;
     s->machine.probe_ms = ms;
     if (ms) bench_probe_cpus(&s->machine.before, ms);
     for (uint32_t rep = 0; rep < s->opt->repeat && rc == 0; rep++)

@@ -99,7 +99,7 @@ static void json_head(FILE *f, const bench_set *s)
     fprintf(f, "{\n  \"machine\": {\"cpu\": ");
     json_string(f, s->machine.cpu);
     fprintf(f, ", \"online_cpus\": %ld", s->machine.online);
-    if (s->machine.probed) {
+    if (s->machine.probe_ms) {
         fprintf(f, ", \"cpu_speed\": {\"probe_ms\": %u, \"before\": ",
                 (unsigned)s->machine.probe_ms);
         json_cpu_speeds(f, &s->machine.before);

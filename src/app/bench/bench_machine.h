@@ -7,9 +7,9 @@
 typedef struct bench_machine {
     char cpu[128]; /* "model name" from /proc/cpuinfo, or "unknown CPU" */
     long online;   /* online CPUs */
-    /* Each CPU's speed before and after the runs (bench_probe.h), when
-     * probed (--cpu-probe, and the tables or the JSON to show them). */
-    bool probed;
+    /* Each CPU's speed before and after the runs (bench_probe.h), each CPU
+     * timed probe_ms; 0: not probed (--cpu-probe 0, or neither the tables
+     * nor the JSON to show them). */
     uint32_t probe_ms;
     bench_cpu_speeds before, after;
 } bench_machine;

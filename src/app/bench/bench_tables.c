@@ -44,7 +44,7 @@ static const bench_summary *summary(const bench_set *s, uint32_t count, bool ip,
  * whole, which the relative speeds do not. */
 static void print_cpu_speeds(const bench_machine *m)
 {
-    if (!m->probed) return;
+    if (!m->probe_ms) return;
     printf("cpu speed (each CPU timed %u ms, all at once; 1.00 = the fastest):\n",
            (unsigned)m->probe_ms);
     for (int i = 0; i < 2; i++) {
