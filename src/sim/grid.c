@@ -117,13 +117,18 @@ int sim_grid_count(sim_grid *g, uint32_t part, const float *xy, const uint32_t *
     uint32_t *restrict count = g->cursor + (size_t)part * g->cells;
     g->key_n[part] = 0;
     if (n > g->key_cap[part]) { /* grows only: a warm grid allocates nothing */
-        uint32_t *k = realloc(g->key[part], (size_t)n * sizeof *k);
+        /* A quarter more than asked: balanced parts move their boundaries
+         * by a few percent from step to step, and each regrowth faults its
+         * pages in again (100 000 particles, 2 parts: 650 us, against 50
+         * for the count itself). */
+        uint32_t cap = n > UINT32_MAX - n / 4u ? UINT32_MAX : n + n / 4u;
+        uint32_t *k = realloc(g->key[part], (size_t)cap * sizeof *k);
         if (k) {
-            sim__prefault(k, (size_t)n * sizeof *k);
+            sim__prefault(k, (size_t)cap * sizeof *k);
             if (g->key_cap[part] == 0) /* this part's first count: its counts too */
                 sim__prefault(count, (size_t)g->cells * sizeof *count);
             g->key[part] = k;
-            g->key_cap[part] = n;
+            g->key_cap[part] = cap;
         }
     }
     if (n <= g->key_cap[part]) {
