@@ -203,7 +203,8 @@ static ecs_status build(ecs_context *ctx, const ecs_config *cfg, ecs_error *err)
         return ecs__fail(err, ECS_ERR_THREAD, "could not start %u worker threads",
                          (unsigned)ctx->max_workers);
     ecs_pool_set_active(ctx->pool, ctx->workers);
-    if (!ecs__balance_init(ctx)) return ecs__fail(err, ECS_ERR_NOMEM, "out of memory");
+    if (!ecs__balance_init(ctx) || !ecs__parallel_init(ctx))
+        return ecs__fail(err, ECS_ERR_NOMEM, "out of memory");
     return ECS_OK;
 }
 
@@ -237,6 +238,7 @@ void ecs_context_destroy(ecs_context *ctx)
     ecs_pool_destroy(ctx->pool);
     ecs__compact_fini(ctx);
     ecs__balance_fini(ctx);
+    ecs__parallel_fini(ctx);
     for (uint32_t s = 0; ctx->systems && s < ctx->system_count; s++) {
         ecs_sys *sys = &ctx->systems[s];
         for (uint32_t i = 0; i < sys->subtask_cap; i++) ecs__subtask_fini(&sys->subtasks[i]);

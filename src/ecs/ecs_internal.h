@@ -106,6 +106,7 @@ typedef struct ecs_sys {
 } ecs_sys;
 
 typedef struct ecs_compact ecs_compact; /* compact.c */
+typedef struct ecs_range_job ecs_range_job; /* parallel.c */
 
 /* One worker's time in balanced subtasks this step (balance.c); written
  * by that worker only, read by the owner once the step's systems are done. */
@@ -158,6 +159,8 @@ struct ecs_context {
     uint64_t *cut;
     uint32_t cut_workers;
     atomic_uint pending_compacts;
+    ecs_range_job *range_jobs; /* max_workers: ecs_parallel_for's ranges (parallel.c) */
+    atomic_uint pending_ranges;
     ecs_status step_status;
     /* The first misuse detected (any thread): 0 none, 1 being written, 2
      * written; the message is read once the step's threads are done. */
@@ -179,6 +182,8 @@ static inline uint32_t ecs__share_start(uint32_t count, uint32_t i, uint32_t n)
  * count it was made for, else the even split. update runs after each
  * step's systems, reset when the worker count or inner parallelism
  * changes. */
+bool ecs__parallel_init(ecs_context *ctx);
+void ecs__parallel_fini(ecs_context *ctx);
 bool ecs__balance_init(ecs_context *ctx);
 void ecs__balance_fini(ecs_context *ctx);
 void ecs__balance_reset(ecs_context *ctx);

@@ -296,6 +296,25 @@ ecs_status ecs_set_workers(ecs_context *ctx, uint32_t workers);
 void ecs_set_inner_parallelism(ecs_context *ctx, bool on);
 bool ecs_inner_parallelism(const ecs_context *ctx);
 
+/* A loop over [0, n) on the pool, between steps (owner thread, never
+ * while systems run or inside a refresh: ECS_ERR_MISUSE): fn(user, begin,
+ * end, part, parts) for each of `parts` ranges, ascending and covering
+ * [0, n) once, range k addressed to worker k; returns when all are done,
+ * their writes visible to the caller. parts is ecs_parallel_parts(ctx, n,
+ * min_per_part): one per active worker but no range shorter than
+ * min_per_part, and 1 when inner parallelism is off, so the same
+ * arguments give the same ranges until the workers or inner parallelism
+ * change. fn may read and write columns (ecs_column) but not create,
+ * kill, add or remove: those calls are refused (ECS_ERR_MISUSE, named by
+ * ecs_misuse_message) and so is this call's result then. For work whose
+ * result must not depend on the worker count, fn's result should not
+ * depend on the ranges (spawning draws each entity from its index). */
+typedef void (*ecs_range_fn)(void *user, uint32_t begin, uint32_t end, uint32_t part,
+                             uint32_t parts);
+ecs_status ecs_parallel_for(ecs_context *ctx, uint32_t n, uint32_t min_per_part,
+                            ecs_range_fn fn, void *user);
+uint32_t ecs_parallel_parts(const ecs_context *ctx, uint32_t n, uint32_t min_per_part);
+
 /* Outputs a system produced in the last step, as batches to be read in
  * batch order: batch b holds what subtask b % S pushed in pass b / S (S
  * subtasks), so batch order is (pass, subtask, recording) order, the same

@@ -1,0 +1,83 @@
+/* parallel.c - ecs_parallel_for: a loop over [0, n) in ranges on the pool,
+ * between steps (the work of spawning, say). Range k is addressed to
+ * thread k like a system's subtask k (pool.h), the caller runs range 0,
+ * and whoever ends the last range wakes the caller. */
+#include "ecs_internal.h"
+
+#include "alloc.h"
+
+#include <stddef.h>
+
+struct ecs_range_job {
+    ecs_job job;
+    ecs_context *ctx;
+    ecs_range_fn fn;
+    void *user;
+    uint32_t begin, end, part, parts;
+};
+
+bool ecs__parallel_init(ecs_context *ctx)
+{
+    ctx->range_jobs = ecs_alloc((size_t)ctx->max_workers * sizeof *ctx->range_jobs, 0);
+    return ctx->range_jobs != NULL;
+}
+
+void ecs__parallel_fini(ecs_context *ctx) { ecs_free(ctx->range_jobs); }
+
+uint32_t ecs_parallel_parts(const ecs_context *ctx, uint32_t n, uint32_t min_per_part)
+{
+    if (ctx->inner_off || n == 0) return 1;
+    uint32_t most = min_per_part > 1 ? n / min_per_part : n;
+    if (most < 1) most = 1;
+    return most < ctx->workers ? most : ctx->workers;
+}
+
+static void range_run(ecs_range_job *j)
+{
+    j->fn(j->user, j->begin, j->end, j->part, j->parts);
+}
+
+static void range_job(ecs_job *job)
+{
+    ecs_range_job *j = (ecs_range_job *)(void *)((char *)job - offsetof(ecs_range_job, job));
+    ecs_context *ctx = j->ctx;
+    range_run(j);
+    /* Release: the caller reads what the range wrote once it sees 0. */
+    if (atomic_fetch_sub_explicit(&ctx->pending_ranges, 1, memory_order_acq_rel) == 1)
+        ecs_pool_notify(ctx->pool);
+}
+
+ecs_status ecs_parallel_for(ecs_context *ctx, uint32_t n, uint32_t min_per_part,
+                            ecs_range_fn fn, void *user)
+{
+    ecs_status st = ecs__check_between_steps(ctx, "ecs_parallel_for");
+    if (st != ECS_OK) return st;
+    if (!fn) return ECS_ERR_INVALID;
+    uint32_t parts = ecs_parallel_parts(ctx, n, min_per_part);
+    for (uint32_t k = 0; k < parts; k++)
+        ctx->range_jobs[k] = (ecs_range_job){
+            .job.run = range_job,
+            .ctx = ctx,
+            .fn = fn,
+            .user = user,
+            .begin = ecs__share_start(n, k, parts),
+            .end = ecs__share_start(n, k + 1u, parts),
+            .part = k,
+            .parts = parts,
+        };
+    /* Structural calls from a range are refused as they are while
+     * systems run (whatever the part count, so 1 worker behaves as 8). */
+    atomic_store_explicit(&ctx->misuse, 0, memory_order_relaxed); /* as ecs_step */
+    ctx->running = true;
+    if (parts == 1) {
+        range_run(&ctx->range_jobs[0]);
+    } else {
+        atomic_store_explicit(&ctx->pending_ranges, parts, memory_order_relaxed);
+        ecs_pool_push_others(ctx->pool, &ctx->range_jobs[0].job, sizeof(ecs_range_job), parts,
+                             0);
+        range_job(&ctx->range_jobs[0].job);
+        ecs_pool_wait(ctx->pool, &ctx->pending_ranges);
+    }
+    ctx->running = false;
+    return atomic_load_explicit(&ctx->misuse, memory_order_acquire) ? ECS_ERR_MISUSE : ECS_OK;
+}
