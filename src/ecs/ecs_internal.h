@@ -182,8 +182,6 @@ static inline uint32_t ecs__share_start(uint32_t count, uint32_t i, uint32_t n)
  * count it was made for, else the even split. update runs after each
  * step's systems, reset when the worker count or inner parallelism
  * changes. */
-bool ecs__parallel_init(ecs_context *ctx);
-void ecs__parallel_fini(ecs_context *ctx);
 bool ecs__balance_init(ecs_context *ctx);
 void ecs__balance_fini(ecs_context *ctx);
 void ecs__balance_reset(ecs_context *ctx);
@@ -194,6 +192,9 @@ uint32_t ecs__split_start(const ecs_context *ctx, uint32_t count, uint32_t i, ui
 bool ecs__grow(ecs_context *ctx, uint32_t capacity);
 /* Puts a reclaimed index in the free set. */
 void ecs__free_index(ecs_context *ctx, uint32_t index);
+/* ecs_parallel_for's jobs, one per possible worker (parallel.c). */
+bool ecs__parallel_init(ecs_context *ctx);
+void ecs__parallel_fini(ecs_context *ctx);
 /* Scheduler (schedule.c). */
 ecs_status ecs__prepare_subtasks(ecs_context *ctx);
 void ecs__run_systems(ecs_context *ctx);
