@@ -1,8 +1,9 @@
 /* test_bench_probe.c - bench_probe_cpus: which CPUs it measures (all the
  * calling thread may use, ascending, or only the one it is pinned to),
- * the form of the speeds (each in (0, 1], the fastest exactly 1), and a
- * thread that cannot be started (linked with --wrap=pthread_create): the
- * ones already started are released and joined, and it says why. */
+ * the form of both loops' speeds (each in (0, 1], the fastest exactly 1),
+ * a thread that cannot be started (linked with --wrap=pthread_create): the
+ * ones already started are released and joined, and it says why; and
+ * bench_probe_slowest over both loops. */
 #define _GNU_SOURCE /* sched_getaffinity, sched_setaffinity */
 #include "test_util.h"
 
@@ -25,14 +26,20 @@ int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(voi
 
 static void check_speeds(const bench_cpu_speeds *c)
 {
-    bool fastest = false;
+    bool fastest = false, mem_fastest = false;
     for (uint32_t k = 0; k < c->count; k++) {
         assert_true(c->speed[k] > 0.0 && c->speed[k] <= 1.0);
+        assert_true(c->mem_speed[k] > 0.0 && c->mem_speed[k] <= 1.0);
         if (c->speed[k] == 1.0) fastest = true;
+        if (c->mem_speed[k] == 1.0) mem_fastest = true;
         if (k) assert_true(c->cpu[k - 1] < c->cpu[k]);
     }
-    assert_true(fastest);
+    assert_true(fastest && mem_fastest);
     assert_true(c->fastest > 0.0);
+    /* At least one sweep of 256 KiB read and written in the half probe. */
+    assert_true(c->mem_fastest >= 2.0 * BENCH_PROBE_SWEEP_KIB * 1024.0 / (PROBE_MS * 1e-3));
+    double slowest = bench_probe_slowest(c);
+    assert_true(slowest > 0.0 && slowest <= 1.0);
 }
 
 static void test_every_allowed_cpu(void **state)
@@ -97,12 +104,29 @@ static void test_thread_not_started(void **state)
     check_speeds(&c);
 }
 
+/* The lowest of either loop's speeds, over every CPU; 1.0 for none. */
+static void test_slowest(void **state)
+{
+    (void)state;
+    bench_cpu_speeds c = {.count = 0};
+    assert_true(bench_probe_slowest(&c) == 1.0);
+    c = (bench_cpu_speeds){.count = 3,
+                           .speed = {1.0, 0.9, 1.0},
+                           .mem_speed = {0.8, 1.0, 0.55},
+                           .fastest = 1.0,
+                           .mem_fastest = 1.0};
+    assert_true(bench_probe_slowest(&c) == 0.55);
+    c.speed[1] = 0.5;
+    assert_true(bench_probe_slowest(&c) == 0.5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_allowed_cpu),
         cmocka_unit_test(test_pinned_caller),
         cmocka_unit_test(test_thread_not_started),
+        cmocka_unit_test(test_slowest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

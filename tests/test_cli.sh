@@ -391,11 +391,11 @@ for k in scalar auto; do
         --inner-parallelism on --storage fixed --kernel $k --world 720x450
     grep -qE "collision kernel: (scalar|avx2|avx512) \| world 720x450" "$out" ||
         good_why+=("stdout does not name the kernel and the world")
-    grep -qxF "cpu speed (each CPU timed 200 ms, all at once; 1.00 = the fastest):" "$out" ||
+    grep -qxF "cpu speed (each CPU timed 200 ms, all at once: chain = dependent multiply-adds, sweep = loads and stores over 256 KiB of its own; 1.00 = the fastest):" "$out" ||
         good_why+=("stdout lacks the cpu speed heading")
-    for when in before after; do
-        grep -qE "^  $when the runs: +( cpu[0-9]+ [01][.][0-9][0-9])+  \(fastest [0-9]+ M" "$out" ||
-            good_why+=("stdout lacks the cpu speeds $when the runs")
+    for when in "before the runs" "after repeat 1"; do
+        grep -qE "^  $when: +( cpu[0-9]+ [01][.][0-9][0-9])+ \|( cpu[0-9]+ [01][.][0-9][0-9])+  \(fastest [0-9]+ M steps/s, [0-9.]+ GB/s\)$" "$out" ||
+            good_why+=("stdout lacks the cpu speeds $when")
     done
     [ "$k" != scalar ] || grep -qF "collision kernel: scalar" "$out" ||
         good_why+=("--kernel scalar not named scalar")
@@ -474,8 +474,9 @@ else
 fi
 report "bench tiny run: JSON valid with 16 runs"
 
-# --cpu-probe (default on): every CPU the bench may use, before and after,
-# each speed in (0, 1] and the fastest at 1.
+# --cpu-probe (default on): every CPU the bench may use, before the runs
+# and after each of the 2 repeats ("after" is the last), each speed of
+# both loops in (0, 1] and the fastest at 1.
 good_why=()
 cpus=$(python3 -c 'import os; print(" ".join(map(str, sorted(os.sched_getaffinity(0))[:64])))')
 speed_why=$(python3 -c '
@@ -483,15 +484,18 @@ import json, sys
 c = json.load(open(sys.argv[1]))["machine"]["cpu_speed"]
 want = [int(x) for x in sys.argv[2].split()]
 assert c["probe_ms"] == 200, c
-for when in ("before", "after"):
-    assert c[when]["fastest_steps_per_s"] > 0, (when, c[when])
-    s = c[when]["cpus"]
-    assert [x["cpu"] for x in s] == want, (when, s, want)
-    assert all(0 < x["speed"] <= 1 for x in s), (when, s)
-    assert max(x["speed"] for x in s) == 1, (when, s)
+assert len(c["after_each_repeat"]) == 2, c
+assert c["after"] == c["after_each_repeat"][-1], c
+for p in [c["before"]] + c["after_each_repeat"]:
+    assert p["fastest_steps_per_s"] > 0 and p["fastest_sweep_bytes_per_s"] > 0, p
+    s = p["cpus"]
+    assert [x["cpu"] for x in s] == want, (s, want)
+    for k in ("speed", "sweep_speed"):
+        assert all(0 < x[k] <= 1 for x in s), (k, s)
+        assert max(x[k] for x in s) == 1, (k, s)
 ' "$tmp/a.json" "$cpus" 2>&1 | tail -n 1)
 [ -z "$speed_why" ] || good_why+=("cpu_speed: $speed_why")
-report "bench tiny run: JSON cpu_speed before and after for CPUs $cpus"
+report "bench tiny run: JSON cpu_speed before and after each repeat for CPUs $cpus"
 
 good "bench --cpu-probe 0" bench --entities 300 --frames 3 --repeat 1 --threads 2 \
     --inner-parallelism on --storage fixed --cpu-probe 0 --json "$tmp/np.json"

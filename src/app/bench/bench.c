@@ -52,7 +52,8 @@ static bool uses_stdout(const bench_outputs *b)
 
 /* For each repeat, each count, each IP value, each storage: interleaving
  * the repeats spreads slow drift of the machine over every configuration.
- * With probe, each CPU's speed is measured before and after (--cpu-probe). */
+ * With probe, each CPU's speed is measured before the runs and after each
+ * repeat (--cpu-probe), so a repeat that ran in a slow phase shows. */
 static int run_all(bench_set *s, bool probe)
 {
     bench_runner r;
@@ -63,11 +64,12 @@ static int run_all(bench_set *s, bool probe)
     uint32_t ms = probe ? s->opt->cpu_probe_ms : 0u;
     s->machine.probe_ms = ms;
     if (ms) bench_probe_cpus(&s->machine.before, ms);
-    for (uint32_t rep = 0; rep < s->opt->repeat && rc == 0; rep++)
+    for (uint32_t rep = 0; rep < s->opt->repeat && rc == 0; rep++) {
         for (uint32_t c = 0; c < s->cfg_n && rc == 0; c++, i++)
             rc = bench_run(&r, i, rep, &s->cfgs[c], &s->runs[(size_t)rep * s->cfg_n + c],
                            s->systems);
-    if (ms && rc == 0) bench_probe_cpus(&s->machine.after, ms);
+        if (ms && rc == 0) bench_probe_cpus(&s->machine.after[s->machine.after_count++], ms);
+    }
     bench_runner_free(&r);
     return rc;
 }

@@ -9,6 +9,7 @@
 #define GOAL_SPEEDUP 1.75
 #define GOAL_RSS_COUNT 200000u
 #define GOAL_RSS_MIB 64.0
+#define UNEQUAL_CPUS 0.9 /* a probe speed below this: the CPUs differed */
 
 typedef struct total_goal {
     uint32_t count;
@@ -139,6 +140,13 @@ static int speedup_goals(const bench_set *s)
             double x = s->sums[off].total.median / s->sums[on].total.median;
             verdict(x >= GOAL_SPEEDUP, "IP on vs off at %u, %s: medians %.2fx >= %.2fx",
                     (unsigned)SPEEDUP_COUNTS[i], bench_storage_name(st), x, GOAL_SPEEDUP);
+            if (s->opt->repeat > 1) { /* each repeat's own pair: a phase of the machine shows */
+                printf("        per repeat:");
+                for (uint32_t r = 0; r < s->opt->repeat; r++)
+                    printf(" %.2fx", bench_set_run(s, r, (uint32_t)off)->total_ms /
+                                         bench_set_run(s, r, (uint32_t)on)->total_ms);
+                putchar('\n');
+            }
             lines++;
         }
     }
@@ -163,6 +171,37 @@ static int rss_goal(const bench_set *s)
     return 1;
 }
 
+/* Where a probe found a CPU below UNEQUAL_CPUS: which one, in which loop,
+ * when. A ratio of two runs then depends on the CPUs they ran on. */
+static void unequal_cpus_note(const bench_machine *m)
+{
+    const bench_cpu_speeds *worst = NULL;
+    uint32_t when = 0; /* 0: before the runs, r: after repeat r */
+    for (uint32_t r = 0; m->probe_ms && r <= m->after_count; r++) {
+        const bench_cpu_speeds *c = r ? &m->after[r - 1u] : &m->before;
+        if (c->count && (!worst || bench_probe_slowest(c) < bench_probe_slowest(worst))) {
+            worst = c;
+            when = r;
+        }
+    }
+    double slowest = worst ? bench_probe_slowest(worst) : 1.0;
+    if (slowest >= UNEQUAL_CPUS) return;
+    uint32_t k = 0;
+    bool sweep = false;
+    for (uint32_t j = 0; j < worst->count; j++) {
+        if (worst->speed[j] == slowest) k = j, sweep = false;
+        if (worst->mem_speed[j] == slowest) k = j, sweep = true;
+    }
+    char at[32];
+    if (when)
+        snprintf(at, sizeof at, "after repeat %u", (unsigned)when);
+    else
+        snprintf(at, sizeof at, "before the runs");
+    printf("  note: the CPUs were unequal: cpu%d ran the %s at %.2f of the fastest (%s), so a\n"
+           "        ratio of two runs also says which CPUs they ran on\n",
+           worst->cpu[k], sweep ? "sweep" : "chain", slowest, at);
+}
+
 void bench_print_goals(const bench_set *s)
 {
     if (s->opt->threads == GOAL_THREADS)
@@ -175,4 +214,5 @@ void bench_print_goals(const bench_set *s)
     lines += speedup_goals(s);
     lines += rss_goal(s);
     if (lines == 0) printf("  none apply: the goals are for 50000, 100000 and 200000 particles\n");
+    else unequal_cpus_note(&s->machine);
 }

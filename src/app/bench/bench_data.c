@@ -11,7 +11,8 @@ bool bench_set_init(bench_set *s, const bench_options *o)
     s->cfgs = calloc(s->cfg_n, sizeof *s->cfgs);
     s->runs = calloc((size_t)s->cfg_n * o->repeat, sizeof *s->runs);
     s->sums = calloc(s->cfg_n, sizeof *s->sums);
-    if (!s->cfgs || !s->runs || !s->sums) {
+    s->machine.after = calloc(o->repeat, sizeof *s->machine.after);
+    if (!s->cfgs || !s->runs || !s->sums || !s->machine.after) {
         bench_set_free(s);
         return false;
     }
@@ -28,9 +29,11 @@ void bench_set_free(bench_set *s)
     free(s->cfgs);
     free(s->runs);
     free(s->sums);
+    free(s->machine.after);
     s->cfgs = NULL;
     s->runs = NULL;
     s->sums = NULL;
+    s->machine.after = NULL;
 }
 
 uint32_t bench_set_run_count(const bench_set *s) { return s->cfg_n * s->opt->repeat; }

@@ -88,9 +88,11 @@ static void json_cpu_speeds(FILE *f, const bench_cpu_speeds *c)
         fprintf(f, "null");
         return;
     }
-    fprintf(f, "{\"fastest_steps_per_s\": %.0f, \"cpus\": [", c->fastest);
+    fprintf(f, "{\"fastest_steps_per_s\": %.0f, \"fastest_sweep_bytes_per_s\": %.0f, \"cpus\": [",
+            c->fastest, c->mem_fastest);
     for (uint32_t k = 0; k < c->count; k++)
-        fprintf(f, "%s{\"cpu\": %d, \"speed\": %.4g}", k ? ", " : "", c->cpu[k], c->speed[k]);
+        fprintf(f, "%s{\"cpu\": %d, \"speed\": %.4g, \"sweep_speed\": %.4g}", k ? ", " : "",
+                c->cpu[k], c->speed[k], c->mem_speed[k]);
     fprintf(f, "]}");
 }
 
@@ -103,9 +105,18 @@ static void json_head(FILE *f, const bench_set *s)
         fprintf(f, ", \"cpu_speed\": {\"probe_ms\": %u, \"before\": ",
                 (unsigned)s->machine.probe_ms);
         json_cpu_speeds(f, &s->machine.before);
+        uint32_t n = s->machine.after_count;
         fprintf(f, ", \"after\": ");
-        json_cpu_speeds(f, &s->machine.after);
-        fputc('}', f);
+        if (n)
+            json_cpu_speeds(f, &s->machine.after[n - 1u]);
+        else
+            fprintf(f, "null");
+        fprintf(f, ", \"after_each_repeat\": [");
+        for (uint32_t r = 0; r < n; r++) {
+            fprintf(f, r ? ", " : "");
+            json_cpu_speeds(f, &s->machine.after[r]);
+        }
+        fprintf(f, "]}");
     }
     fprintf(f, "},\n");
     json_options(f, s->opt);

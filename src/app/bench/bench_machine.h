@@ -7,11 +7,14 @@
 typedef struct bench_machine {
     char cpu[128]; /* "model name" from /proc/cpuinfo, or "unknown CPU" */
     long online;   /* online CPUs */
-    /* Each CPU's speed before and after the runs (bench_probe.h), each CPU
-     * timed probe_ms; 0: not probed (--cpu-probe 0, or neither the tables
-     * nor the JSON to show them). */
+    /* Each CPU's speed before the runs and after each repeat (bench_probe.h),
+     * each CPU timed probe_ms; 0: not probed (--cpu-probe 0, or neither the
+     * tables nor the JSON to show them). after[r] follows repeat r + 1, so
+     * after[after_count - 1] follows the last run. */
     uint32_t probe_ms;
-    bench_cpu_speeds before, after;
+    bench_cpu_speeds before;
+    bench_cpu_speeds *after; /* one per repeat (owned by the bench_set) */
+    uint32_t after_count;    /* repeats probed so far */
 } bench_machine;
 
 void bench_machine_read(bench_machine *m);

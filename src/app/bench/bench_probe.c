@@ -1,5 +1,5 @@
 /* bench_probe.c - each CPU's speed at one moment: a pinned thread per CPU,
- * all started together, each counting rounds of the same loop. */
+ * all started together, each counting rounds of the same two loops. */
 #define _GNU_SOURCE /* sched_getaffinity, pthread_attr_setaffinity_np */
 #include "bench_probe.h"
 
@@ -7,13 +7,18 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <stdlib.h>
 
 #define ROUND_STEPS 4096 /* loop steps between two looks at the clock */
 
+#define SWEEP_FLOATS (BENCH_PROBE_SWEEP_KIB * 1024u / sizeof(float))
+
 /* One thread's result, on a cache line of its own. */
 typedef struct probe_slot {
-    _Alignas(64) double rate; /* loop steps per second */
-    double sink;              /* the loop's value, kept so the loop stays */
+    _Alignas(64) double rate; /* chain steps per second */
+    double mem_rate;          /* sweep bytes read and written per second */
+    double sink;              /* the loops' values, kept so the loops stay */
+    float *buf;               /* the sweep's buffer (NULL: none could be had) */
 } probe_slot;
 
 /* The start gate: every thread waits until all are started (go) or one
@@ -30,18 +35,10 @@ typedef struct probe_arg {
     probe_slot *slot;
 } probe_arg;
 
-static void *probe_thread(void *p)
+/* A chain of dependent multiply-adds: its rate is the core's clock times
+ * the share of it this thread gets, whatever the memory does. */
+static double run_chain(uint64_t ns, double *sink)
 {
-    probe_arg *a = p;
-    probe_gate *g = a->gate;
-    pthread_mutex_lock(&g->lock);
-    while (!g->go && !g->stop) pthread_cond_wait(&g->open, &g->lock);
-    bool run = g->go;
-    uint64_t ns = g->ns;
-    pthread_mutex_unlock(&g->lock);
-    if (!run) return NULL;
-    /* A chain of dependent multiply-adds: its rate is the core's clock
-     * times the share of it this thread gets, whatever the memory does. */
     double x = 1.0;
     uint64_t rounds = 0, t0 = app_now_ns(), t;
     do {
@@ -49,8 +46,44 @@ static void *probe_thread(void *p)
         rounds++;
         t = app_now_ns();
     } while (t - t0 < ns);
-    a->slot->rate = (double)rounds * ROUND_STEPS * 1e9 / (double)(t - t0);
-    a->slot->sink = x;
+    *sink += x;
+    return (double)rounds * ROUND_STEPS * 1e9 / (double)(t - t0);
+}
+
+/* Sweeps of loads and stores over the thread's own buffer, which stays in
+ * its core's caches: a host thread sharing the core slows these long
+ * before it slows the chain. */
+static double run_sweep(float *buf, uint64_t ns, double *sink)
+{
+    uint64_t sweeps = 0, t0 = app_now_ns(), t;
+    do {
+        for (size_t i = 0; i < SWEEP_FLOATS; i++) buf[i] = buf[i] * 0.999f + 0.5f;
+        sweeps++;
+        t = app_now_ns();
+    } while (t - t0 < ns);
+    *sink += buf[sweeps % SWEEP_FLOATS];
+    return (double)sweeps * 2.0 * SWEEP_FLOATS * sizeof(float) * 1e9 / (double)(t - t0);
+}
+
+static void *probe_thread(void *p)
+{
+    probe_arg *a = p;
+    probe_gate *g = a->gate;
+    /* Allocated and touched on this CPU before the gate opens. */
+    float *buf = malloc(SWEEP_FLOATS * sizeof *buf);
+    if (buf)
+        for (size_t i = 0; i < SWEEP_FLOATS; i++) buf[i] = (float)(i & 1023u);
+    a->slot->buf = buf;
+    pthread_mutex_lock(&g->lock);
+    while (!g->go && !g->stop) pthread_cond_wait(&g->open, &g->lock);
+    bool run = g->go;
+    uint64_t ns = g->ns;
+    pthread_mutex_unlock(&g->lock);
+    if (!run || !buf) return NULL;
+    double sink = 0.0;
+    a->slot->rate = run_chain(ns / 2u, &sink);
+    a->slot->mem_rate = run_sweep(buf, ns - ns / 2u, &sink);
+    a->slot->sink = sink;
     return NULL;
 }
 
@@ -105,6 +138,7 @@ bool bench_probe_cpus(bench_cpu_speeds *out, uint32_t ms)
     }
     uint32_t started = 0;
     while (started < n) {
+        slot[started].buf = NULL;
         arg[started] = (probe_arg){&gate, &slot[started]};
         if (!start_pinned(&thread[started], cpu[started], &arg[started])) break;
         started++;
@@ -116,21 +150,45 @@ bool bench_probe_cpus(bench_cpu_speeds *out, uint32_t ms)
         gate.stop = true;
     pthread_cond_broadcast(&gate.open);
     pthread_mutex_unlock(&gate.lock);
-    for (uint32_t k = 0; k < started; k++) pthread_join(thread[k], NULL);
+    bool bufs = true;
+    for (uint32_t k = 0; k < started; k++) {
+        pthread_join(thread[k], NULL);
+        bufs = bufs && slot[k].buf;
+        free(slot[k].buf);
+    }
     pthread_cond_destroy(&gate.open);
     pthread_mutex_destroy(&gate.lock);
     if (started < n) {
         out->why_not = "a thread could not be started on one of the CPUs";
         return false;
     }
-    double fastest = 0.0;
-    for (uint32_t k = 0; k < n; k++)
+    if (!bufs) {
+        out->why_not = "out of memory for the buffers of the memory loop";
+        return false;
+    }
+    double fastest = 0.0, mem_fastest = 0.0;
+    for (uint32_t k = 0; k < n; k++) {
         if (slot[k].rate > fastest) fastest = slot[k].rate;
+        if (slot[k].mem_rate > mem_fastest) mem_fastest = slot[k].mem_rate;
+    }
     for (uint32_t k = 0; k < n; k++) {
         out->cpu[k] = cpu[k];
         out->speed[k] = slot[k].rate / fastest;
+        out->mem_speed[k] = slot[k].mem_rate / mem_fastest;
     }
     out->fastest = fastest;
+    out->mem_fastest = mem_fastest;
     out->count = n;
     return true;
+}
+
+double bench_probe_slowest(const bench_cpu_speeds *c)
+{
+    double slowest = 1.0;
+    for (uint32_t k = 0; k < c->count; k++)
+        for (int m = 0; m < 2; m++) {
+            double v = m ? c->mem_speed[k] : c->speed[k];
+            if (v < slowest) slowest = v;
+        }
+    return slowest;
 }

@@ -39,21 +39,46 @@ static const bench_summary *summary(const bench_set *s, uint32_t count, bool ip,
     return c < 0 ? NULL : &s->sums[c];
 }
 
-/* --cpu-probe's speeds: a heading line, then one line before and one
- * after the runs. The fastest CPU's rate shows a machine slower as a
- * whole, which the relative speeds do not. */
+/* One probe's line: each CPU's chain speed, then its sweep speed, then the
+ * fastest CPU's rates (which show a machine slower as a whole, where the
+ * relative speeds do not). */
+static void print_probe(const char *when, const bench_cpu_speeds *c, const char *mark)
+{
+    printf("  %-19s", when);
+    if (!c->count) {
+        printf(" not measured: %s\n", c->why_not);
+        return;
+    }
+    for (uint32_t k = 0; k < c->count; k++) printf(" cpu%d %.2f", c->cpu[k], c->speed[k]);
+    printf(" |");
+    for (uint32_t k = 0; k < c->count; k++) printf(" cpu%d %.2f", c->cpu[k], c->mem_speed[k]);
+    printf("  (fastest %.0f M steps/s, %.1f GB/s)%s\n", c->fastest / 1e6, c->mem_fastest / 1e9,
+           mark);
+}
+
+#define PROBES_LISTED 8u /* repeats whose probes are all listed; beyond, the slowest and last */
+
+/* --cpu-probe's speeds: a heading, the probe before the runs, then the
+ * probes after the repeats (all of them for a few repeats; otherwise the
+ * one that found a CPU slowest, and the last). */
 static void print_cpu_speeds(const bench_machine *m)
 {
     if (!m->probe_ms) return;
-    printf("cpu speed (each CPU timed %u ms, all at once; 1.00 = the fastest):\n",
-           (unsigned)m->probe_ms);
-    for (int i = 0; i < 2; i++) {
-        const bench_cpu_speeds *c = i ? &m->after : &m->before;
-        printf("  %-17s", i ? "after the runs:" : "before the runs:");
-        if (!c->count) printf(" not measured: %s", c->why_not);
-        for (uint32_t k = 0; k < c->count; k++) printf(" cpu%d %.2f", c->cpu[k], c->speed[k]);
-        if (c->count) printf("  (fastest %.0f M steps/s)", c->fastest / 1e6);
-        putchar('\n');
+    printf("cpu speed (each CPU timed %u ms, all at once: chain = dependent multiply-adds, "
+           "sweep = loads and stores over %u KiB of its own; 1.00 = the fastest):\n",
+           (unsigned)m->probe_ms, (unsigned)BENCH_PROBE_SWEEP_KIB);
+    print_probe("before the runs:", &m->before, "");
+    uint32_t slowest = 0;
+    for (uint32_t r = 1; r < m->after_count; r++)
+        if (bench_probe_slowest(&m->after[r]) < bench_probe_slowest(&m->after[slowest]))
+            slowest = r;
+    for (uint32_t r = 0; r < m->after_count; r++) {
+        bool last = r + 1u == m->after_count;
+        if (m->after_count > PROBES_LISTED && r != slowest && !last) continue;
+        char when[32];
+        snprintf(when, sizeof when, "after repeat %u:", (unsigned)r + 1u);
+        print_probe(when, &m->after[r],
+                    m->after_count > PROBES_LISTED && r == slowest ? "  <- the slowest" : "");
     }
 }
 
