@@ -77,8 +77,22 @@ static void test_pinned_caller(void **state)
     assert_true(ok);
     assert_int_equal(c.count, 1);
     assert_int_equal(c.cpu[0], last);
-    assert_true(c.speed[0] == 1.0);
-    assert_true(c.fastest > 0.0);
+    assert_true(c.speed[0] == 1.0 && c.mem_speed[0] == 1.0);
+    assert_true(c.fastest > 0.0 && c.mem_fastest > 0.0);
+}
+
+/* A probe time outside 1..BENCH_PROBE_MAX_MS measures nothing and says why. */
+static void test_bad_time(void **state)
+{
+    (void)state;
+    const uint32_t bad[] = {0u, BENCH_PROBE_MAX_MS + 1u};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        bench_cpu_speeds c;
+        memset(&c, 0xff, sizeof c);
+        assert_false(bench_probe_cpus(&c, bad[i]));
+        assert_int_equal(c.count, 0);
+        assert_non_null(c.why_not);
+    }
 }
 
 /* The first thread, or (with two CPUs or more) the second, cannot start:
@@ -127,6 +141,7 @@ int main(void)
         cmocka_unit_test(test_pinned_caller),
         cmocka_unit_test(test_thread_not_started),
         cmocka_unit_test(test_slowest),
+        cmocka_unit_test(test_bad_time),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

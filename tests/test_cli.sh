@@ -497,6 +497,16 @@ for p in [c["before"]] + c["after_each_repeat"]:
 [ -z "$speed_why" ] || good_why+=("cpu_speed: $speed_why")
 report "bench tiny run: JSON cpu_speed before and after each repeat for CPUs $cpus"
 
+# More than 8 repeats: the probe before the runs, then only the slowest
+# probe after a repeat (if any CPU read below 1.00) and the last one.
+good "bench --repeat 9 --cpu-probe 5" bench --entities 300 --frames 2 --repeat 9 --threads 2 \
+    --inner-parallelism on --storage fixed --cpu-probe 5
+n=$(grep -cE "^  after repeat [0-9]+: " "$out")
+grep -qE "^  before the runs: " "$out" || good_why+=("no probe before the runs")
+grep -qE "^  after repeat 9: " "$out" || good_why+=("no probe after repeat 9")
+[ "$n" -ge 1 ] && [ "$n" -le 2 ] || good_why+=("$n probes after repeats listed, want 1 or 2")
+report "bench --repeat 9: the probes listed are before, the slowest and the last"
+
 good "bench --cpu-probe 0" bench --entities 300 --frames 3 --repeat 1 --threads 2 \
     --inner-parallelism on --storage fixed --cpu-probe 0 --json "$tmp/np.json"
 grep -q "^machine: " "$out" || good_why+=("no header on stdout")

@@ -53,7 +53,7 @@ static bool uses_stdout(const bench_outputs *b)
 /* For each repeat, each count, each IP value, each storage: interleaving
  * the repeats spreads slow drift of the machine over every configuration.
  * With probe, each CPU's speed is measured before the runs and after each
- * repeat (--cpu-probe), so a repeat that ran in a slow phase shows. */
+ * repeat (--cpu-probe): snapshots of the machine at the ends of repeats. */
 static int run_all(bench_set *s, bool probe)
 {
     bench_runner r;
@@ -68,7 +68,8 @@ static int run_all(bench_set *s, bool probe)
         for (uint32_t c = 0; c < s->cfg_n && rc == 0; c++, i++)
             rc = bench_run(&r, i, rep, &s->cfgs[c], &s->runs[(size_t)rep * s->cfg_n + c],
                            s->systems);
-        if (ms && rc == 0) bench_probe_cpus(&s->machine.after[s->machine.after_count++], ms);
+        if (ms && rc == 0 && !app_stop_signal())
+            bench_probe_cpus(&s->machine.after[s->machine.after_count++], ms);
     }
     bench_runner_free(&r);
     return rc;

@@ -10,6 +10,7 @@
 #define GOAL_RSS_COUNT 200000u
 #define GOAL_RSS_MIB 64.0
 #define UNEQUAL_CPUS 0.9 /* a probe speed below this: the CPUs differed */
+#define RATIOS_LISTED 20u /* repeats whose own IP on/off ratio is listed */
 
 typedef struct total_goal {
     uint32_t count;
@@ -142,9 +143,11 @@ static int speedup_goals(const bench_set *s)
                     (unsigned)SPEEDUP_COUNTS[i], bench_storage_name(st), x, GOAL_SPEEDUP);
             if (s->opt->repeat > 1) { /* each repeat's own pair: a phase of the machine shows */
                 printf("        per repeat:");
-                for (uint32_t r = 0; r < s->opt->repeat; r++)
+                for (uint32_t r = 0; r < s->opt->repeat && r < RATIOS_LISTED; r++)
                     printf(" %.2fx", bench_set_run(s, r, (uint32_t)off)->total_ms /
                                          bench_set_run(s, r, (uint32_t)on)->total_ms);
+                if (s->opt->repeat > RATIOS_LISTED)
+                    printf(" ... (the first %u of %u)", RATIOS_LISTED, (unsigned)s->opt->repeat);
                 putchar('\n');
             }
             lines++;
@@ -185,7 +188,7 @@ static void unequal_cpus_note(const bench_machine *m)
         }
     }
     double slowest = worst ? bench_probe_slowest(worst) : 1.0;
-    if (slowest >= UNEQUAL_CPUS) return;
+    if (slowest >= UNEQUAL_CPUS - 0.005) return; /* printed to 2 places: below 0.90 */
     uint32_t k = 0;
     bool sweep = false;
     for (uint32_t j = 0; j < worst->count; j++) {

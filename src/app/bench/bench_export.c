@@ -80,8 +80,9 @@ static void json_options(FILE *f, const bench_options *o)
             o->world_w ? (unsigned)o->world_h : (unsigned)d.world_h);
 }
 
-/* {"fastest_steps_per_s": R, "cpus": [{"cpu": N, "speed": S}, ...]}, or
- * null where not measured. */
+/* {"fastest_steps_per_s": R, "fastest_sweep_bytes_per_s": B, "cpus":
+ * [{"cpu": N, "speed": S, "sweep_speed": M}, ...]}, or null where not
+ * measured. */
 static void json_cpu_speeds(FILE *f, const bench_cpu_speeds *c)
 {
     if (!c->count) {
@@ -102,8 +103,8 @@ static void json_head(FILE *f, const bench_set *s)
     json_string(f, s->machine.cpu);
     fprintf(f, ", \"online_cpus\": %ld", s->machine.online);
     if (s->machine.probe_ms) {
-        fprintf(f, ", \"cpu_speed\": {\"probe_ms\": %u, \"before\": ",
-                (unsigned)s->machine.probe_ms);
+        fprintf(f, ", \"cpu_speed\": {\"probe_ms\": %u, \"sweep_kib\": %u, \"before\": ",
+                (unsigned)s->machine.probe_ms, (unsigned)BENCH_PROBE_SWEEP_KIB);
         json_cpu_speeds(f, &s->machine.before);
         uint32_t n = s->machine.after_count;
         fprintf(f, ", \"after\": ");
@@ -113,7 +114,7 @@ static void json_head(FILE *f, const bench_set *s)
             fprintf(f, "null");
         fprintf(f, ", \"after_each_repeat\": [");
         for (uint32_t r = 0; r < n; r++) {
-            fprintf(f, r ? ", " : "");
+            if (r) fputs(", ", f);
             json_cpu_speeds(f, &s->machine.after[r]);
         }
         fprintf(f, "]}");

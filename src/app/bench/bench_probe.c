@@ -28,6 +28,7 @@ typedef struct probe_gate {
     pthread_cond_t open;
     bool go, stop;
     uint64_t ns; /* how long to run */
+    pthread_barrier_t turn; /* every thread ends the chain before any sweeps */
 } probe_gate;
 
 typedef struct probe_arg {
@@ -69,19 +70,18 @@ static void *probe_thread(void *p)
 {
     probe_arg *a = p;
     probe_gate *g = a->gate;
-    /* Allocated and touched on this CPU before the gate opens. */
-    float *buf = malloc(SWEEP_FLOATS * sizeof *buf);
-    if (buf)
-        for (size_t i = 0; i < SWEEP_FLOATS; i++) buf[i] = (float)(i & 1023u);
-    a->slot->buf = buf;
+    /* Touched here, so its pages are this CPU's, before the gate opens. */
+    float *buf = a->slot->buf;
+    for (size_t i = 0; i < SWEEP_FLOATS; i++) buf[i] = (float)(i & 1023u);
     pthread_mutex_lock(&g->lock);
     while (!g->go && !g->stop) pthread_cond_wait(&g->open, &g->lock);
     bool run = g->go;
     uint64_t ns = g->ns;
     pthread_mutex_unlock(&g->lock);
-    if (!run || !buf) return NULL;
+    if (!run) return NULL;
     double sink = 0.0;
     a->slot->rate = run_chain(ns / 2u, &sink);
+    pthread_barrier_wait(&g->turn);
     a->slot->mem_rate = run_sweep(buf, ns - ns / 2u, &sink);
     a->slot->sink = sink;
     return NULL;
@@ -113,10 +113,27 @@ static bool start_pinned(pthread_t *t, int cpu, probe_arg *arg)
     return ok;
 }
 
+/* The sweep's buffers, one per CPU; false (none left) if one cannot be had. */
+static bool alloc_buffers(probe_slot *slot, uint32_t n)
+{
+    for (uint32_t k = 0; k < n; k++) {
+        slot[k].buf = malloc(SWEEP_FLOATS * sizeof(float));
+        if (!slot[k].buf) {
+            while (k) free(slot[--k].buf);
+            return false;
+        }
+    }
+    return true;
+}
+
 bool bench_probe_cpus(bench_cpu_speeds *out, uint32_t ms)
 {
     out->count = 0;
     out->why_not = NULL;
+    if (ms == 0 || ms > BENCH_PROBE_MAX_MS) {
+        out->why_not = "probe time out of range";
+        return false;
+    }
     int cpu[BENCH_PROBE_MAX_CPUS];
     uint32_t n = list_cpus(cpu, BENCH_PROBE_MAX_CPUS);
     if (n == 0) {
@@ -127,45 +144,45 @@ bool bench_probe_cpus(bench_cpu_speeds *out, uint32_t ms)
     probe_slot slot[BENCH_PROBE_MAX_CPUS];
     probe_arg arg[BENCH_PROBE_MAX_CPUS];
     pthread_t thread[BENCH_PROBE_MAX_CPUS];
+    if (!alloc_buffers(slot, n)) {
+        out->why_not = "out of memory for the buffers of the sweep";
+        return false;
+    }
+    bool sync = false;
     if (pthread_mutex_init(&gate.lock, NULL) != 0) {
         out->why_not = "no mutex";
-        return false;
-    }
-    if (pthread_cond_init(&gate.open, NULL) != 0) {
+    } else if (pthread_cond_init(&gate.open, NULL) != 0) {
         pthread_mutex_destroy(&gate.lock);
         out->why_not = "no condition variable";
-        return false;
+    } else if (pthread_barrier_init(&gate.turn, NULL, n) != 0) {
+        pthread_cond_destroy(&gate.open);
+        pthread_mutex_destroy(&gate.lock);
+        out->why_not = "no barrier";
+    } else {
+        sync = true;
     }
     uint32_t started = 0;
-    while (started < n) {
-        slot[started].buf = NULL;
+    while (sync && started < n) {
         arg[started] = (probe_arg){&gate, &slot[started]};
         if (!start_pinned(&thread[started], cpu[started], &arg[started])) break;
         started++;
     }
-    pthread_mutex_lock(&gate.lock);
-    if (started == n)
-        gate.go = true;
-    else
-        gate.stop = true;
-    pthread_cond_broadcast(&gate.open);
-    pthread_mutex_unlock(&gate.lock);
-    bool bufs = true;
-    for (uint32_t k = 0; k < started; k++) {
-        pthread_join(thread[k], NULL);
-        bufs = bufs && slot[k].buf;
-        free(slot[k].buf);
+    if (sync) {
+        pthread_mutex_lock(&gate.lock);
+        if (started == n)
+            gate.go = true;
+        else
+            gate.stop = true;
+        pthread_cond_broadcast(&gate.open);
+        pthread_mutex_unlock(&gate.lock);
+        for (uint32_t k = 0; k < started; k++) pthread_join(thread[k], NULL);
+        pthread_barrier_destroy(&gate.turn);
+        pthread_cond_destroy(&gate.open);
+        pthread_mutex_destroy(&gate.lock);
+        if (started < n) out->why_not = "a thread could not be started on one of the CPUs";
     }
-    pthread_cond_destroy(&gate.open);
-    pthread_mutex_destroy(&gate.lock);
-    if (started < n) {
-        out->why_not = "a thread could not be started on one of the CPUs";
-        return false;
-    }
-    if (!bufs) {
-        out->why_not = "out of memory for the buffers of the memory loop";
-        return false;
-    }
+    for (uint32_t k = 0; k < n; k++) free(slot[k].buf);
+    if (!sync || started < n) return false;
     double fastest = 0.0, mem_fastest = 0.0;
     for (uint32_t k = 0; k < n; k++) {
         if (slot[k].rate > fastest) fastest = slot[k].rate;

@@ -11,9 +11,10 @@
  * Two loops, because the host's contention shows in one and not the
  * other: a dependent multiply-add chain (the clock: the share of the core
  * this thread gets) and a read-modify-write sweep over a private buffer
- * the size of an L2 cache (memory: what the simulation's loops do). On the
+ * small enough to stay in the core's own caches (what the simulation's
+ * loops do; bytes/s count each read and each write). On the
  * development VM one vCPU ran the sweep 1.8x slower than the other for
- * minutes while its chain ran at 0.97 of the other's. */
+ * minutes while its chain ran at 0.94-0.99 of the other's. */
 #ifndef BENCH_PROBE_H
 #define BENCH_PROBE_H
 

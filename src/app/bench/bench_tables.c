@@ -77,8 +77,9 @@ static void print_cpu_speeds(const bench_machine *m)
         if (m->after_count > PROBES_LISTED && r != slowest && !last) continue;
         char when[32];
         snprintf(when, sizeof when, "after repeat %u:", (unsigned)r + 1u);
-        print_probe(when, &m->after[r],
-                    m->after_count > PROBES_LISTED && r == slowest ? "  <- the slowest" : "");
+        bool mark = m->after_count > PROBES_LISTED && r == slowest &&
+                    bench_probe_slowest(&m->after[r]) < 1.0;
+        print_probe(when, &m->after[r], mark ? "  <- the slowest" : "");
     }
 }
 
