@@ -3,7 +3,8 @@
  * the form of both loops' speeds (each in (0, 1], the fastest exactly 1),
  * a thread that cannot be started (linked with --wrap=pthread_create): the
  * ones already started are released and joined, and it says why; and
- * bench_probe_slowest over both loops. */
+ * bench_probe_slowest over both loops, and which of a run's probes found
+ * the slowest (bench_machine_slowest). */
 #define _GNU_SOURCE /* sched_getaffinity, sched_setaffinity */
 #include "test_util.h"
 
@@ -11,6 +12,7 @@
 #include <pthread.h>
 #include <sched.h>
 
+#include "bench_machine.h"
 #include "bench_probe.h"
 
 #define PROBE_MS 20u
@@ -130,8 +132,38 @@ static void test_slowest(void **state)
                            .fastest = 1.0,
                            .mem_fastest = 1.0};
     assert_true(bench_probe_slowest(&c) == 0.55);
+    uint32_t at;
+    bool sweep;
+    assert_true(bench_probe_slowest_at(&c, &at, &sweep) == 0.55);
+    assert_int_equal(at, 2);
+    assert_true(sweep);
     c.speed[1] = 0.5;
     assert_true(bench_probe_slowest(&c) == 0.5);
+    assert_true(bench_probe_slowest_at(&c, &at, &sweep) == 0.5);
+    assert_int_equal(at, 1);
+    assert_false(sweep);
+}
+
+/* Which probe of a run found the lowest speed: the first of equals, from
+ * probe `from` on (0 before the runs, r after repeat r). */
+static void test_machine_slowest(void **state)
+{
+    (void)state;
+    bench_cpu_speeds after[3] = {
+        {.count = 1, .speed = {1.0}, .mem_speed = {0.7}},
+        {.count = 1, .speed = {0.6}, .mem_speed = {1.0}},
+        {.count = 1, .speed = {1.0}, .mem_speed = {0.6}},
+    };
+    bench_machine m = {.probe_ms = 20,
+                       .before = {.count = 1, .speed = {0.5}, .mem_speed = {1.0}},
+                       .after = after,
+                       .after_count = 3};
+    assert_ptr_equal(bench_machine_probe(&m, 0), &m.before);
+    assert_ptr_equal(bench_machine_probe(&m, 2), &after[1]);
+    assert_int_equal(bench_machine_slowest(&m, 0), 0);
+    assert_int_equal(bench_machine_slowest(&m, 1), 2);
+    m.after_count = 0;
+    assert_int_equal(bench_machine_slowest(&m, 1), 1);
 }
 
 int main(void)
@@ -141,6 +173,7 @@ int main(void)
         cmocka_unit_test(test_pinned_caller),
         cmocka_unit_test(test_thread_not_started),
         cmocka_unit_test(test_slowest),
+        cmocka_unit_test(test_machine_slowest),
         cmocka_unit_test(test_bad_time),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

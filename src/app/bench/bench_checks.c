@@ -178,23 +178,12 @@ static int rss_goal(const bench_set *s)
  * when. A ratio of two runs then depends on the CPUs they ran on. */
 static void unequal_cpus_note(const bench_machine *m)
 {
-    const bench_cpu_speeds *worst = NULL;
-    uint32_t when = 0; /* 0: before the runs, r: after repeat r */
-    for (uint32_t r = 0; m->probe_ms && r <= m->after_count; r++) {
-        const bench_cpu_speeds *c = r ? &m->after[r - 1u] : &m->before;
-        if (c->count && (!worst || bench_probe_slowest(c) < bench_probe_slowest(worst))) {
-            worst = c;
-            when = r;
-        }
-    }
-    double slowest = worst ? bench_probe_slowest(worst) : 1.0;
+    if (!m->probe_ms) return;
+    uint32_t when = bench_machine_slowest(m, 0u), k; /* 0: before the runs, r: after repeat r */
+    const bench_cpu_speeds *worst = bench_machine_probe(m, when);
+    bool sweep;
+    double slowest = bench_probe_slowest_at(worst, &k, &sweep);
     if (slowest >= UNEQUAL_CPUS - 0.005) return; /* printed to 2 places: below 0.90 */
-    uint32_t k = 0;
-    bool sweep = false;
-    for (uint32_t j = 0; j < worst->count; j++) {
-        if (worst->speed[j] == slowest) k = j, sweep = false;
-        if (worst->mem_speed[j] == slowest) k = j, sweep = true;
-    }
     char at[32];
     if (when)
         snprintf(at, sizeof at, "after repeat %u", (unsigned)when);

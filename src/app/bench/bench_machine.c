@@ -1,4 +1,5 @@
-/* bench_machine.c - the CPU model and the online CPU count. */
+/* bench_machine.c - the CPU model, the online CPU count, and which of the
+ * run's CPU probes found a CPU slowest. */
 #include "bench_machine.h"
 
 #include <stdio.h>
@@ -21,6 +22,21 @@ static void read_cpu_model(char *out, size_t size)
         break;
     }
     fclose(f);
+}
+
+const bench_cpu_speeds *bench_machine_probe(const bench_machine *m, uint32_t i)
+{
+    return i ? &m->after[i - 1u] : &m->before;
+}
+
+uint32_t bench_machine_slowest(const bench_machine *m, uint32_t from)
+{
+    uint32_t slowest = from;
+    for (uint32_t i = from + 1u; i <= m->after_count; i++)
+        if (bench_probe_slowest(bench_machine_probe(m, i)) <
+            bench_probe_slowest(bench_machine_probe(m, slowest)))
+            slowest = i;
+    return slowest;
 }
 
 void bench_machine_read(bench_machine *m)

@@ -19,4 +19,10 @@ typedef struct bench_machine {
 
 void bench_machine_read(bench_machine *m);
 
+/* Probe i: 0 before the runs, r after repeat r (1..after_count). */
+const bench_cpu_speeds *bench_machine_probe(const bench_machine *m, uint32_t i);
+/* Of probes from..after_count, the first with the lowest speed
+ * (bench_probe_slowest); from itself when there are none after it. */
+uint32_t bench_machine_slowest(const bench_machine *m, uint32_t from);
+
 #endif /* BENCH_MACHINE_H */

@@ -18,7 +18,7 @@ typedef struct probe_slot {
     _Alignas(64) double rate; /* chain steps per second */
     double mem_rate;          /* sweep bytes read and written per second */
     double sink;              /* the loops' values, kept so the loops stay */
-    float *buf;               /* the sweep's buffer (NULL: none could be had) */
+    float *buf;               /* the sweep's buffer, given by the caller */
 } probe_slot;
 
 /* The start gate: every thread waits until all are started (go) or one
@@ -199,13 +199,22 @@ bool bench_probe_cpus(bench_cpu_speeds *out, uint32_t ms)
     return true;
 }
 
-double bench_probe_slowest(const bench_cpu_speeds *c)
+double bench_probe_slowest_at(const bench_cpu_speeds *c, uint32_t *at, bool *sweep)
 {
     double slowest = 1.0;
+    *at = 0;
+    *sweep = false;
     for (uint32_t k = 0; k < c->count; k++)
         for (int m = 0; m < 2; m++) {
             double v = m ? c->mem_speed[k] : c->speed[k];
-            if (v < slowest) slowest = v;
+            if (v < slowest) slowest = v, *at = k, *sweep = m;
         }
     return slowest;
+}
+
+double bench_probe_slowest(const bench_cpu_speeds *c)
+{
+    uint32_t at;
+    bool sweep;
+    return bench_probe_slowest_at(c, &at, &sweep);
 }

@@ -47,5 +47,8 @@ bool bench_probe_cpus(bench_cpu_speeds *out, uint32_t ms);
 /* The lowest speed of either loop: 1.0 when all CPUs are equal (or none
  * was measured). */
 double bench_probe_slowest(const bench_cpu_speeds *c);
+/* The same, and where it was found: *at the CPU's slot (0 if none is
+ * below 1.0), *sweep whether in the sweep (else the chain). */
+double bench_probe_slowest_at(const bench_cpu_speeds *c, uint32_t *at, bool *sweep);
 
 #endif /* BENCH_PROBE_H */

@@ -68,18 +68,14 @@ static void print_cpu_speeds(const bench_machine *m)
            "sweep = loads and stores over %u KiB of its own; 1.00 = the fastest):\n",
            (unsigned)m->probe_ms, (unsigned)BENCH_PROBE_SWEEP_KIB);
     print_probe("before the runs:", &m->before, "");
-    uint32_t slowest = 0;
-    for (uint32_t r = 1; r < m->after_count; r++)
-        if (bench_probe_slowest(&m->after[r]) < bench_probe_slowest(&m->after[slowest]))
-            slowest = r;
-    for (uint32_t r = 0; r < m->after_count; r++) {
-        bool last = r + 1u == m->after_count;
-        if (m->after_count > PROBES_LISTED && r != slowest && !last) continue;
+    uint32_t slowest = bench_machine_slowest(m, 1u);
+    for (uint32_t r = 1; r <= m->after_count; r++) {
+        bool few = m->after_count <= PROBES_LISTED;
+        if (!few && r != slowest && r != m->after_count) continue;
         char when[32];
-        snprintf(when, sizeof when, "after repeat %u:", (unsigned)r + 1u);
-        bool mark = m->after_count > PROBES_LISTED && r == slowest &&
-                    bench_probe_slowest(&m->after[r]) < 1.0;
-        print_probe(when, &m->after[r], mark ? "  <- the slowest" : "");
+        snprintf(when, sizeof when, "after repeat %u:", (unsigned)r);
+        bool mark = !few && r == slowest && bench_probe_slowest(&m->after[r - 1u]) < 1.0;
+        print_probe(when, &m->after[r - 1u], mark ? "  <- the slowest" : "");
     }
 }
 
