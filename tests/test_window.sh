@@ -135,13 +135,16 @@ rc=$?
 
 # Quit with Esc before any --frames: --screenshot still saves the frame on
 # screen, and the exit is clean. xdotool finds the window (a bounded poll
-# for it to appear) and sends the key.
+# for it to appear) and sends the key. --all: xdotool's search ORs its
+# conditions by default, so without it any window named particles (the
+# install test's, running beside this one on the shared display) matched
+# and took the Esc.
 if command -v xdotool >/dev/null; then
     "$bin" --entities 2000 --vsync off --screenshot "$tmp/esc.png" >"$out" 2>"$err" &
     pid=$!
     wid=""
     for _ in $(seq 100); do
-        wid=$(xdotool search --pid "$pid" --name '^particles$' 2>/dev/null | head -1)
+        wid=$(xdotool search --all --pid "$pid" --name '^particles$' 2>/dev/null | head -1)
         [ -n "$wid" ] && break
         kill -0 "$pid" 2>/dev/null || break
         sleep 0.1
