@@ -189,12 +189,32 @@ static void test_spill_and_cursors(void **state)
     }
 }
 
+/* A spilling set keeps a list of up to one member per bitmap word, so a
+ * refresh's batch of deaths (the simulation kills about one entity in 500
+ * a frame) is walked as a list, not word by word. */
+static void test_spill_threshold(void **state)
+{
+    (void)state;
+    ecs_sset s;
+    uint32_t universe = 100000, words = (universe + 63u) / 64u;
+    assert_true(ecs_sset_init(&s, universe));
+    ecs_sset_spill(&s);
+    for (uint32_t k = 0; k < words; k++) assert_true(ecs_sset_add(&s, k * 64u));
+    assert_true(ecs_sset_listed(&s));
+    assert_true(ecs_sset_add(&s, 1));
+    assert_false(ecs_sset_listed(&s));
+    ecs_sset_clear(&s);
+    assert_true(ecs_sset_listed(&s));
+    ecs_sset_fini(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_basic_semantics),
         cmocka_unit_test(test_random_sequences),
         cmocka_unit_test(test_spill_and_cursors),
+        cmocka_unit_test(test_spill_threshold),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,9 +5,10 @@
  *
  * dense[0..count) holds the members; bit v of bits says whether v is one.
  * A bitmap rather than a position index: one bit per value instead of 32,
- * so a million pending entities touch 128 KiB of bookkeeping, not 4 MiB,
- * and sorting can walk the bitmap instead of comparing. Removing a given
- * member searches dense (O(count)): the ecs never does it. */
+ * so a million pending entities touch 128 KiB of bitmap (and, in a set
+ * that spills, at most half that of list), not 4 MiB, and sorting can
+ * walk the bitmap instead of comparing. Removing a given member searches
+ * dense (O(count)): the ecs never does it. */
 #ifndef ECS_SPARSE_SET_H
 #define ECS_SPARSE_SET_H
 
