@@ -1,5 +1,5 @@
-/* test_sim_walk.c - the dense, masked walks of life and fade (walk.h)
- * against the plain loops they replace.
+/* test_sim_walk.c - the dense, masked walks of life, fade and
+ * keep_in_bounds (walk.h) against the plain loops they replace.
  *
  * Two contexts are built alike: the same entities, the same holes (killed
  * entities and entities that lost a component, so alive non-members lie
@@ -27,7 +27,7 @@
 
 #include "walk.h"
 
-enum { C_LIFE, C_COLOR, C_TAG };
+enum { C_LIFE, C_COLOR, C_TAG, C_POS, C_VEL, C_CIRCLE };
 
 #define ENTITIES 3001u /* no multiple of 16: the last block is cut by the capacity */
 #define STEPS 6u
@@ -71,6 +71,9 @@ static const ecs_component_def comps[] = {
     [C_LIFE] = {"life", sizeof(float), alignof(float)},
     [C_COLOR] = {"color", sizeof(sim_rgba), alignof(sim_rgba)},
     [C_TAG] = {"tag", 1, 1},
+    [C_POS] = {"position", sizeof(sim_vec2), alignof(sim_vec2)},
+    [C_VEL] = {"velocity", sizeof(sim_vec2), alignof(sim_vec2)},
+    [C_CIRCLE] = {"circle", sizeof(float), alignof(float)},
 };
 
 static float pick_life(test_rng *r)
@@ -180,6 +183,157 @@ static void test_walks_match_the_plain_loops(void **state)
     assert_true(subtasks > 4u * 100u);
 }
 
+/* ---- keep_in_bounds ------------------------------------------------------
+ * The same two-worlds comparison for the bounds walk: one step each, from
+ * positions, velocities and radii drawn to sit on, inside and outside
+ * both walls of each axis, with NaN, both zeros, infinities and radii
+ * wider than half the world (both walls apply: the near one wins). */
+
+static const float WORLD_W = 1440.0f, WORLD_H = 900.0f;
+
+static void bounds_walk_process(ecs_iter *it)
+{
+    const float *radius = ecs_iter_read(it, C_CIRCLE);
+    sim_vec2 *pos = ecs_iter_write(it, C_POS), *vel = ecs_iter_write(it, C_VEL);
+    walks.bounds(it, pos, vel, radius, WORLD_W, WORLD_H);
+}
+
+/* keep_in_bounds as world.h has it, written out. */
+static void plain_axis(float *p, float *v, float r, float far)
+{
+    if (*p < r) {
+        *p = r;
+        *v = fabsf(*v);
+    } else if (*p > far - r) {
+        *p = far - r;
+        *v = -fabsf(*v);
+    }
+}
+
+static void bounds_plain_process(ecs_iter *it)
+{
+    const float *radius = ecs_iter_read(it, C_CIRCLE);
+    sim_vec2 *pos = ecs_iter_write(it, C_POS), *vel = ecs_iter_write(it, C_VEL);
+    for (uint32_t k = 0; k < it->count; k++) {
+        uint32_t i = it->entities[k];
+        plain_axis(&pos[i].x, &vel[i].x, radius[i], WORLD_W);
+        plain_axis(&pos[i].y, &vel[i].y, radius[i], WORLD_H);
+    }
+}
+
+/* A coordinate near 0 or near far - r (either side, or on it), or anywhere. */
+static float pick_coord(test_rng *r, float radius, float far)
+{
+    static const float special[] = {0.0f, -0.0f, NAN, INFINITY, -INFINITY, 1e30f, -1e30f, 1e-40f};
+    float off = (float)((int)rng_below(r, 2001) - 1000) * 0.01f;
+    switch (rng_below(r, 6)) {
+    case 0: return special[rng_below(r, ARRAY_LEN(special))];
+    case 1: return radius + off;
+    case 2: return far - radius + off;
+    case 3: return rng_below(r, 2) ? radius : far - radius;
+    default: return (float)rng_below(r, 1u << 20) * (far / (float)(1u << 20));
+    }
+}
+
+static float pick_velocity(test_rng *r)
+{
+    static const float special[] = {0.0f, -0.0f, NAN, INFINITY, -INFINITY, 1e-40f, -3.0f, 3.0f};
+    if (rng_below(r, 5) == 0) return special[rng_below(r, ARRAY_LEN(special))];
+    return (float)((int)rng_below(r, 6001) - 3000) * 0.001f;
+}
+
+static float pick_radius(test_rng *r)
+{
+    static const float special[] = {0.0f, -0.0f, 500.0f, 720.0f, 2000.0f, NAN, 1e-40f};
+    if (rng_below(r, 10) == 0) return special[rng_below(r, ARRAY_LEN(special))];
+    return 1.0f + (float)rng_below(r, 400) * 0.01f;
+}
+
+static void build_bounds(world *w, ecs_process_fn process, ecs_split split, uint32_t chunk,
+                         uint32_t workers, uint64_t seed)
+{
+    const ecs_system_def sys[] = {{
+        .name = "keep_in_bounds",
+        .reads = ECS_IDS(C_CIRCLE),
+        .writes = ECS_IDS(C_POS, C_VEL),
+        .parallelism = {.split = split, .chunk_size = chunk, .min_entities = 1},
+        .process = process,
+    }};
+    ecs_config cfg = tu_config(comps, ARRAY_LEN(comps), sys, 1, workers);
+    cfg.storage = ECS_STORAGE_FIXED;
+    cfg.capacity = ENTITIES;
+    w->ctx = ctx_create_ok(&cfg);
+    test_rng r = {seed};
+    for (uint32_t i = 0; i < ENTITIES; i++) {
+        w->e[i] = create_ok(w->ctx);
+        float radius = pick_radius(&r);
+        sim_vec2 p = {pick_coord(&r, radius, WORLD_W), pick_coord(&r, radius, WORLD_H)};
+        sim_vec2 v = {pick_velocity(&r), pick_velocity(&r)};
+        assert_int_equal(ecs_add(w->ctx, w->e[i], C_POS, &p), ECS_OK);
+        assert_int_equal(ecs_add(w->ctx, w->e[i], C_VEL, &v), ECS_OK);
+        assert_int_equal(ecs_add(w->ctx, w->e[i], C_CIRCLE, &radius), ECS_OK);
+    }
+    /* Holes: dead slots and alive slots without a circle (not members). */
+    for (uint32_t k = 0; k < ENTITIES / 3u; k++) {
+        uint32_t i = rng_below(&r, ENTITIES - 1u);
+        if (!ecs_alive(w->ctx, w->e[i])) continue;
+        if (rng_below(&r, 2)) assert_int_equal(ecs_kill(w->ctx, w->e[i]), ECS_OK);
+        else assert_int_equal(ecs_remove(w->ctx, w->e[i], C_CIRCLE), ECS_OK);
+    }
+    ecs_refresh(w->ctx);
+}
+
+/* Every alive slot's position and velocity bit for bit (non-members too:
+ * the walk must not have written them). Returns how many moved. */
+static uint32_t compare_bounds(world *a, world *b, const sim_vec2 *before)
+{
+    uint32_t moved = 0;
+    for (uint32_t i = 0; i < ENTITIES; i++) {
+        if (!ecs_alive(a->ctx, a->e[i])) continue;
+        for (uint32_t c = C_POS; c <= C_VEL; c++) {
+            const sim_vec2 *va = ecs_get(a->ctx, a->e[i], c), *vb = ecs_get(b->ctx, b->e[i], c);
+            if (memcmp(va, vb, sizeof *va) != 0)
+                fail_msg("entity %u, %s: (%a, %a) against (%a, %a)", i, comps[c].name,
+                         (double)va->x, (double)va->y, (double)vb->x, (double)vb->y);
+            if (c == C_POS) moved += memcmp(va, &before[i], sizeof *va) != 0;
+        }
+    }
+    return moved;
+}
+
+static void test_bounds_walk_matches_the_plain_loop(void **state)
+{
+    (void)state;
+    static const struct {
+        ecs_split split;
+        uint32_t chunk, workers;
+    } cases[] = {
+        {ECS_SPLIT_NONE, 0, 1},       {ECS_SPLIT_CHUNKS, 17, 1}, {ECS_SPLIT_CHUNKS, 331, 2},
+        {ECS_SPLIT_PER_WORKER, 0, 2}, {ECS_SPLIT_CHUNKS, 5, 3},  {ECS_SPLIT_PER_WORKER, 0, 3},
+    };
+    static sim_vec2 before[ENTITIES];
+    uint32_t moved = 0;
+    for (uint32_t c = 0; c < ARRAY_LEN(cases); c++) {
+        for (uint64_t seed = 1; seed <= 4; seed++) {
+            world a, b;
+            ecs_split split = cases[c].split;
+            uint32_t chunk = cases[c].chunk, workers = cases[c].workers;
+            build_bounds(&a, bounds_walk_process, split, chunk, workers, seed);
+            build_bounds(&b, bounds_plain_process, split, chunk, workers, seed);
+            for (uint32_t i = 0; i < ENTITIES; i++)
+                if (ecs_alive(a.ctx, a.e[i]))
+                    before[i] = *(const sim_vec2 *)ecs_get(a.ctx, a.e[i], C_POS);
+            step_ok(a.ctx, NULL, NULL);
+            step_ok(b.ctx, NULL, NULL);
+            moved += compare_bounds(&a, &b, before);
+            ecs_context_destroy(a.ctx);
+            ecs_context_destroy(b.ctx);
+        }
+    }
+    /* Not vacuous: many particles were put back against a wall. */
+    assert_true(moved > ARRAY_LEN(cases) * 4u * ENTITIES / 10u);
+}
+
 /* The density rule: the dense walk only where it pays. */
 static uint32_t dense_calls;
 static void density_process(ecs_iter *it) { dense_calls += sim__walk_dense(it); }
@@ -216,7 +370,7 @@ static void test_density_rule(void **state)
 int main(void)
 {
     walks = sim__walks(SIM_KERNEL_AVX512);
-    if (!walks.life || !walks.fade) {
+    if (!walks.life || !walks.fade || !walks.bounds) {
         printf("SKIP: no dense walks on this CPU or build (AVX-512)\n");
         const struct CMUnitTest only[] = {cmocka_unit_test(test_density_rule)};
         int failed = cmocka_run_group_tests(only, NULL, NULL);
@@ -224,6 +378,7 @@ int main(void)
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_walks_match_the_plain_loops),
+        cmocka_unit_test(test_bounds_walk_matches_the_plain_loop),
         cmocka_unit_test(test_density_rule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -48,6 +48,10 @@ static void sys_keep_in_bounds(ecs_iter *it)
     const float *radius = ecs_iter_read(it, SIM_C_CIRCLE);
     sim_vec2 *pos = ecs_iter_write(it, SIM_C_POSITION);
     sim_vec2 *vel = ecs_iter_write(it, SIM_C_VELOCITY);
+    if (w->walks.bounds && sim__walk_dense(it)) {
+        w->walks.bounds(it, pos, vel, radius, w->p.world_w, w->p.world_h);
+        return;
+    }
     SIM_EACH(it, i, { sim__keep_in_bounds(&w->p, &pos[i], &vel[i], radius[i]); });
 }
 

@@ -1,4 +1,4 @@
-/* walk.c - the dense, masked walks of life and fade (walk.h). */
+/* walk.c - the dense, masked walks of life, fade and keep_in_bounds (walk.h). */
 #include "walk.h"
 
 #include "collide.h"
@@ -62,10 +62,69 @@ __attribute__((target("avx512f"))) static void fade_avx512(const ecs_iter *it, c
     }
 }
 
+/* The 16 slots of m as the 32 lanes of their x, y pairs: lanes 2k and
+ * 2k + 1 of the first half (slots 0-7) in lo, of the second in hi. */
+static inline void pair_masks(__mmask16 m, __mmask16 *lo, __mmask16 *hi)
+{
+    uint32_t b[2] = {m & 0xffu, (uint32_t)m >> 8};
+    for (int h = 0; h < 2; h++) { /* spread 8 bits to the even bits, then pair them */
+        uint32_t x = b[h];
+        x = (x | x << 4) & 0x0f0fu;
+        x = (x | x << 2) & 0x3333u;
+        x = (x | x << 1) & 0x5555u;
+        b[h] = x | x << 1;
+    }
+    *lo = (__mmask16)b[0];
+    *hi = (__mmask16)b[1];
+}
+
+/* Eight slots' positions and velocities, their x, y pairs in one vector
+ * each, against r (each slot's radius twice) and the far walls. */
+__attribute__((target("avx512f"))) static inline void bounds8(float *p, float *v, __mmask16 m,
+                                                              __m512 r, __m512 far)
+{
+    const __m512i sign = _mm512_set1_epi32((int)0x80000000u);
+    __m512 pos = _mm512_maskz_loadu_ps(m, p), vel = _mm512_maskz_loadu_ps(m, v);
+    __m512 hi = _mm512_sub_ps(far, r);
+    /* < and > as the scalar tests (ordered: false for NaN); the far wall
+     * only where the near one did not apply, as the scalar else. */
+    __mmask16 below = _mm512_mask_cmp_ps_mask(m, pos, r, _CMP_LT_OQ);
+    __mmask16 above = _mm512_mask_cmp_ps_mask(m & ~below, pos, hi, _CMP_GT_OQ);
+    __m512i vi = _mm512_castps_si512(vel);
+    __m512i abs = _mm512_andnot_si512(sign, vi), neg = _mm512_or_si512(vi, sign);
+    pos = _mm512_mask_mov_ps(_mm512_mask_mov_ps(pos, below, r), above, hi);
+    vi = _mm512_mask_mov_epi32(_mm512_mask_mov_epi32(vi, below, abs), above, neg);
+    _mm512_mask_storeu_ps(p, m, pos);
+    _mm512_mask_storeu_ps(v, m, _mm512_castsi512_ps(vi));
+}
+
+__attribute__((target("avx512f"))) static void bounds_avx512(const ecs_iter *it, sim_vec2 *pos,
+                                                             sim_vec2 *vel, const float *radius,
+                                                             float world_w, float world_h)
+{
+    uint32_t lo, hi;
+    const uint64_t *bits = ecs_iter_bits(it, &lo, &hi);
+    /* Lane 2k is slot k's x (far wall world_w), lane 2k + 1 its y. */
+    const __m512 far = _mm512_set_ps(world_h, world_w, world_h, world_w, world_h, world_w,
+                                     world_h, world_w, world_h, world_w, world_h, world_w,
+                                     world_h, world_w, world_h, world_w);
+    const __m512i first = _mm512_set_epi32(7, 7, 6, 6, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1, 0, 0);
+    const __m512i second = _mm512_add_epi32(first, _mm512_set1_epi32(8));
+    for (uint32_t i = lo & ~15u; i < hi; i += 16u) {
+        __mmask16 m = chunk_mask(bits, i, lo, hi), m0, m1;
+        if (!m) continue;
+        pair_masks(m, &m0, &m1);
+        __m512 r = _mm512_maskz_loadu_ps(m, radius + i);
+        float *p = &pos[i].x, *v = &vel[i].x;
+        if (m0) bounds8(p, v, m0, _mm512_permutexvar_ps(first, r), far);
+        if (m1) bounds8(p + 16, v + 16, m1, _mm512_permutexvar_ps(second, r), far);
+    }
+}
+
 sim_walks sim__walks(sim_kernel k)
 {
     if (sim_kernel_resolve(k) == SIM_KERNEL_AVX512 && sim_kernel_available(SIM_KERNEL_AVX512))
-        return (sim_walks){.life = life_avx512, .fade = fade_avx512};
+        return (sim_walks){.life = life_avx512, .fade = fade_avx512, .bounds = bounds_avx512};
     return (sim_walks){0};
 }
 

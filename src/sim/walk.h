@@ -1,4 +1,5 @@
-/* walk.h - the life and fade systems' loops, walked densely under masks.
+/* walk.h - the loops of life, fade and keep_in_bounds, walked densely
+ * under masks.
  * Private to src/sim.
  *
  * Once particles die, a subtask's entities have holes everywhere and the
@@ -7,7 +8,8 @@
  * 16 column slots at a time under that mask: masked loads and stores, so
  * no slot outside the subtask is read into a result or written. Every
  * value is the scalar loop's, bit for bit (the same IEEE operations; the
- * clamp's max/min pick the same value for NaN and signed zeros), kills
+ * clamp's max/min pick the same value for NaN and signed zeros; the
+ * walls' compares are ordered, as the scalar tests), kills
  * come in the same ascending order, so the state never depends on which
  * walk ran. */
 #ifndef SIM_WALK_H
@@ -20,10 +22,13 @@
 
 typedef void (*sim_life_walk_fn)(ecs_iter *it, float *life, float dt);
 typedef void (*sim_fade_walk_fn)(const ecs_iter *it, const float *life, sim_rgba *color, float k);
+typedef void (*sim_bounds_walk_fn)(const ecs_iter *it, sim_vec2 *pos, sim_vec2 *vel,
+                                   const float *radius, float world_w, float world_h);
 
 typedef struct sim_walks {
     sim_life_walk_fn life; /* NULL: the index walk only */
     sim_fade_walk_fn fade;
+    sim_bounds_walk_fn bounds; /* keep_in_bounds */
 } sim_walks;
 
 /* The dense walks of kernel k (resolved first): AVX-512's where this CPU

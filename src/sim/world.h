@@ -34,7 +34,7 @@ struct sim_world {
     int grid_failed;       /* set by spatial_partition's finish: 1 OOM, 2 parts out of range */
     sim_kernel kernel;     /* resolved, never AUTO */
     sim_collide_fn collide;
-    sim_walks walks;       /* the kernel's dense life and fade walks, if any */
+    sim_walks walks;       /* the kernel's dense walks, if any */
     /* Contacts by band of SIM_BAND_ROWS grid rows (the last band may be
      * shorter): written by collision, solved by solve_contacts. */
     sim_band *bands;
