@@ -174,10 +174,53 @@ static void test_reclaim_never_alive(void **state)
     ecs_context_destroy(ctx);
 }
 
+/* on_reclaim creating so many entities that dynamic storage grows, again
+ * and again, while the refresh is still walking the batch it reports:
+ * the walk must follow the batch's arrays as they move (under
+ * AddressSanitizer a stale copy is a use after free). */
+typedef struct flood_probe {
+    uint32_t calls, alive_seen, created;
+} flood_probe;
+
+static void reclaim_floods(ecs_context *ctx, ecs_entity e, void *user)
+{
+    flood_probe *p = user;
+    p->calls++;
+    if (ecs_alive(ctx, e)) p->alive_seen++;
+    for (int k = 0; k < 40 && p->created < 2000u; k++, p->created++) create_ok(ctx);
+}
+
+static void test_reclaim_grows_storage(void **state)
+{
+    (void)state;
+    flood_probe p = {0};
+    ecs_system_def sys[1] = {{.name = "sys_a", .reads = ECS_IDS(C_A), .process = noop_process}};
+    ecs_config cfg = tu_config(comps, C_COUNT, sys, 1, 1);
+    cfg.storage = ECS_STORAGE_DYNAMIC;
+    cfg.capacity = 128;
+    cfg.on_reclaim = reclaim_floods;
+    cfg.user = &p;
+    ecs_context *ctx = ctx_create_ok(&cfg);
+    ecs_entity e[128];
+    for (int i = 0; i < 128; i++) e[i] = create_ok(ctx);
+    ecs_refresh(ctx);
+    for (int i = 0; i < 128; i += 2) assert_int_equal(ecs_kill(ctx, e[i]), ECS_OK);
+    ecs_refresh(ctx);
+    assert_int_equal(p.calls, 64); /* every dead index reported once */
+    assert_int_equal(p.alive_seen, 0);
+    assert_int_equal(p.created, 2000);
+    assert_int_equal(ecs_alive_count(ctx), 64 + 2000);
+    assert_true(ecs_capacity(ctx) >= 64 + 2000);
+    for (int i = 1; i < 128; i += 2) assert_true(ecs_alive(ctx, e[i]));
+    assert_int_equal(create_ok(ctx).index, 0); /* the batch's indices are free now */
+    ecs_context_destroy(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reclaim_never_alive),
+        cmocka_unit_test(test_reclaim_grows_storage),
         cmocka_unit_test(test_add_in_subscribe_matches_again),
         cmocka_unit_test(test_kill_in_subscribe_unsubscribes_and_reclaims),
         cmocka_unit_test(test_kill_in_reclaim_is_reclaimed_too),

@@ -124,20 +124,16 @@ void ecs_sset_sort(ecs_sset *s)
 
 ecs_sset_cursor ecs_sset_first(const ecs_sset *s)
 {
-    ecs_sset_cursor c = {NULL, s->bits, 0, 0, 0, (uint32_t)words_of(s->universe), 0};
-    if (ecs_sset_listed(s)) {
-        c.list = s->dense;
-        c.end = s->count;
-    } else if (c.words) {
-        c.cur = s->bits[0];
-    }
+    ecs_sset_cursor c = {s, ecs_sset_listed(s), 0, 0, 0, (uint32_t)words_of(s->universe), 0};
+    if (c.listed) c.end = s->count;
+    else if (c.words) c.cur = s->bits[0];
     return c;
 }
 
 ecs_sset_cursor ecs_sset_last(const ecs_sset *s)
 {
     ecs_sset_cursor c = ecs_sset_first(s);
-    if (c.list) {
+    if (c.listed) {
         c.pos = c.end;
     } else if (c.words) {
         c.word = c.words - 1u;

@@ -61,10 +61,13 @@ void ecs_sset_sort(ecs_sset *s);
 
 /* Ascending (next) or descending (prev) walk over the members of a set
  * that is sorted when listed, or spilled: from dense or from the bitmap.
- * The set must not change during the walk. */
+ * The set must not gain or lose members during the walk, but it may grow
+ * (a refresh callback that creates entities can widen every index set
+ * while a walk of the batch is under way): the cursor reads the set's
+ * arrays through the set at every step, never through a stale copy. */
 typedef struct ecs_sset_cursor {
-    const uint32_t *list; /* NULL: walk the bitmap */
-    const uint64_t *bits;
+    const ecs_sset *set;
+    bool listed;          /* walk dense; else the bitmap */
     uint32_t pos, end;    /* list: next position (next) or one past it (prev) */
     uint32_t word, words; /* bitmap: the word cur was taken from */
     uint64_t cur;         /* its members still to visit */
@@ -75,14 +78,14 @@ ecs_sset_cursor ecs_sset_last(const ecs_sset *s);
 
 static inline bool ecs_sset_next(ecs_sset_cursor *c, uint32_t *v)
 {
-    if (c->list) {
+    if (c->listed) {
         if (c->pos == c->end) return false;
-        *v = c->list[c->pos++];
+        *v = c->set->dense[c->pos++];
         return true;
     }
     while (c->cur == 0) {
         if (++c->word >= c->words) return false;
-        c->cur = c->bits[c->word];
+        c->cur = c->set->bits[c->word];
     }
     *v = c->word * 64u + (uint32_t)__builtin_ctzll(c->cur);
     c->cur &= c->cur - 1u;
@@ -91,14 +94,14 @@ static inline bool ecs_sset_next(ecs_sset_cursor *c, uint32_t *v)
 
 static inline bool ecs_sset_prev(ecs_sset_cursor *c, uint32_t *v)
 {
-    if (c->list) {
+    if (c->listed) {
         if (c->pos == 0) return false;
-        *v = c->list[--c->pos];
+        *v = c->set->dense[--c->pos];
         return true;
     }
     while (c->cur == 0) {
         if (c->word-- == 0) return false;
-        c->cur = c->bits[c->word];
+        c->cur = c->set->bits[c->word];
     }
     uint32_t bit = 63u - (uint32_t)__builtin_clzll(c->cur);
     *v = c->word * 64u + bit;
