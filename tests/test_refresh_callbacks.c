@@ -178,13 +178,9 @@ static void test_reclaim_never_alive(void **state)
  * and again, while the refresh is still walking the batch it reports:
  * the walk must follow the batch's arrays as they move (under
  * AddressSanitizer a stale copy is a use after free). */
-typedef struct flood_probe {
-    uint32_t calls, alive_seen, created;
-} flood_probe;
-
 static void reclaim_floods(ecs_context *ctx, ecs_entity e, void *user)
 {
-    flood_probe *p = user;
+    reclaim_probe *p = user;
     p->calls++;
     if (ecs_alive(ctx, e)) p->alive_seen++;
     for (int k = 0; k < 40 && p->created < 2000u; k++, p->created++) create_ok(ctx);
@@ -193,7 +189,7 @@ static void reclaim_floods(ecs_context *ctx, ecs_entity e, void *user)
 static void test_reclaim_grows_storage(void **state)
 {
     (void)state;
-    flood_probe p = {0};
+    reclaim_probe p = {0};
     ecs_system_def sys[1] = {{.name = "sys_a", .reads = ECS_IDS(C_A), .process = noop_process}};
     ecs_config cfg = tu_config(comps, C_COUNT, sys, 1, 1);
     cfg.storage = ECS_STORAGE_DYNAMIC;

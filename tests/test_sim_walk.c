@@ -146,16 +146,19 @@ static uint32_t compare(world *a, world *b, uint32_t step)
     return alive;
 }
 
+/* How the walks' tests cut their subtasks: chunks of odd sizes and a
+ * subtask per worker, at 1, 2 and 3 workers. */
+static const struct {
+    ecs_split split;
+    uint32_t chunk, workers;
+} cases[] = {
+    {ECS_SPLIT_NONE, 0, 1},       {ECS_SPLIT_CHUNKS, 17, 1}, {ECS_SPLIT_CHUNKS, 331, 2},
+    {ECS_SPLIT_PER_WORKER, 0, 2}, {ECS_SPLIT_CHUNKS, 5, 3},  {ECS_SPLIT_PER_WORKER, 0, 3},
+};
+
 static void test_walks_match_the_plain_loops(void **state)
 {
     (void)state;
-    static const struct {
-        ecs_split split;
-        uint32_t chunk, workers;
-    } cases[] = {
-        {ECS_SPLIT_NONE, 0, 1},         {ECS_SPLIT_CHUNKS, 17, 1}, {ECS_SPLIT_CHUNKS, 331, 2},
-        {ECS_SPLIT_PER_WORKER, 0, 2},   {ECS_SPLIT_CHUNKS, 5, 3},  {ECS_SPLIT_PER_WORKER, 0, 3},
-    };
     uint32_t first_alive = 0, last_alive = 0, subtasks = 0;
     for (uint32_t c = 0; c < ARRAY_LEN(cases); c++) {
         for (uint64_t seed = 1; seed <= 4; seed++) {
@@ -304,13 +307,6 @@ static uint32_t compare_bounds(world *a, world *b, const sim_vec2 *before)
 static void test_bounds_walk_matches_the_plain_loop(void **state)
 {
     (void)state;
-    static const struct {
-        ecs_split split;
-        uint32_t chunk, workers;
-    } cases[] = {
-        {ECS_SPLIT_NONE, 0, 1},       {ECS_SPLIT_CHUNKS, 17, 1}, {ECS_SPLIT_CHUNKS, 331, 2},
-        {ECS_SPLIT_PER_WORKER, 0, 2}, {ECS_SPLIT_CHUNKS, 5, 3},  {ECS_SPLIT_PER_WORKER, 0, 3},
-    };
     static sim_vec2 before[ENTITIES];
     uint32_t moved = 0;
     for (uint32_t c = 0; c < ARRAY_LEN(cases); c++) {
