@@ -91,6 +91,15 @@ typedef struct world {
     ecs_entity e[ENTITIES];
 } world;
 
+/* A context of fixed storage for ENTITIES, running the one system sys. */
+static void open_world(world *w, const ecs_system_def *sys, uint32_t workers)
+{
+    ecs_config cfg = tu_config(comps, ARRAY_LEN(comps), sys, 1, workers);
+    cfg.storage = ECS_STORAGE_FIXED;
+    cfg.capacity = ENTITIES;
+    w->ctx = ctx_create_ok(&cfg);
+}
+
 static void build(world *w, ecs_process_fn process, ecs_split split, uint32_t chunk,
                   uint32_t workers, uint64_t seed)
 {
@@ -100,10 +109,7 @@ static void build(world *w, ecs_process_fn process, ecs_split split, uint32_t ch
         .parallelism = {.split = split, .chunk_size = chunk, .min_entities = 1},
         .process = process,
     }};
-    ecs_config cfg = tu_config(comps, ARRAY_LEN(comps), sys, 1, workers);
-    cfg.storage = ECS_STORAGE_FIXED;
-    cfg.capacity = ENTITIES;
-    w->ctx = ctx_create_ok(&cfg);
+    open_world(w, sys, workers);
     test_rng r = {seed};
     for (uint32_t i = 0; i < ENTITIES; i++) {
         w->e[i] = create_ok(w->ctx);
@@ -262,10 +268,7 @@ static void build_bounds(world *w, ecs_process_fn process, ecs_split split, uint
         .parallelism = {.split = split, .chunk_size = chunk, .min_entities = 1},
         .process = process,
     }};
-    ecs_config cfg = tu_config(comps, ARRAY_LEN(comps), sys, 1, workers);
-    cfg.storage = ECS_STORAGE_FIXED;
-    cfg.capacity = ENTITIES;
-    w->ctx = ctx_create_ok(&cfg);
+    open_world(w, sys, workers);
     test_rng r = {seed};
     for (uint32_t i = 0; i < ENTITIES; i++) {
         w->e[i] = create_ok(w->ctx);
