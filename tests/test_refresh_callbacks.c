@@ -135,6 +135,7 @@ static void test_kill_in_reclaim_is_reclaimed_too(void **state)
  * same batch creates entities (which must not take the batch's indices
  * while their dead handles are still to be reported). */
 typedef struct reclaim_probe {
+    uint32_t per_call, most; /* each call creates per_call, until most in all */
     uint32_t calls, alive_seen, created;
 } reclaim_probe;
 
@@ -143,18 +144,14 @@ static void reclaim_creates(ecs_context *ctx, ecs_entity e, void *user)
     reclaim_probe *p = user;
     p->calls++;
     if (ecs_alive(ctx, e)) p->alive_seen++;
-    if (p->calls == 1) /* the first call of the batch creates three */
-        for (int k = 0; k < 3; k++) {
-            ecs_entity n;
-            assert_int_equal(ecs_create(ctx, &n), ECS_OK);
-            p->created++;
-        }
+    for (uint32_t k = 0; k < p->per_call && p->created < p->most; k++, p->created++)
+        create_ok(ctx);
 }
 
 static void test_reclaim_never_alive(void **state)
 {
     (void)state;
-    reclaim_probe p = {0};
+    reclaim_probe p = {.per_call = 3, .most = 3}; /* the first call of the batch creates three */
     ecs_system_def sys[1] = {{.name = "sys_a", .reads = ECS_IDS(C_A), .process = noop_process}};
     ecs_config cfg = tu_config(comps, C_COUNT, sys, 1, 2);
     cfg.on_reclaim = reclaim_creates;
@@ -178,23 +175,15 @@ static void test_reclaim_never_alive(void **state)
  * and again, while the refresh is still walking the batch it reports:
  * the walk must follow the batch's arrays as they move (under
  * AddressSanitizer a stale copy is a use after free). */
-static void reclaim_floods(ecs_context *ctx, ecs_entity e, void *user)
-{
-    reclaim_probe *p = user;
-    p->calls++;
-    if (ecs_alive(ctx, e)) p->alive_seen++;
-    for (int k = 0; k < 40 && p->created < 2000u; k++, p->created++) create_ok(ctx);
-}
-
 static void test_reclaim_grows_storage(void **state)
 {
     (void)state;
-    reclaim_probe p = {0};
+    reclaim_probe p = {.per_call = 40, .most = 2000};
     ecs_system_def sys[1] = {{.name = "sys_a", .reads = ECS_IDS(C_A), .process = noop_process}};
     ecs_config cfg = tu_config(comps, C_COUNT, sys, 1, 1);
     cfg.storage = ECS_STORAGE_DYNAMIC;
     cfg.capacity = 128;
-    cfg.on_reclaim = reclaim_floods;
+    cfg.on_reclaim = reclaim_creates;
     cfg.user = &p;
     ecs_context *ctx = ctx_create_ok(&cfg);
     ecs_entity e[128];
