@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # test_ecs_install.sh - the ecs as a library: `cmake --install` into a
-# temporary prefix gives libecs.a, ecs.h and ecs.pc; the README's example
-# (the C block under "The ECS in one example", taken from README.md itself
-# so the README cannot rot) builds against that copy through pkg-config
-# alone and prints what the README says it prints.
+# temporary prefix gives libecs.a, ecs.h and ecs.pc; the documented example
+# (the C block under "The ECS in one example", taken from docs/ecs.md
+# itself so the page cannot rot) builds against that copy through
+# pkg-config alone and prints what the page says it prints.
 #
-#   bash tests/test_ecs_install.sh BUILD_DIR README.md C_COMPILER
+#   bash tests/test_ecs_install.sh BUILD_DIR docs/ecs.md C_COMPILER
 set -u
 if [ $# -ne 3 ] || [ ! -d "$1" ] || [ ! -f "$2" ]; then
-    echo "usage: $0 BUILD_DIR README.md C_COMPILER" >&2
+    echo "usage: $0 BUILD_DIR DOC.md C_COMPILER" >&2
     exit 2
 fi
-build=$1 readme=$2 cc=$3
+build=$1 doc=$2 cc=$3
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ecs-install.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 failed=0 total=0
@@ -30,11 +30,11 @@ check "libecs.a, ecs.h and ecs.pc installed" \
 awk '/^## The ECS in one example/ {s = 1; next}
      s == 1 && /^```c$/ {s = 2; next}
      s == 2 && /^```$/ {exit}
-     s == 2 {print}' "$readme" >"$tmp/example.c"
-check "README has the example ($(wc -l <"$tmp/example.c") lines)" '[ -s "$tmp/example.c" ] && grep -q "int main" "$tmp/example.c"'
+     s == 2 {print}' "$doc" >"$tmp/example.c"
+check "the page has the example ($(wc -l <"$tmp/example.c") lines)" '[ -s "$tmp/example.c" ] && grep -q "int main" "$tmp/example.c"'
 # What it prints: the comment closing its printf (not fprintf) line, e.g. /* 13.00 18.00 */.
 expected=$(sed -n 's|.*[^f]printf(.*/\* *\(.*[^ ]\) *\*/ *$|\1|p' "$tmp/example.c" | head -n 1)
-check "README states the expected output ('$expected')" '[ -n "$expected" ]'
+check "the page states the expected output ('$expected')" '[ -n "$expected" ]'
 
 export PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig"
 flags=$(pkg-config --cflags --libs --static ecs 2>"$tmp/pc.err")
