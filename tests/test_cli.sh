@@ -276,6 +276,35 @@ wbad "run --screenshot in a missing directory: refused before a window" "--scree
 wbad "--entities 0 (no mode: the window)" "--entities" --entities 0
 wbad "--frames 10 stray (no mode: the window)" "stray" --frames 10 stray
 
+# A slip of the keyboard: the nearest flag or mode is named.
+bad "bench --entites: suggests --entities" "'--entites': did you mean --entities?" \
+    bench --entites 1000 "${files[@]}"
+bad "bench --fraems=5: suggests --frames" "'--fraems': did you mean --frames?" \
+    bench --fraems=5 "${files[@]}"
+bad "bench --inner-paralelism: suggests --inner-parallelism" "did you mean --inner-parallelism?" \
+    bench --inner-paralelism on "${files[@]}"
+bad "bench --vsync: no bench flag near it" "unknown option '--vsync' (see" \
+    bench --vsync off "${files[@]}"
+bad "bnech: suggests the mode bench" "unknown mode 'bnech': did you mean bench?" bnech
+wbad "run --entites: suggests --entities" "did you mean --entities?" run --entites 1000
+wbad "run --vsnyc: suggests --vsync" "did you mean --vsync?" run --vsnyc off
+# Counts in the forms people type; the rest refused naming the forms.
+bad "--entities 50,000: a comma is no thousands separator" "write the count as 50000 or 50_000" \
+    bench --entities 50,000 "${files[@]}"
+bad "--entities 1,000,000" "write the count as 1000000 or 1_000_000" \
+    bench --entities 1,000,000 "${files[@]}"
+wbad "run --entities 50,000" "write the count as 50000 or 50_000" run --entities 50,000
+bad "--entities 1.2345k: not a whole number" "'1.2345k' is not a whole number" \
+    bench --entities 1.2345k "${files[@]}"
+bad "--threads 1.5: not a whole number" "--threads: '1.5' is not a whole number" \
+    bench --threads 1.5 "${files[@]}"
+bad "--entities 2m: the forms named" "a k, M or G suffix (200k, 1.5M) or a power of ten (2e5)" \
+    bench --entities 2m "${files[@]}"
+bad "--entities 2G: out of range" "'2G' is out of range" bench --entities 2G "${files[@]}"
+bad "--frames 1e30: out of range" "'1e30' is out of range" bench --frames 1e30 "${files[@]}"
+bad "--seed 18446744073709551617 (past 64 bits)" "is out of range" \
+    bench --seed 18446744073709551617 "${files[@]}"
+
 # ---- good input ------------------------------------------------------------
 
 # good NAME ARGS...: exit 0 and nothing on stderr; stdout kept in $out.
@@ -519,6 +548,14 @@ good_why=()
 left=$(cd "$tmp" && ls -d ./*.tmp particles-chart-* 2>/dev/null | tr '\n' ' ')
 [ -z "$left" ] || good_why+=("left behind: $left")
 report "bench tiny run: no *.tmp left"
+
+# Counts as people type them: 2k, 1.5e3, 2_500, and 1e1 frames.
+good "bench --entities 2k,1.5e3,2_500 --frames 1e1" bench --entities 2k,1.5e3,2_500 \
+    --frames 1e1 --repeat 1 --threads 2 --inner-parallelism on --storage fixed --quiet \
+    --csv "$tmp/n.csv"
+rows=$(awk -F, 'NR > 1 { print $1 ":" $7 }' "$tmp/n.csv" 2>/dev/null | paste -sd ' ')
+[ "$rows" = "2000:10 1500:10 2500:10" ] || good_why+=("counts:frames rows '$rows'")
+report "bench --entities 2k,1.5e3,2_500 --frames 1e1: 2000, 1500, 2500 particles, 10 frames"
 
 # "both" in the bench's lists, as its --help offers.
 good "bench --inner-parallelism both --storage both" bench --inner-parallelism both \

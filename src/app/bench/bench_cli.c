@@ -84,7 +84,10 @@ void bench_cli_usage(FILE *f)
             "A flag that takes a value is given once; a value starting with '-' goes\n"
             "after '=' (--csv=-x.csv). A value listed twice in one list is rejected.\n"
             "A long flag may be shortened to any prefix that names only it (--ent\n"
-            "1000 for --entities 1000; --s is refused: --seed or --storage).\n"
+            "1000 for --entities 1000; --s is refused: --seed or --storage).\n",
+            BENCH_MAX_REPEAT, BENCH_MAX_FRAMES, BENCH_PROBE_MAX_MS, BENCH_CPU_PROBE_MS);
+    app_options_usage_numbers(f, BENCH_MAX_LIST);
+    fprintf(f,
             "\n"
             "Files: every FILE is checked before the first run (two flags naming one\n"
             "file, a directory, a file that cannot be written are bad input). A regular\n"
@@ -108,7 +111,6 @@ void bench_cli_usage(FILE *f)
             "chart failed (CSV and JSON were written); 128+N stopped by signal N (130\n"
             "SIGINT, 143 SIGTERM, 129 SIGHUP, no file replaced); 141 standard output's\n"
             "reader went away (files written).\n",
-            BENCH_MAX_REPEAT, BENCH_MAX_FRAMES, BENCH_PROBE_MAX_MS, BENCH_CPU_PROBE_MS,
             BENCH_CHECK_FRAME);
 }
 
