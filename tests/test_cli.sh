@@ -420,12 +420,19 @@ for k in scalar auto; do
         --inner-parallelism on --storage fixed --kernel $k --world 720x450
     grep -qE "collision kernel: (scalar|avx2|avx512) \| world 720x450" "$out" ||
         good_why+=("stdout does not name the kernel and the world")
-    grep -qxF "cpu speed (each CPU timed 200 ms, all at once: chain = dependent multiply-adds, sweep = loads and stores over 256 KiB of its own; 1.00 = the fastest):" "$out" ||
+    grep -qxF "cpu speed against the fastest CPU (1.00), each CPU timed 200 ms at once in two loops: chain = dependent multiply-adds, sweep = loads and stores over 256 KiB:" "$out" ||
         good_why+=("stdout lacks the cpu speed heading")
     for when in "before the runs" "after repeat 1"; do
-        grep -qE "^  $when: +( cpu[0-9]+ [01][.][0-9][0-9])+ \|( cpu[0-9]+ [01][.][0-9][0-9])+  \(fastest [0-9]+ M steps/s, [0-9.]+ GB/s\)$" "$out" ||
+        grep -qE "^  $when: +chain( cpu[0-9]+ [01][.][0-9][0-9])+ \| sweep( cpu[0-9]+ [01][.][0-9][0-9])+ \| fastest [0-9]+ M steps/s, [0-9.]+ GB/s$" "$out" ||
             good_why+=("stdout lacks the cpu speeds $when")
     done
+    # The machine check: one WARNING line where the probes found the CPUs
+    # unequal or the machine busy, none otherwise; no goal lines.
+    warn=$(grep -c '^WARNING: ' "$out")
+    [ "$warn" -le 1 ] || good_why+=("$warn warning lines")
+    [ "$warn" -eq 0 ] || grep -qE '^WARNING: the (CPUs were unequal|machine was busy) .* during the runs: this run.s timings and their ratios are unreliable; rerun on a quiet machine$' "$out" ||
+        good_why+=("the warning line is '$(grep '^WARNING' "$out")'")
+    ! grep -qE 'PASS|MISS|goals' "$out" || good_why+=("the developers' goals are printed")
     [ "$k" != scalar ] || grep -qF "collision kernel: scalar" "$out" ||
         good_why+=("--kernel scalar not named scalar")
     hashes="$hashes $(awk '$1 == 20000 && $2 == "on" { print $NF }' "$out")"

@@ -146,7 +146,6 @@ static int benchmark(const bench_options *o, bench_outputs *b)
         bench_summarize(&s);
         if (tables) print_report(&s);
         bool deterministic = bench_check_determinism(&s, tables);
-        if (tables) bench_print_goals(&s);
         int out_rc = tables ? app_stdout_finish(BENCH_PROG) : 0;
         rc = write_outputs(b, &s, deterministic);
         if (rc < 128) rc = final_status(rc, deterministic, out_rc, b);
