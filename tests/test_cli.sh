@@ -199,7 +199,7 @@ bad "--json in a nonexistent directory" "--json" \
     --csv "$tmp/out.csv" --json /nonexistent-dir/x.json
 bad "--csv names a directory" "--csv" \
     bench --entities 1000 --frames 1 --repeat 1 --quiet --csv "$tmp/nobin" --json "$tmp/out.json"
-# Flags (issue 8): a missing value never swallows the next flag, a flag
+# Flags: a missing value never swallows the next flag, a flag
 # that takes a value is given once, errors name what was typed, --print-dag
 # takes no run option, the seed stays in the generator's distinct range.
 quick=(--entities 1000 --frames 1 --repeat 1 --threads 2)
