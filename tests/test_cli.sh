@@ -288,6 +288,15 @@ bad "bench --vsync: no bench flag near it" "unknown option '--vsync' (see" \
 bad "bnech: suggests the mode bench" "unknown mode 'bnech': did you mean bench?" bnech
 wbad "run --entites: suggests --entities" "did you mean --entities?" run --entites 1000
 wbad "run --vsnyc: suggests --vsync" "did you mean --vsync?" run --vsnyc off
+# --baseline and --compare: refused where they would do nothing.
+bad "bench --compare without --baseline" "--compare $tmp/x.json needs --baseline" \
+    bench --compare "$tmp/x.json"
+bad "bench --compare with a run flag" "--compare compares two files and runs nothing: --entities" \
+    bench --baseline "$tmp/x.json" --compare "$tmp/x.json" --entities 1000
+bad "bench --baseline --quiet" "which --quiet leaves out" \
+    bench --baseline "$tmp/x.json" --quiet "${files[@]}"
+bad "bench --print-dag --baseline" "--baseline does not apply" \
+    bench --print-dag --baseline "$tmp/x.json"
 # Counts in the forms people type; the rest refused naming the forms.
 bad "--entities 50,000: a comma is no thousands separator" "write the count as 50000 or 50_000" \
     bench --entities 50,000 "${files[@]}"
