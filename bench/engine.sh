@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The engine's figures beyond the thesis matrix (issue 9), from the
-# repository root after a release build:
+# The engine's figures beyond the thesis matrix, from the repository root
+# after a release build:
 #   bench/engine.sh PARTICLES OUT_DIR
 # writes OUT_DIR/engine.txt and OUT_DIR/engine-*.csv:
 #   - 1 thread, 200 000 particles, inner parallelism on, fixed storage, 5 repeats;
@@ -24,7 +24,7 @@ median() {
 {
     echo "# engine.sh: $(date -u +%Y-%m-%d), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) CPUs"
     echo
-    echo "## 1 thread, 200 000 particles, IP on, fixed storage, 5 repeats (goal: median <= 2 600 ms)"
+    echo "## 1 thread, 200 000 particles, IP on, fixed storage, 5 repeats"
     # Not --quiet: the header's CPU speeds (printed after the runs, like
     # the tables, so the timings are the same) are kept with the figure.
     "$particles" bench --entities 200000 --inner-parallelism on --storage fixed --threads 1 \
@@ -32,7 +32,7 @@ median() {
     sed -n '/^cpu speed/,/^$/p' "$tmp/t1.txt" || true
     cp "$tmp/t1.csv" "$out/engine-1thread.csv"
     m=$(median "$tmp/t1.csv" 8 200000)
-    awk -v m="$m" 'BEGIN { printf "median total %.1f ms: %s\n", m, m <= 2600 ? "PASS" : "MISS" }'
+    awk -v m="$m" 'BEGIN { printf "median total %.1f ms\n", m }'
     echo
     echo "## constant density (the density of 200 000 in 1440x900), 2 threads, IP on, fixed, 3 rounds (medians)"
     printf '%9s  %-10s  %12s  %12s  %10s  %12s\n' particles world "median ms" "ns/particle-frame" "vs 50 000" "peak MiB"
@@ -63,5 +63,5 @@ median() {
         awk -v n="$n" -v w="$world" -v ms="$ms" -v ns="$ns" -v b="$base" -v rss="$rss" \
             'BEGIN { printf "%9d  %-10s  %12.1f  %12.2f  %9.2fx  %12.1f\n", n, w, ms, ns, ns / b, rss }'
     done
-    echo "(goal: the cost per particle-frame stays within 1.3x from 50 000 to 1 000 000)"
+    echo "(vs 50 000: the cost per particle-frame against that of 50 000; 1.00x where the time grows with the particles alone)"
 } | tee "$out/engine.txt"

@@ -3,8 +3,9 @@
  * the form of both loops' speeds (each in (0, 1], the fastest exactly 1),
  * a thread that cannot be started (linked with --wrap=pthread_create): the
  * ones already started are released and joined, and it says why; and
- * bench_probe_slowest over both loops, and which of a run's probes found
- * the slowest (bench_machine_slowest). */
+ * bench_probe_slowest over both loops, which of a run's probes found the
+ * slowest (bench_machine_slowest), and when the run's probes call the
+ * CPUs unequal or the machine busy (bench_machine_check_of). */
 #define _GNU_SOURCE /* sched_getaffinity, sched_setaffinity */
 #include "test_util.h"
 
@@ -166,6 +167,57 @@ static void test_machine_slowest(void **state)
     assert_int_equal(bench_machine_slowest(&m, 1), 1);
 }
 
+/* Probes as measured: two CPUs, each probe with the fastest's rates. */
+static bench_cpu_speeds probe2(double c0, double c1, double m0, double m1, double fastest,
+                               double mem_fastest)
+{
+    return (bench_cpu_speeds){.count = 2, .cpu = {0, 1}, .speed = {c0, c1},
+                              .mem_speed = {m0, m1}, .fastest = fastest,
+                              .mem_fastest = mem_fastest};
+}
+
+static void test_machine_check(void **state)
+{
+    (void)state;
+    bench_cpu_speeds after[2] = {probe2(1.0, 0.95, 1.0, 0.91, 100.0, 10.0),
+                                 probe2(1.0, 0.93, 0.92, 1.0, 99.0, 9.5)};
+    bench_machine m = {.probe_ms = 20, .before = probe2(0.97, 1.0, 1.0, 1.0, 98.0, 9.8),
+                       .after = after, .after_count = 2};
+    bench_machine_check c = bench_machine_check_of(&m); /* steady: no warning */
+    assert_true(c.probed);
+    assert_false(c.unequal);
+    assert_false(c.busy);
+    assert_true(c.cpu_speed > 0.909 && c.cpu_speed < 0.911);
+    assert_int_equal(c.cpu, 1);
+    assert_true(c.cpu_sweep);
+    assert_int_equal(c.cpu_probe, 1);
+
+    after[1] = probe2(1.0, 0.48, 1.0, 0.95, 99.0, 9.5); /* cpu1's chain at half speed */
+    c = bench_machine_check_of(&m);
+    assert_true(c.unequal);
+    assert_false(c.busy);
+    assert_int_equal(c.cpu, 1);
+    assert_false(c.cpu_sweep);
+    assert_int_equal(c.cpu_probe, 2);
+
+    after[1] = probe2(1.0, 0.95, 1.0, 0.95, 99.0, 6.0); /* every CPU's sweep slower */
+    c = bench_machine_check_of(&m);
+    assert_false(c.unequal);
+    assert_true(c.busy);
+    assert_true(c.machine_sweep);
+    assert_int_equal(c.machine_probe, 2);
+    assert_true(c.machine_speed > 0.59 && c.machine_speed < 0.61);
+
+    m.before = (bench_cpu_speeds){.count = 0, .why_not = "x"}; /* a failed probe is skipped */
+    after[0] = after[1] = probe2(1.0, 1.0, 1.0, 1.0, 50.0, 5.0);
+    c = bench_machine_check_of(&m);
+    assert_true(c.probed);
+    assert_false(c.unequal || c.busy);
+    m.probe_ms = 0; /* not probed: nothing to say */
+    c = bench_machine_check_of(&m);
+    assert_false(c.probed || c.unequal || c.busy);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -174,6 +226,7 @@ int main(void)
         cmocka_unit_test(test_thread_not_started),
         cmocka_unit_test(test_slowest),
         cmocka_unit_test(test_machine_slowest),
+        cmocka_unit_test(test_machine_check),
         cmocka_unit_test(test_bad_time),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -199,7 +199,7 @@ bad "--json in a nonexistent directory" "--json" \
     --csv "$tmp/out.csv" --json /nonexistent-dir/x.json
 bad "--csv names a directory" "--csv" \
     bench --entities 1000 --frames 1 --repeat 1 --quiet --csv "$tmp/nobin" --json "$tmp/out.json"
-# Flags (issue 8): a missing value never swallows the next flag, a flag
+# Flags: a missing value never swallows the next flag, a flag
 # that takes a value is given once, errors name what was typed, --print-dag
 # takes no run option, the seed stays in the generator's distinct range.
 quick=(--entities 1000 --frames 1 --repeat 1 --threads 2)
@@ -275,6 +275,44 @@ wbad "run --screenshot in a missing directory: refused before a window" "--scree
     run --screenshot /nonexistent-dir/x.png
 wbad "--entities 0 (no mode: the window)" "--entities" --entities 0
 wbad "--frames 10 stray (no mode: the window)" "stray" --frames 10 stray
+
+# A slip of the keyboard: the nearest flag or mode is named.
+bad "bench --entites: suggests --entities" "'--entites': did you mean --entities?" \
+    bench --entites 1000 "${files[@]}"
+bad "bench --fraems=5: suggests --frames" "'--fraems': did you mean --frames?" \
+    bench --fraems=5 "${files[@]}"
+bad "bench --inner-paralelism: suggests --inner-parallelism" "did you mean --inner-parallelism?" \
+    bench --inner-paralelism on "${files[@]}"
+bad "bench --vsync: no bench flag near it" "unknown option '--vsync' (see" \
+    bench --vsync off "${files[@]}"
+bad "bnech: suggests the mode bench" "unknown mode 'bnech': did you mean bench?" bnech
+wbad "run --entites: suggests --entities" "did you mean --entities?" run --entites 1000
+wbad "run --vsnyc: suggests --vsync" "did you mean --vsync?" run --vsnyc off
+# --baseline and --compare: refused where they would do nothing.
+bad "bench --compare without --baseline" "--compare $tmp/x.json needs --baseline" \
+    bench --compare "$tmp/x.json"
+bad "bench --compare with a run flag" "--compare compares two files and runs nothing: --entities" \
+    bench --baseline "$tmp/x.json" --compare "$tmp/x.json" --entities 1000
+bad "bench --baseline --quiet" "which --quiet leaves out" \
+    bench --baseline "$tmp/x.json" --quiet "${files[@]}"
+bad "bench --print-dag --baseline" "--baseline does not apply" \
+    bench --print-dag --baseline "$tmp/x.json"
+# Counts in the forms people type; the rest refused naming the forms.
+bad "--entities 50,000: a comma is no thousands separator" "write the count as 50000 or 50_000" \
+    bench --entities 50,000 "${files[@]}"
+bad "--entities 1,000,000" "write the count as 1000000 or 1_000_000" \
+    bench --entities 1,000,000 "${files[@]}"
+wbad "run --entities 50,000" "write the count as 50000 or 50_000" run --entities 50,000
+bad "--entities 1.2345k: not a whole number" "'1.2345k' is not a whole number" \
+    bench --entities 1.2345k "${files[@]}"
+bad "--threads 1.5: not a whole number" "--threads: '1.5' is not a whole number" \
+    bench --threads 1.5 "${files[@]}"
+bad "--entities 2m: the forms named" "a k, M or G suffix (200k, 1.5M) or a power of ten (2e5)" \
+    bench --entities 2m "${files[@]}"
+bad "--entities 2G: out of range" "'2G' is out of range" bench --entities 2G "${files[@]}"
+bad "--frames 1e30: out of range" "'1e30' is out of range" bench --frames 1e30 "${files[@]}"
+bad "--seed 18446744073709551617 (past 64 bits)" "is out of range" \
+    bench --seed 18446744073709551617 "${files[@]}"
 
 # ---- good input ------------------------------------------------------------
 
@@ -391,12 +429,19 @@ for k in scalar auto; do
         --inner-parallelism on --storage fixed --kernel $k --world 720x450
     grep -qE "collision kernel: (scalar|avx2|avx512) \| world 720x450" "$out" ||
         good_why+=("stdout does not name the kernel and the world")
-    grep -qxF "cpu speed (each CPU timed 200 ms, all at once: chain = dependent multiply-adds, sweep = loads and stores over 256 KiB of its own; 1.00 = the fastest):" "$out" ||
+    grep -qxF "cpu speed against the fastest CPU (1.00), each CPU timed 200 ms at once in two loops: chain = dependent multiply-adds, sweep = loads and stores over 256 KiB:" "$out" ||
         good_why+=("stdout lacks the cpu speed heading")
     for when in "before the runs" "after repeat 1"; do
-        grep -qE "^  $when: +( cpu[0-9]+ [01][.][0-9][0-9])+ \|( cpu[0-9]+ [01][.][0-9][0-9])+  \(fastest [0-9]+ M steps/s, [0-9.]+ GB/s\)$" "$out" ||
+        grep -qE "^  $when: +chain( cpu[0-9]+ [01][.][0-9][0-9])+ \| sweep( cpu[0-9]+ [01][.][0-9][0-9])+ \| fastest [0-9]+ M steps/s, [0-9.]+ GB/s$" "$out" ||
             good_why+=("stdout lacks the cpu speeds $when")
     done
+    # The machine check: one WARNING line where the probes found the CPUs
+    # unequal or the machine busy, none otherwise; no goal lines.
+    warn=$(grep -c '^WARNING: ' "$out")
+    [ "$warn" -le 1 ] || good_why+=("$warn warning lines")
+    [ "$warn" -eq 0 ] || grep -qE '^WARNING: the (CPUs were unequal|machine was busy) .* during the runs: this run.s timings and their ratios are unreliable; rerun on a quiet machine$' "$out" ||
+        good_why+=("the warning line is '$(grep '^WARNING' "$out")'")
+    ! grep -qE 'PASS|MISS|goals' "$out" || good_why+=("the developers' goals are printed")
     [ "$k" != scalar ] || grep -qF "collision kernel: scalar" "$out" ||
         good_why+=("--kernel scalar not named scalar")
     hashes="$hashes $(awk '$1 == 20000 && $2 == "on" { print $NF }' "$out")"
@@ -519,6 +564,14 @@ good_why=()
 left=$(cd "$tmp" && ls -d ./*.tmp particles-chart-* 2>/dev/null | tr '\n' ' ')
 [ -z "$left" ] || good_why+=("left behind: $left")
 report "bench tiny run: no *.tmp left"
+
+# Counts as people type them: 2k, 1.5e3, 2_500, and 1e1 frames.
+good "bench --entities 2k,1.5e3,2_500 --frames 1e1" bench --entities 2k,1.5e3,2_500 \
+    --frames 1e1 --repeat 1 --threads 2 --inner-parallelism on --storage fixed --quiet \
+    --csv "$tmp/n.csv"
+rows=$(awk -F, 'NR > 1 { print $1 ":" $7 }' "$tmp/n.csv" 2>/dev/null | paste -sd ' ')
+[ "$rows" = "2000:10 1500:10 2500:10" ] || good_why+=("counts:frames rows '$rows'")
+report "bench --entities 2k,1.5e3,2_500 --frames 1e1: 2000, 1500, 2500 particles, 10 frames"
 
 # "both" in the bench's lists, as its --help offers.
 good "bench --inner-parallelism both --storage both" bench --inner-parallelism both \

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "options.h"
 #include "out.h"
 #ifdef PARTICLES_WINDOW
 #include "window.h"
@@ -91,7 +92,14 @@ int main(int argc, char **argv)
 #endif
     const app_mode *mode = find_mode(argv[1]);
     if (!mode) {
-        fprintf(stderr, "particles: unknown mode '%s' (try 'particles --help')\n", argv[1]);
+        const char *names[MODE_COUNT];
+        for (size_t i = 0; i < MODE_COUNT; i++) names[i] = MODES[i].name;
+        const char *near = app_nearest(argv[1], strlen(argv[1]), names, MODE_COUNT);
+        if (near)
+            fprintf(stderr, "particles: unknown mode '%s': did you mean %s? (try 'particles "
+                            "--help')\n", argv[1], near);
+        else
+            fprintf(stderr, "particles: unknown mode '%s' (try 'particles --help')\n", argv[1]);
         return 2;
     }
     return mode->run(argc - 1, argv + 1);

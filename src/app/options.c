@@ -65,12 +65,99 @@ bool app_scan_u32(const char *s, size_t len, uint32_t lo, uint32_t hi, uint32_t 
     return true;
 }
 
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* The power of ten a count's tail stands for: "" 0, "k"/"K" 3, "M" 6,
+ * "G" 9, "eN"/"EN" N (one or two digits); -1 for anything else. */
+static int count_scale(const char *t, size_t len)
+{
+    if (len == 0) return 0;
+    if (len == 1) {
+        switch (t[0]) {
+        case 'k': case 'K': return 3;
+        case 'M': return 6;
+        case 'G': return 9;
+        default: return -1;
+        }
+    }
+    if ((t[0] != 'e' && t[0] != 'E') || len > 3 || !is_digit(t[1])) return -1;
+    if (len == 3 && !is_digit(t[2])) return -1;
+    return len == 2 ? t[1] - '0' : (t[1] - '0') * 10 + (t[2] - '0');
+}
+
+app_count_status app_scan_count(const char *s, size_t len, uint32_t lo, uint32_t hi,
+                                uint32_t *out)
+{
+    uint64_t v = 0;
+    bool huge = false, digit = false;
+    int frac = -1; /* digits after the point; -1: no point */
+    size_t i = 0;
+    for (; i < len; i++) {
+        char c = s[i];
+        bool next_digit = i + 1 < len && is_digit(s[i + 1]);
+        if (is_digit(c)) {
+            if (v > (UINT64_MAX - 9u) / 10u) huge = true;
+            else v = v * 10u + (uint64_t)(c - '0');
+            frac += frac >= 0;
+            digit = true;
+        } else if ((c == '_' || (c == '.' && frac < 0)) && digit && next_digit) {
+            if (c == '.') frac = 0;
+            digit = false;
+        } else {
+            break;
+        }
+    }
+    int scale = count_scale(s + i, len - i);
+    if (i == 0 || scale < 0) return APP_COUNT_FORM;
+    if (huge) return APP_COUNT_RANGE;
+    for (int e = scale - (frac > 0 ? frac : 0); e < 0; e++) {
+        if (v % 10u) return APP_COUNT_FRACTION;
+        v /= 10u;
+    }
+    for (int e = scale - (frac > 0 ? frac : 0); e > 0; e--) {
+        if (v > hi) return APP_COUNT_RANGE; /* also keeps v * 10 within 64 bits */
+        v *= 10u;
+    }
+    if (v < lo || v > hi) return APP_COUNT_RANGE;
+    *out = (uint32_t)v;
+    return APP_COUNT_OK;
+}
+
+/* "1,500" or "50,000,000": digits grouped by three after commas. With
+ * zero_group, only where a group after a comma starts with 0 ("50,000",
+ * "1,050"): no count of a list is written so, so this is one number with
+ * its thousands grouped, where "1,500" may well be the list 1 and 500. */
+static bool thousands_grouped(const char *s, bool zero_group)
+{
+    size_t lead = strspn(s, "0123456789");
+    bool zero = false;
+    if (lead == 0 || lead > 3 || s[lead] != ',') return false;
+    for (s += lead; *s == ','; s += 4) {
+        if (strspn(s + 1, "0123456789") < 3 || (s[4] != ',' && s[4] != '\0')) return false;
+        zero |= s[1] == '0';
+    }
+    return *s == '\0' && (zero || !zero_group);
+}
+
+#define COUNT_FORMS "digits (200000), with _ between digits (200_000), a k, M or G " \
+                    "suffix (200k, 1.5M) or a power of ten (2e5)"
+
 static bool u32_item(const app_mode_cli *cli, const char *flag, const char *s, size_t len,
                      uint32_t lo, uint32_t hi, uint32_t *out)
 {
-    if (app_scan_u32(s, len, lo, hi, out)) return true;
-    app_error(cli->prog, "%s: '%.*s' is not an integer from %u to %u", flag, (int)len, s,
-              (unsigned)lo, (unsigned)hi);
+    switch (app_scan_count(s, len, lo, hi, out)) {
+    case APP_COUNT_OK: return true;
+    case APP_COUNT_RANGE:
+        app_error(cli->prog, "%s: '%.*s' is out of range: a whole number from %u to %u", flag,
+                  (int)len, s, (unsigned)lo, (unsigned)hi);
+        return false;
+    case APP_COUNT_FRACTION:
+        app_error(cli->prog, "%s: '%.*s' is not a whole number", flag, (int)len, s);
+        return false;
+    case APP_COUNT_FORM: break;
+    }
+    app_error(cli->prog, "%s: '%.*s' is not a whole number from %u to %u: give " COUNT_FORMS,
+              flag, (int)len, s, (unsigned)lo, (unsigned)hi);
     return false;
 }
 
@@ -119,6 +206,46 @@ bool app_parse_file(const app_mode_cli *cli, const char *flag, const char *arg,
     }
     *out = arg;
     return true;
+}
+
+/* ---- suggestions ---------------------------------------------------------- */
+
+size_t app_edit_distance(const char *a, size_t n, const char *b)
+{
+    /* Optimal string alignment: insertions, deletions, substitutions and
+     * swaps of two neighbours each cost 1; rows i - 2, i - 1 and i. */
+    size_t m = strlen(b);
+    if (n > APP_NAME_MAX || m > APP_NAME_MAX) return n > m ? n : m;
+    size_t row[3][APP_NAME_MAX + 1];
+    for (size_t j = 0; j <= m; j++) row[0][j] = j;
+    for (size_t i = 1; i <= n; i++) {
+        size_t *cur = row[i % 3], *up = row[(i - 1) % 3], *up2 = row[(i + 1) % 3];
+        cur[0] = i;
+        for (size_t j = 1; j <= m; j++) {
+            size_t best = up[j - 1] + (a[i - 1] != b[j - 1]);
+            if (up[j] + 1 < best) best = up[j] + 1;
+            if (cur[j - 1] + 1 < best) best = cur[j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                up2[j - 2] + 1 < best)
+                best = up2[j - 2] + 1;
+            cur[j] = best;
+        }
+    }
+    return row[n % 3][m];
+}
+
+const char *app_nearest(const char *typed, size_t len, const char *const *names, size_t n)
+{
+    const char *best = NULL;
+    size_t best_d = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t d = app_edit_distance(typed, len, names[i]), k = strlen(names[i]);
+        size_t allowed = k <= 4 ? 1u : k <= 8 ? 2u : 3u; /* a slip, not another word */
+        if (d > allowed || d >= len || (best && d >= best_d)) continue;
+        best = names[i];
+        best_d = d;
+    }
+    return best;
 }
 
 /* ---- lists ---------------------------------------------------------------- */
@@ -173,6 +300,19 @@ static bool parse_list(const app_mode_cli *cli, const char *arg, const list_kind
 {
     uint32_t max = cli->list_max < k->cap ? cli->list_max : k->cap;
     *n = 0;
+    if (!k->words && thousands_grouped(arg, max > 1u)) { /* "50,000": one count, or 50 and 0? */
+        char plain[64], grouped[64];
+        size_t p = 0, g = 0;
+        for (const char *c = arg; *c && g + 1 < sizeof grouped; c++) {
+            if (*c != ',') plain[p++] = *c;
+            grouped[g++] = *c == ',' ? '_' : *c;
+        }
+        plain[p] = grouped[g] = '\0';
+        app_error(cli->prog, "%s: '%s': a comma does not group digits%s; write the count as "
+                  "%s or %s", k->flag, arg, max > 1u ? " (it separates the counts of a list)" : "",
+                  plain, grouped);
+        return false;
+    }
     if (max <= 1u) {
         if (strchr(arg, ',')) {
             app_error(cli->prog, "%s: '%s' is not a single value (this mode runs one "
@@ -348,6 +488,15 @@ static void candidates(const struct option *all, const char *elem, char *buf, si
     }
 }
 
+/* The option nearest to the unknown "--name[=value]", or NULL. */
+static const char *nearest_option(const struct option *all, const char *elem)
+{
+    const char *names[SHARED_N + MODE_OPTS_MAX];
+    size_t n = 0;
+    for (const struct option *o = all; o->name; o++) names[n++] = o->name;
+    return app_nearest(elem + 2, strcspn(elem + 2, "="), names, n);
+}
+
 /* One line for the '?' or ':' getopt_long returned on the argument elem,
  * as the user typed it. */
 static void report(const app_mode_cli *cli, int c, const char *elem, const struct option *all)
@@ -355,6 +504,7 @@ static void report(const app_mode_cli *cli, int c, const char *elem, const struc
     bool is_long = strncmp(elem, "--", 2) == 0;
     char flag[3] = {'-', (char)optopt, '\0'};
     const struct option *hit;
+    const char *near;
     int n = is_long ? name_matches(all, elem, &hit) : 0;
     char list[256];
     if (c == ':' && is_long)
@@ -371,6 +521,9 @@ static void report(const app_mode_cli *cli, int c, const char *elem, const struc
     } else if (!is_long && optopt > 0 && optopt < 128 && strlen(elem) > 2)
         app_error(cli->prog, "unknown option '%s' in '%s' (see %s --help)", flag, elem,
                   cli->prog);
+    else if (is_long && (near = nearest_option(all, elem)) != NULL)
+        app_error(cli->prog, "unknown option '%.*s': did you mean --%s? (see %s --help)",
+                  (int)strcspn(elem, "="), elem, near, cli->prog);
     else
         app_error(cli->prog, "unknown option '%s' (see %s --help)", elem, cli->prog);
 }
@@ -521,4 +674,15 @@ void app_options_usage(FILE *f, uint32_t list_max, const app_sim_options *d)
             sim_kernel_name(sim_kernel_resolve(SIM_KERNEL_AUTO)), (unsigned)world_side_min(),
             (unsigned)SIM_WORLD_SIDE_MAX,
             (unsigned)SIM_GRID_CELLS_MAX);
+}
+
+void app_options_usage_numbers(FILE *f, uint32_t list_max)
+{
+    fprintf(f,
+            "A number may be written 200000, 200_000, 200k, 1.5M or 2e5 (k, M, G: 10^3,\n"
+            "10^6, 10^9; eN: 10^N) and must come to a whole number (1.5k is 1500,\n"
+            "1.2345k is refused). A comma never groups digits%s.\n",
+            list_max > 1u ? ": it separates the\n"
+                            "items of a list (1,500 is 1 and 500; 50,000 is refused as unclear)"
+                          : " (50,000 is refused)");
 }

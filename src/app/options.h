@@ -89,12 +89,41 @@ int app_options_parse(int argc, char **argv, const app_mode_cli *cli, app_sim_op
 /* The name (without "--") of one shared flag in a given mask, or NULL. */
 const char *app_shared_flag_name(uint32_t given);
 
-/* s[0..len) as a decimal integer in [lo, hi] and nothing else (no sign,
- * space or suffix); prints nothing. */
+/* s[0..len) as plain decimal digits in [lo, hi] and nothing else (no
+ * sign, space or suffix), for the parts of sizes like WxH; prints nothing. */
 bool app_scan_u32(const char *s, size_t len, uint32_t lo, uint32_t hi, uint32_t *out);
 
+/* What app_scan_count found. */
+typedef enum app_count_status {
+    APP_COUNT_OK,
+    APP_COUNT_FORM,     /* not one of the forms below */
+    APP_COUNT_FRACTION, /* a form, but not a whole number: 1.2345k */
+    APP_COUNT_RANGE     /* a whole number outside [lo, hi] (or past 64 bits) */
+} app_count_status;
+
+/* s[0..len) as a count in [lo, hi], in the forms people type: digits
+ * (200000), with single '_' between digits (200_000), a decimal point
+ * (1.5k), then either a k/K (10^3), M (10^6) or G (10^9) suffix or a
+ * power of ten eN/EN (2e5, 1.5E6), N of one or two digits. The value must
+ * be a whole number exactly. No sign, space or comma. Prints nothing. */
+app_count_status app_scan_count(const char *s, size_t len, uint32_t lo, uint32_t hi,
+                                uint32_t *out);
+
+#define APP_NAME_MAX 64u /* longest name app_edit_distance compares */
+
+/* The edit distance (insert, delete, substitute, swap two neighbours)
+ * between a[0..n) and the string b; names longer than APP_NAME_MAX count
+ * as wholly different. */
+size_t app_edit_distance(const char *a, size_t n, const char *b);
+/* Of names[0..n), the nearest to typed[0..len) that is close enough to be
+ * a slip of the keyboard (at most 1 edit for names up to 4 letters, 2 up
+ * to 8, 3 beyond, and fewer edits than typed has letters); the first of
+ * equals; NULL if none is. */
+const char *app_nearest(const char *typed, size_t len, const char *const *names, size_t n);
+
 /* Helpers for a mode's own flags; each prints one line on failure:
- * "<prog>: <flag>: '<value>' is not ...". */
+ * "<prog>: <flag>: '<value>' is not ...". Numbers are read by
+ * app_scan_count. */
 bool app_parse_u32(const app_mode_cli *cli, const char *flag, const char *arg, uint32_t lo,
                    uint32_t hi, uint32_t *out);
 /* One of words[0..n), its index in *out. */
@@ -118,5 +147,8 @@ void app_error(const char *prog, const char *fmt, ...)
 /* The help text of the shared flags, for a mode's --help: list flags
  * described as lists when list_max > 1. */
 void app_options_usage(FILE *f, uint32_t list_max, const app_sim_options *defaults);
+/* The paragraph on how numbers are written (app_scan_count), for the
+ * notes under a mode's flags. */
+void app_options_usage_numbers(FILE *f, uint32_t list_max);
 
 #endif /* APP_OPTIONS_H */

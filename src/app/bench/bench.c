@@ -2,6 +2,7 @@
  * run, run every configuration, report, write the files together, check
  * determinism. */
 #include "bench.h"
+#include "bench_baseline.h"
 #include "bench_chart.h"
 #include "bench_checks.h"
 #include "bench_export.h"
@@ -132,7 +133,19 @@ static int final_status(int write_rc, bool deterministic, int stdout_rc, const b
     return stdout_rc;
 }
 
-static int benchmark(const bench_options *o, bench_outputs *b)
+/* This run against the baseline, after the determinism check. */
+static void compare_run(const bench_samples *base, const bench_set *s)
+{
+    bench_samples cur;
+    if (!bench_samples_of_set(&cur, s)) {
+        bench_error("--baseline: out of memory for the comparison; the run is reported above");
+        return;
+    }
+    bench_baseline_print(base, &cur);
+    bench_samples_free(&cur);
+}
+
+static int benchmark(const bench_options *o, bench_outputs *b, const bench_samples *base)
 {
     bench_set s;
     if (!bench_set_init(&s, o)) {
@@ -146,12 +159,45 @@ static int benchmark(const bench_options *o, bench_outputs *b)
         bench_summarize(&s);
         if (tables) print_report(&s);
         bool deterministic = bench_check_determinism(&s, tables);
-        if (tables) bench_print_goals(&s);
+        if (tables && base) compare_run(base, &s);
         int out_rc = tables ? app_stdout_finish(BENCH_PROG) : 0;
         rc = write_outputs(b, &s, deterministic);
         if (rc < 128) rc = final_status(rc, deterministic, out_rc, b);
     }
     bench_set_free(&s);
+    return rc;
+}
+
+/* --baseline, read and checked before the first run: 0, or 2 after one line. */
+static int load_baseline(const bench_options *o, const bench_outputs *b, bench_samples *base)
+{
+    if (uses_stdout(b)) {
+        bench_error("--baseline %s: the comparison is printed with the tables, which an "
+                    "output to standard output (-) leaves out", o->baseline);
+        return 2;
+    }
+    int rc = bench_samples_load(base, "--baseline", o->baseline);
+    if (rc == 0 && !bench_samples_match(base, "--baseline", o)) rc = 2;
+    return rc;
+}
+
+/* --compare: two files, no run. */
+static int compare_files(const bench_options *o)
+{
+    bench_samples base, cur;
+    int rc = bench_samples_load(&base, "--baseline", o->baseline);
+    if (rc != 0) return rc;
+    rc = bench_samples_load(&cur, "--compare", o->compare);
+    if (rc == 0) {
+        if (bench_samples_overlap(&base, "--baseline", &cur)) {
+            bench_baseline_print(&base, &cur);
+            rc = app_stdout_finish(BENCH_PROG);
+        } else {
+            rc = 2;
+        }
+        bench_samples_free(&cur);
+    }
+    bench_samples_free(&base);
     return rc;
 }
 
@@ -173,10 +219,15 @@ int bench_main(int argc, char **argv)
         rc = bench_run_print_dag(&o);
         return rc == 0 ? app_stdout_finish(BENCH_PROG) : rc;
     }
+    if (o.compare) return compare_files(&o);
     bench_outputs b;
+    bench_samples base;
     memset(&b, 0, sizeof b);
+    memset(&base, 0, sizeof base);
     rc = stage_outputs(&o, &b);
-    if (rc == 0) rc = benchmark(&o, &b);
+    if (rc == 0 && o.baseline) rc = load_baseline(&o, &b, &base);
+    if (rc == 0) rc = benchmark(&o, &b, o.baseline ? &base : NULL);
+    bench_samples_free(&base);
     for (int i = 0; i < OUT_COUNT; i++) app_out_discard(&b.out[i]);
     return rc;
 }

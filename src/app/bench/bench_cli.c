@@ -3,6 +3,7 @@
 #include "bench_cli.h"
 #include "bench_data.h"
 #include "bench_msg.h"
+#include "bench_mwu.h"
 #include "bench_probe.h"
 
 #include <string.h>
@@ -16,7 +17,9 @@ enum {
     OPT_CHART,
     OPT_QUIET,
     OPT_CPU_PROBE,
-    OPT_PRINT_DAG
+    OPT_PRINT_DAG,
+    OPT_BASELINE,
+    OPT_COMPARE
 };
 
 static const struct option LONGOPTS[] = {
@@ -28,6 +31,8 @@ static const struct option LONGOPTS[] = {
     {"quiet", no_argument, NULL, OPT_QUIET},
     {"cpu-probe", required_argument, NULL, OPT_CPU_PROBE},
     {"print-dag", no_argument, NULL, OPT_PRINT_DAG},
+    {"baseline", required_argument, NULL, OPT_BASELINE},
+    {"compare", required_argument, NULL, OPT_COMPARE},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 
@@ -77,6 +82,14 @@ void bench_cli_usage(FILE *f)
             "                            JSON (not probed when neither is written). A\n"
             "                            shared virtual machine's cores can differ for\n"
             "                            minutes, which caps any speedup from threads\n"
+            "  --baseline FILE           compare each configuration's total ms with the\n"
+            "                            same configuration (particles, IP, storage) in\n"
+            "                            FILE, a JSON an earlier run wrote with --json:\n"
+            "                            the medians, their change, and whether it is\n"
+            "                            beyond the noise (see Baseline below)\n"
+            "  --compare FILE            with --baseline: compare FILE, a later --json,\n"
+            "                            with the baseline instead of running; takes no\n"
+            "                            other option\n"
             "  --print-dag               print the system DAG as Graphviz dot and exit;\n"
             "                            takes no other option\n"
             "  -h, --help                print this and exit\n"
@@ -84,7 +97,10 @@ void bench_cli_usage(FILE *f)
             "A flag that takes a value is given once; a value starting with '-' goes\n"
             "after '=' (--csv=-x.csv). A value listed twice in one list is rejected.\n"
             "A long flag may be shortened to any prefix that names only it (--ent\n"
-            "1000 for --entities 1000; --s is refused: --seed or --storage).\n"
+            "1000 for --entities 1000; --s is refused: --seed or --storage).\n",
+            BENCH_MAX_REPEAT, BENCH_MAX_FRAMES, BENCH_PROBE_MAX_MS, BENCH_CPU_PROBE_MS);
+    app_options_usage_numbers(f, BENCH_MAX_LIST);
+    fprintf(f,
             "\n"
             "Files: every FILE is checked before the first run (two flags naming one\n"
             "file, a directory, a file that cannot be written are bad input). A regular\n"
@@ -94,6 +110,18 @@ void bench_cli_usage(FILE *f)
             "or device (/dev/stdout) is written in place. With - as a FILE the tables\n"
             "are not printed. SIGINT, SIGTERM or SIGHUP stop at the next frame, remove\n"
             "the temporaries and leave every file as it was.\n"
+            "\n"
+            "Baseline: a Mann-Whitney U test of this run's total ms against the\n"
+            "baseline's, per configuration, over the repeats of each (two-sided; exact\n"
+            "for up to %u runs a side without ties, else the normal approximation with\n"
+            "tie and continuity corrections). Below p = %.2f the line says faster or\n"
+            "slower with the change of the median in percent, otherwise no significant\n"
+            "change; where the runs are too few for any result to reach p < %.2f (1\n"
+            "against 1, 3 against 3) it says so. A baseline that ran with other\n"
+            "threads, frames, seed, world or kernel is named in a note. The comparison\n"
+            "is printed with the tables and does not change the exit status; a FILE\n"
+            "that cannot be read, is not this bench's JSON or shares no configuration\n"
+            "with the run is bad input.\n"
             "\n"
             "Determinism: for each count, every run (each IP, storage and repeat) must\n"
             "agree on the state hash taken while particles are alive: after frame %u and\n"
@@ -108,8 +136,7 @@ void bench_cli_usage(FILE *f)
             "chart failed (CSV and JSON were written); 128+N stopped by signal N (130\n"
             "SIGINT, 143 SIGTERM, 129 SIGHUP, no file replaced); 141 standard output's\n"
             "reader went away (files written).\n",
-            BENCH_MAX_REPEAT, BENCH_MAX_FRAMES, BENCH_PROBE_MAX_MS, BENCH_CPU_PROBE_MS,
-            BENCH_CHECK_FRAME);
+            (unsigned)BENCH_MWU_EXACT_MAX, BENCH_MWU_ALPHA, BENCH_MWU_ALPHA, BENCH_CHECK_FRAME);
 }
 
 /* The bench's own flags. */
@@ -124,7 +151,7 @@ static bool apply(int c, const char *arg, void *ctx)
     bench_parse *p = ctx;
     const app_mode_cli *cli = &p->cli;
     bench_options *o = p->o;
-    if (c != OPT_PRINT_DAG && c != 'h' && !p->run_flag) {
+    if (c != OPT_PRINT_DAG && c != 'h' && c != OPT_BASELINE && c != OPT_COMPARE && !p->run_flag) {
         for (const struct option *l = LONGOPTS; l->name; l++)
             if (l->val == c) p->run_flag = l->name;
     }
@@ -138,6 +165,8 @@ static bool apply(int c, const char *arg, void *ctx)
     case OPT_CPU_PROBE:
         return app_parse_u32(cli, "--cpu-probe", arg, 0u, BENCH_PROBE_MAX_MS, &o->cpu_probe_ms);
     case OPT_PRINT_DAG: o->print_dag = true; return true;
+    case OPT_BASELINE: return app_parse_file(cli, "--baseline", arg, &o->baseline);
+    case OPT_COMPARE: return app_parse_file(cli, "--compare", arg, &o->compare);
     case 'h': o->help = true; return true;
     default: return false;
     }
@@ -160,14 +189,33 @@ static bool check_files(const bench_options *o)
     return true;
 }
 
-/* --print-dag runs nothing: a run option with it would be ignored. */
-static bool check_print_dag(const bench_parse *p, uint32_t given)
+/* --print-dag and --compare run nothing: a run option with them would be
+ * ignored; --compare needs the baseline it compares with, and a comparison
+ * is printed with the tables, which --quiet leaves out. */
+static bool check_no_run(const bench_parse *p, uint32_t given)
 {
+    const bench_options *o = p->o;
     const char *other = p->run_flag ? p->run_flag : app_shared_flag_name(given);
-    if (!p->o->print_dag || !other) return true;
-    bench_error("--print-dag prints the system graph and runs nothing: --%s does not apply",
-                other);
-    return false;
+    if (o->print_dag && (other || o->baseline || o->compare)) {
+        bench_error("--print-dag prints the system graph and runs nothing: --%s does not apply",
+                    other ? other : o->baseline ? "baseline" : "compare");
+        return false;
+    }
+    if (o->compare && !o->baseline) {
+        bench_error("--compare %s needs --baseline FILE, the earlier run to compare it with",
+                    o->compare);
+        return false;
+    }
+    if (o->compare && other) {
+        bench_error("--compare compares two files and runs nothing: --%s does not apply", other);
+        return false;
+    }
+    if (o->baseline && o->quiet) {
+        bench_error("--baseline %s: the comparison is printed with the tables, which "
+                    "--quiet leaves out", o->baseline);
+        return false;
+    }
+    return true;
 }
 
 int bench_cli_parse(int argc, char **argv, bench_options *o)
@@ -190,5 +238,5 @@ int bench_cli_parse(int argc, char **argv, bench_options *o)
     o->world_w = sim.world_w;
     o->world_h = sim.world_h;
     if (rc != 0 || o->help) return rc;
-    return check_print_dag(&p, sim.given) && check_files(o) ? 0 : 2;
+    return check_no_run(&p, sim.given) && check_files(o) ? 0 : 2;
 }

@@ -35,6 +35,9 @@ typedef struct bench_options {
     sim_kernel kernel;               /* as asked (AUTO unless --kernel) */
     uint32_t world_w, world_h;       /* 0: the thesis's world */
     const char *csv, *json, *chart;  /* NULL: not written */
+    const char *baseline;            /* --baseline: an earlier --json; NULL: none */
+    const char *compare;             /* --compare: a later --json, compared with
+                                        the baseline instead of running */
     bool quiet, print_dag, help;
 } bench_options;
 

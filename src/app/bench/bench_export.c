@@ -97,6 +97,26 @@ static void json_cpu_speeds(FILE *f, const bench_cpu_speeds *c)
     fprintf(f, "]}");
 }
 
+/* , "cpu_check": {...}: what the tables' warning line sums up, with the
+ * threshold below which it is printed. */
+static void json_machine_check(FILE *f, const bench_machine *m)
+{
+    bench_machine_check c = bench_machine_check_of(m);
+    if (!c.probed) {
+        fprintf(f, ", \"cpu_check\": null");
+        return;
+    }
+    char cpu_at[32], machine_at[32];
+    bench_machine_probe_name(c.cpu_probe, cpu_at, sizeof cpu_at);
+    bench_machine_probe_name(c.machine_probe, machine_at, sizeof machine_at);
+    fprintf(f, ", \"cpu_check\": {\"threshold\": %.2f, \"unequal\": %s, \"busy\": %s, "
+               "\"slowest_cpu\": {\"cpu\": %d, \"loop\": \"%s\", \"speed\": %.4g, \"when\": \"%s\"}, "
+               "\"slowest_machine\": {\"loop\": \"%s\", \"speed\": %.4g, \"when\": \"%s\"}}",
+            BENCH_MACHINE_STEADY, c.unequal ? "true" : "false", c.busy ? "true" : "false", c.cpu,
+            c.cpu_sweep ? "sweep" : "chain", c.cpu_speed, cpu_at,
+            c.machine_sweep ? "sweep" : "chain", c.machine_speed, machine_at);
+}
+
 static void json_head(FILE *f, const bench_set *s)
 {
     fprintf(f, "{\n  \"machine\": {\"cpu\": ");
@@ -118,6 +138,7 @@ static void json_head(FILE *f, const bench_set *s)
             json_cpu_speeds(f, &s->machine.after[r]);
         }
         fprintf(f, "]}");
+        json_machine_check(f, &s->machine);
     }
     fprintf(f, "},\n");
     json_options(f, s->opt);

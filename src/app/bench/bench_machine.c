@@ -1,5 +1,6 @@
-/* bench_machine.c - the CPU model, the online CPU count, and which of the
- * run's CPU probes found a CPU slowest. */
+/* bench_machine.c - the CPU model, the online CPU count, and what the
+ * run's CPU probes say: which found a CPU slowest, and whether the CPUs
+ * were unequal or the machine busy. */
 #include "bench_machine.h"
 
 #include <stdio.h>
@@ -43,4 +44,50 @@ void bench_machine_read(bench_machine *m)
 {
     read_cpu_model(m->cpu, sizeof m->cpu);
     m->online = sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+void bench_machine_probe_name(uint32_t i, char *buf, size_t size)
+{
+    if (i)
+        snprintf(buf, size, "after repeat %u", (unsigned)i);
+    else
+        snprintf(buf, size, "before the runs");
+}
+
+bench_machine_check bench_machine_check_of(const bench_machine *m)
+{
+    bench_machine_check c = {.cpu_speed = 1.0, .machine_speed = 1.0};
+    if (!m->probe_ms) return c;
+    double best[2] = {0.0, 0.0}; /* the fastest CPU's best chain and sweep rates */
+    for (uint32_t i = 0; i <= m->after_count; i++) {
+        const bench_cpu_speeds *p = bench_machine_probe(m, i);
+        if (!p->count) continue;
+        c.probed = true;
+        best[0] = p->fastest > best[0] ? p->fastest : best[0];
+        best[1] = p->mem_fastest > best[1] ? p->mem_fastest : best[1];
+        uint32_t k;
+        bool sweep;
+        double v = bench_probe_slowest_at(p, &k, &sweep);
+        if (v < c.cpu_speed) {
+            c.cpu_speed = v;
+            c.cpu = p->cpu[k];
+            c.cpu_sweep = sweep;
+            c.cpu_probe = i;
+        }
+    }
+    for (uint32_t i = 0; c.probed && i <= m->after_count; i++) {
+        const bench_cpu_speeds *p = bench_machine_probe(m, i);
+        if (!p->count) continue;
+        for (int loop = 0; loop < 2; loop++) {
+            double v = (loop ? p->mem_fastest : p->fastest) / best[loop];
+            if (v >= c.machine_speed) continue;
+            c.machine_speed = v;
+            c.machine_sweep = loop == 1;
+            c.machine_probe = i;
+        }
+    }
+    /* Printed to two places: 0.895 reads 0.90, and is let pass. */
+    c.unequal = c.cpu_speed < BENCH_MACHINE_STEADY - 0.005;
+    c.busy = c.machine_speed < BENCH_MACHINE_STEADY - 0.005;
+    return c;
 }

@@ -12,9 +12,9 @@
  * other: a dependent multiply-add chain (the clock: the share of the core
  * this thread gets) and a read-modify-write sweep over a private buffer
  * small enough to stay in the core's own caches (what the simulation's
- * loops do; bytes/s count each read and each write). On the
- * development VM one vCPU ran the sweep 1.8x slower than the other for
- * minutes while its chain ran at 0.94-0.99 of the other's. */
+ * loops do; bytes/s count each read and each write). A host thread
+ * sharing a core can halve that core's sweep for minutes while its chain
+ * stays near full speed. */
 #ifndef BENCH_PROBE_H
 #define BENCH_PROBE_H
 

@@ -44,28 +44,29 @@ static const bench_summary *summary(const bench_set *s, uint32_t count, bool ip,
  * relative speeds do not). */
 static void print_probe(const char *when, const bench_cpu_speeds *c, const char *mark)
 {
-    printf("  %-19s", when);
+    printf("  %-17s", when);
     if (!c->count) {
         printf(" not measured: %s\n", c->why_not);
         return;
     }
+    printf(" chain");
     for (uint32_t k = 0; k < c->count; k++) printf(" cpu%d %.2f", c->cpu[k], c->speed[k]);
-    printf(" |");
+    printf(" | sweep");
     for (uint32_t k = 0; k < c->count; k++) printf(" cpu%d %.2f", c->cpu[k], c->mem_speed[k]);
-    printf("  (fastest %.0f M steps/s, %.1f GB/s)%s\n", c->fastest / 1e6, c->mem_fastest / 1e9,
+    printf(" | fastest %.0f M steps/s, %.1f GB/s%s\n", c->fastest / 1e6, c->mem_fastest / 1e9,
            mark);
 }
 
-#define PROBES_LISTED 8u /* repeats whose probes are all listed; beyond, the slowest and last */
+#define PROBES_LISTED 2u /* repeats whose probes are all listed; beyond, the slowest and last */
 
 /* --cpu-probe's speeds: a heading, the probe before the runs, then the
- * probes after the repeats (all of them for a few repeats; otherwise the
- * one that found a CPU slowest, and the last). */
+ * probes after the repeats (both of them for two repeats; otherwise the
+ * one that found a CPU slowest, and the last). Every probe is in the JSON. */
 static void print_cpu_speeds(const bench_machine *m)
 {
     if (!m->probe_ms) return;
-    printf("cpu speed (each CPU timed %u ms, all at once: chain = dependent multiply-adds, "
-           "sweep = loads and stores over %u KiB of its own; 1.00 = the fastest):\n",
+    printf("cpu speed against the fastest CPU (1.00), each CPU timed %u ms at once in two "
+           "loops: chain = dependent multiply-adds, sweep = loads and stores over %u KiB:\n",
            (unsigned)m->probe_ms, (unsigned)BENCH_PROBE_SWEEP_KIB);
     print_probe("before the runs:", &m->before, "");
     uint32_t slowest = bench_machine_slowest(m, 1u);
@@ -77,6 +78,29 @@ static void print_cpu_speeds(const bench_machine *m)
         bool mark = !few && r == slowest && bench_probe_slowest(&m->after[r - 1u]) < 1.0;
         print_probe(when, &m->after[r - 1u], mark ? "  <- the slowest" : "");
     }
+}
+
+/* One line when the probes found the CPUs unequal or the machine busy:
+ * then a ratio of two timings of this run says as much about the machine
+ * as about the configurations. */
+static void print_machine_warning(const bench_machine *m)
+{
+    bench_machine_check c = bench_machine_check_of(m);
+    if (!c.unequal && !c.busy) return;
+    char unequal[128] = "", busy[128] = "", at[32];
+    if (c.unequal) {
+        bench_machine_probe_name(c.cpu_probe, at, sizeof at);
+        snprintf(unequal, sizeof unequal, "the CPUs were unequal (cpu%d ran the %s at %.2f of "
+                 "the fastest, %s)", c.cpu, c.cpu_sweep ? "sweep" : "chain", c.cpu_speed, at);
+    }
+    if (c.busy) {
+        bench_machine_probe_name(c.machine_probe, at, sizeof at);
+        snprintf(busy, sizeof busy, "the machine was busy (its fastest CPU ran the %s at %.2f "
+                 "of its best, %s)", c.machine_sweep ? "sweep" : "chain", c.machine_speed, at);
+    }
+    printf("WARNING: %s%s%s during the runs: this run's timings and their ratios are "
+           "unreliable; rerun on a quiet machine\n",
+           unequal, c.unequal && c.busy ? " and " : "", busy);
 }
 
 void bench_print_header(const bench_set *s)
@@ -95,6 +119,7 @@ void bench_print_header(const bench_set *s)
            o->world_w ? (unsigned)o->world_w : (unsigned)d.world_w,
            o->world_w ? (unsigned)o->world_h : (unsigned)d.world_h);
     print_cpu_speeds(&s->machine);
+    print_machine_warning(&s->machine);
     if (!bench_set_rss_per_run(s))
         printf("note: /proc/self/clear_refs or VmHWM unavailable: peak RSS is getrusage's "
                "ru_maxrss, the peak of the whole process so far, not of each run\n");
@@ -139,7 +164,7 @@ void bench_print_table1(const bench_set *s)
     printf("thesis: 8 threads, Intel i7-2700K, g++ 6.1 -Ofast, mean of 3; \"ours vs thesis on\" "
            "= thesis IP-on ms / our IP-on ms\n");
     /* Medians too: on a shared machine one slow repeat moves a mean, not a median. */
-    printf("medians of %u (what the goals below compare):\n", (unsigned)o->repeat);
+    printf("medians of %u:\n", (unsigned)o->repeat);
     for (uint32_t i = 0; i < o->count_n; i++)
         for (uint32_t k = 0; k < o->storage_n; k++) {
             const bench_summary *off = summary(s, o->counts[i], false, o->storages[k]);

@@ -93,9 +93,10 @@ void window_cli_usage(FILE *f)
             "\n"
             "A flag that takes a value is given once. A long flag may be shortened to\n"
             "any prefix that names only it (--ent 1000 for --entities 1000; --s is\n"
-            "refused: --seed, --storage, --screenshot or --size).\n"
-            "\n",
+            "refused: --seed, --storage, --screenshot or --size).\n",
             WINDOW_MAX_FRAMES, SIZE_MIN, SIZE_MAX_PX, (unsigned)d.width, (unsigned)d.height);
+    app_options_usage_numbers(f, 1u);
+    fputc('\n', f);
     fputs("Controls:\n"
           "  H                    show/hide this help on screen\n"
           "  I                    toggle inner parallelism\n"

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# test_bench_baseline.sh - `particles bench --baseline FILE.json`:
+#   - a run's JSON compared with itself (--compare) says "no significant
+#     change" for every configuration;
+#   - a run forty times the frames of its baseline, 5 repeats each, says
+#     "slower" (its every run is slower than every baseline run: p = 2/252,
+#     whatever the machine's noise), and names the frames in a note;
+#   - 1 run against 1 says it is too few to tell;
+#   - a file that cannot be read, is not JSON, is JSON but not the bench's,
+#     or shares no configuration with the run is refused before any run:
+#     exit 2, one line naming the file.
+#
+#   bash tests/test_bench_baseline.sh path/to/particles
+set -u
+if [ $# -ne 1 ] || [ ! -x "$1" ]; then
+    echo "usage: $0 PATH_TO_PARTICLES" >&2
+    exit 2
+fi
+bin=$1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/particles-baseline.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+
+check() { # NAME CONDITION-RESULT(0/1) DETAIL
+    if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1: $3"; failed=1; fi
+}
+
+run=(bench --entities 2000 --inner-parallelism on,off --storage fixed --threads 2 --repeat 5
+     --cpu-probe 0)
+"$bin" "${run[@]}" --frames 5 --quiet --json "$tmp/base.json" 2>"$tmp/err"
+check "baseline run" $? "$(cat "$tmp/err")"
+
+# The same JSON on both sides: every configuration unchanged.
+"$bin" bench --baseline "$tmp/base.json" --compare "$tmp/base.json" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+n=$(grep -c 'no significant change (p = 1.000, 5 vs 5 runs)$' "$tmp/out")
+check "a run against its own JSON: no significant change" \
+    $(( rc != 0 || n != 2 || $(grep -cE 'faster|slower' "$tmp/out") != 0 || $(wc -l <"$tmp/err") != 0 )) \
+    "exit $rc, $n lines: $(cat "$tmp/out" "$tmp/err")"
+
+# Forty times the frames: many times slower, in every one of 5 runs.
+"$bin" "${run[@]}" --frames 200 --baseline "$tmp/base.json" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+slower=$(grep -cE '^ +2000  IP (on |off)  fixed    median .* slower \(p = 0\.008, 5 vs 5 runs\)$' "$tmp/out")
+note=$(grep -c '^note: the baseline ran with frames 5, this run with frames 200' "$tmp/out")
+check "forty times the frames: slower, with a note on the frames" \
+    $(( rc != 0 || slower != 2 || note != 1 )) "exit $rc: $(grep -A4 '^against' "$tmp/out") $(cat "$tmp/err")"
+
+# One run against one: too few to ever tell.
+"$bin" bench --entities 2000 --inner-parallelism on --storage fixed --threads 2 --repeat 1 \
+    --frames 10 --cpu-probe 0 --json "$tmp/one.json" --quiet 2>"$tmp/err"
+"$bin" bench --baseline "$tmp/one.json" --compare "$tmp/one.json" >"$tmp/out" 2>&1
+grep -q 'too few runs to tell a change from noise (1 vs 1: no result could reach p < 0.05; against 1 baseline run at least 40 are needed: --repeat 40)$' "$tmp/out"
+check "1 run against 1: too few" $? "$(cat "$tmp/out")"
+
+# Refused before any run: one line on stderr naming the file, exit 2.
+refused() { # NAME NEEDLE FILE [ENTITIES [ARGS...]]
+    local name=$1 needle=$2 file=$3 entities=${4:-2000}
+    shift 3
+    shift $(($# > 0))
+    "$bin" bench --entities "$entities" --inner-parallelism on,off --storage fixed --threads 2 \
+        --repeat 5 --frames 10 --baseline "$file" "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$? line
+    line=$(cat "$tmp/err")
+    check "refused: $name" $(( rc != 2 || $(wc -l <"$tmp/err") != 1 || $(wc -c <"$tmp/out") != 0 )) \
+        "exit $rc, stderr '$line', stdout $(wc -c <"$tmp/out") bytes"
+    [[ $line == *"--baseline $file: $needle"* ]] || { echo "FAIL refused: $name: '$line'"; failed=1; }
+}
+printf '{"runs": [' >"$tmp/cut.json"
+echo '{"machine": {}, "runs": []}' >"$tmp/other.json"
+mkdir "$tmp/dir.json"
+refused "a missing file" "cannot be read: No such file" "$tmp/missing.json"
+refused "a directory" "cannot be read" "$tmp/dir.json"
+refused "a cut JSON" "not a JSON written by particles bench --json: a value missing (line 1)" \
+    "$tmp/cut.json"
+refused "another JSON" "not a JSON written by particles bench --json: it has no" "$tmp/other.json"
+refused "a CSV" "not a JSON written by particles bench --json" "$tmp/err"
+refused "no configuration in common" "none of its configurations" "$tmp/base.json" 3000
+refused "with --json - (no tables)" "the comparison is printed with the tables" \
+    "$tmp/base.json" 2000 --json -
+
+exit $failed
