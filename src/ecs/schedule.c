@@ -131,10 +131,9 @@ static void subtask_execute(ecs_subtask_ *st)
  * With a subtask per worker, subtask k is addressed to thread k (pool.h),
  * so each worker gets the same entity range in every system and pass and
  * the columns it writes stay in its own cache (on a machine whose cores
- * share no cache, a range that changes threads between systems costs more
- * than the work on it: at 100 000 particles on 2 threads, velocity took
- * 250 us per frame when its ranges went to whichever thread was free, 70
- * when addressed). Which thread runs which subtask never changes a result. */
+ * share no cache, a range that changes threads between systems can cost
+ * more than the work on it). Which thread runs which subtask never changes
+ * a result. */
 static ecs_subtask_ *pass_launch(ecs_sys *sys)
 {
     uint32_t n = sys->subtask_count, own = ecs_pool_self(sys->ctx->pool) % n;
