@@ -18,13 +18,33 @@
  * thread that owns the context, outside ecs_step's system phase (the step
  * callback is fine). ecs_iter_ functions are for process callbacks.
  *
- * Misuse that would corrupt memory is checked in every build, once per
- * call (never per entity): a structural call (create, kill, add, remove,
- * refresh, step, set_workers) while systems run, a component a system
- * did not declare asked of ecs_iter_read/_write, an output read of a
- * system not depended on, an out-of-range batch. The call then does
- * nothing (returns ECS_ERR_MISUSE, NULL or 0), the step returns
- * ECS_ERR_MISUSE and ecs_misuse_message says what happened.
+ * Misuse is checked in every build, release builds included (these are
+ * tests, not asserts), once per call and never per entity:
+ *   - a structural call (create, kill, add, remove, refresh, step,
+ *     set_workers, parallel_for) while systems run; ecs_step or
+ *     ecs_context_destroy from a step callback or a refresh callback;
+ *   - a system or component id that does not exist, given to any call
+ *     that takes one (ecs_add, ecs_remove and ecs_create_bulk return
+ *     ECS_ERR_UNKNOWN_COMPONENT for it instead, as documented there);
+ *   - ecs_iter_read of a component the system does not declare,
+ *     ecs_iter_write of one it does not write;
+ *   - ecs_iter_output_push on a system without output_size, or of 0
+ *     elements; an output batch out of range; outputs of a system not
+ *     depended on (ecs_iter_dep_*, and ecs_output in the system phase);
+ *   - a deferred command with a size but a NULL payload, a deferred call
+ *     without a function.
+ * The call then does nothing and returns ECS_ERR_MISUSE, NULL, false or
+ * 0 (ecs_system_stats_get: zeros and the name ""), the step returns
+ * ECS_ERR_MISUSE, and ecs_misuse_message names the call or the system
+ * and the component or system involved (by name; by id when the id does
+ * not exist).
+ *
+ * When several failures apply to one call, it returns the first of:
+ * ECS_ERR_MISUSE; ECS_ERR_INVALID or ECS_ERR_UNKNOWN_COMPONENT (its
+ * arguments, checked in the order they are listed); ECS_ERR_DEAD;
+ * ECS_ERR_FULL or ECS_ERR_NOMEM. ecs_step returns ECS_ERR_MISUSE when any
+ * misuse happened during it, else the first ECS_ERR_FULL or ECS_ERR_NOMEM
+ * of the step, in the order the refresh applies the changes.
  *
  * Threads: the pool starts max_workers threads (the caller included) once;
  * ecs_set_workers picks how many of them run the next steps and parks the
@@ -265,7 +285,7 @@ void *ecs_column(ecs_context *ctx, uint32_t component);
 /* ---- Systems and steps ------------------------------------------------- */
 
 /* Subscribed entity indices of a system, in ascending order, valid until
- * the next refresh. Systems that subscribe the same entities may get the
+ * the next refresh (NULL with *count 0 for an unknown system id). Systems that subscribe the same entities may get the
  * same array: the ecs keeps one list for them. */
 const uint32_t *ecs_subscribed(const ecs_context *ctx, uint32_t system, uint32_t *count);
 bool ecs_is_subscribed(const ecs_context *ctx, uint32_t system, ecs_entity e);
@@ -275,7 +295,10 @@ typedef void (*ecs_step_fn)(ecs_context *ctx, void *user);
 /* One step: runs fn (may be NULL; it may create, kill and change entities,
  * which systems see in this step), runs every system along the DAG, then
  * refreshes. Returns ECS_ERR_FULL if a deferred create hit the fixed limit
- * (that create was dropped, everything else was applied). */
+ * (that create was dropped, everything else was applied). fn may call
+ * ecs_refresh, ecs_set_workers, ecs_set_inner_parallelism and
+ * ecs_parallel_for; ecs_step and ecs_context_destroy from fn are refused
+ * (ECS_ERR_MISUSE, the context untouched). */
 ecs_status ecs_step(ecs_context *ctx, ecs_step_fn fn, void *user);
 
 /* Applies pending changes (subscriptions, reclaims) now, without running
@@ -305,8 +328,9 @@ bool ecs_inner_parallelism(const ecs_context *ctx);
  * min_per_part, and 1 when inner parallelism is off, so the same
  * arguments give the same ranges until the workers or inner parallelism
  * change. fn may read and write columns (ecs_column) but not create,
- * kill, add or remove: those calls are refused (ECS_ERR_MISUSE, named by
- * ecs_misuse_message) and so is this call's result then. For work whose
+ * kill, add or remove: those calls are refused and this call returns
+ * ECS_ERR_MISUSE (only for misuse during it: one recorded before is kept
+ * and still fails the step; ecs_misuse_message keeps the first). For work whose
  * result must not depend on the worker count, fn's result should not
  * depend on the ranges (spawning draws each entity from its index). */
 typedef void (*ecs_range_fn)(void *user, uint32_t begin, uint32_t end, uint32_t part,
@@ -321,7 +345,10 @@ uint32_t ecs_parallel_parts(const ecs_context *ctx, uint32_t n, uint32_t min_per
  * sequence for any worker count. A one-pass system has one batch per
  * subtask. Valid until that system runs again. */
 uint32_t ecs_output_batches(const ecs_context *ctx, uint32_t system);
-/* NULL and *count 0 for a batch out of range (a misuse). */
+/* NULL and *count 0 for a batch out of range (a misuse). In the system
+ * phase of a step (from a callback) only the outputs of a system the
+ * caller depends on, or its own from its finish callback, may be read:
+ * any other read races with the system writing them and is a misuse. */
 const void *ecs_output(const ecs_context *ctx, uint32_t system, uint32_t batch,
                        uint32_t *count);
 /* Subtasks the system ran in the last step; from a callback during a
@@ -378,7 +405,8 @@ ecs_entity ecs_iter_handle(const ecs_iter *it, uint32_t index);
 
 /* Appends n >= 1 output elements (output_size bytes each) to this
  * subtask's output and returns the first; valid until the next push. NULL
- * if out of memory (the push is dropped; the step returns ECS_ERR_NOMEM). */
+ * if out of memory (the push is dropped; the step returns ECS_ERR_NOMEM),
+ * and NULL, a misuse, for n == 0 or a system without output_size. */
 void *ecs_iter_output_push(ecs_iter *it, uint32_t n);
 /* This subtask's own output so far in this step (earlier passes included). */
 const void *ecs_iter_output(const ecs_iter *it, uint32_t *count);
@@ -404,7 +432,8 @@ void ecs_iter_defer_call(ecs_iter *it, ecs_deferred_fn fn, const void *payload, 
 /* ---- Introspection ------------------------------------------------------ */
 
 /* The system DAG as Graphviz dot. snprintf-like: returns the length of the
- * whole text; writes at most size bytes, NUL-terminated. */
+ * whole text; writes at most size bytes, NUL-terminated (buf may be NULL
+ * only with size 0). */
 size_t ecs_dot(const ecs_context *ctx, char *buf, size_t size);
 
 typedef struct ecs_system_stats {
@@ -414,6 +443,7 @@ typedef struct ecs_system_stats {
     uint32_t subtasks;   /* subtasks in the last step */
 } ecs_system_stats;
 
+/* All zero with the name "" for an unknown system id (a misuse). */
 ecs_system_stats ecs_system_stats_get(const ecs_context *ctx, uint32_t system);
 
 /* Worker k's share (0..1) of the entities of balanced systems in the
