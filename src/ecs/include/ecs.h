@@ -122,7 +122,8 @@ typedef struct ecs_ids {
      (uint32_t)(sizeof((uint32_t[]){__VA_ARGS__}) / sizeof(uint32_t))}
 
 /* A component type. Its id is its index in ecs_config.components. A size of
- * 0 makes a tag: it has no storage but still takes part in matching. An
+ * 0 makes a tag: it has no storage but still takes part in matching (its
+ * column, ecs_get and ecs_iter_read/_write give NULL; ask ecs_has). An
  * align of 0 means the alignment of max_align_t; otherwise size must be a
  * multiple of align (as sizeof and _Alignof of one type always are). */
 typedef struct ecs_component_def {
@@ -132,7 +133,12 @@ typedef struct ecs_component_def {
 } ecs_component_def;
 
 /* Inner parallelism: how one system's subscribed entities are split into
- * subtasks for one step. */
+ * subtasks for one step. Every system runs at least one subtask each step,
+ * even with no subscribed entity: process is then called once with count
+ * 0, so per-step work, outputs (one batch per pass) and finish always
+ * happen. With E entities: NONE, E < min_entities or inner parallelism
+ * off: 1 subtask; PER_WORKER: min(workers, E) subtasks (no subtask is
+ * ever empty when E > 0); CHUNKS: ceil(E / chunk_size). */
 typedef enum ecs_split {
     ECS_SPLIT_NONE = 0,   /* one subtask */
     ECS_SPLIT_PER_WORKER, /* one subtask per worker thread, evenly sized (or see balance) */
@@ -164,7 +170,9 @@ typedef void (*ecs_entity_fn)(ecs_context *ctx, ecs_entity e, void *user);
 typedef void (*ecs_deferred_fn)(ecs_context *ctx, void *payload);
 
 /* A system. Its id is its index in ecs_config.systems. An entity is
- * subscribed when it holds every component in reads and writes. */
+ * subscribed when it holds every component in reads and writes; a system
+ * that declares no component subscribes no entity (it still runs once
+ * per step, with count 0: a per-step hook). */
 typedef struct ecs_system_def {
     const char *name;
     ecs_ids reads;
@@ -238,7 +246,13 @@ uint32_t ecs_component_count(const ecs_context *ctx);
 
 /* Creates an entity with no components. ECS_ERR_FULL when a fixed context
  * is full (or a dynamic one reached ECS_MAX_ENTITIES), ECS_ERR_NOMEM when
- * growth failed: *out is then the null handle and the context is intact. */
+ * growth failed: *out is then the null handle and the context is intact.
+ * A killed entity keeps its slot until the refresh that reclaims it
+ * (ecs_refresh, or the refreshes of ecs_step): a fixed context of
+ * capacity N is full while N entities are alive or killed since the last
+ * refresh (capacity 1: create, kill, create gives ECS_ERR_FULL until
+ * ecs_refresh). In a step, the refresh runs the deferred creates before
+ * the kills the systems recorded, so those kills make no room for them. */
 ecs_status ecs_create(ecs_context *ctx, ecs_entity *out);
 /* Kills at once: the handle stops being alive; the index is reclaimed and
  * unsubscribed at the next refresh. ECS_ERR_DEAD for a stale handle.
@@ -276,10 +290,12 @@ uint32_t ecs_capacity(const ecs_context *ctx);
 ecs_status ecs_add(ecs_context *ctx, ecs_entity e, uint32_t component, const void *value);
 ecs_status ecs_remove(ecs_context *ctx, ecs_entity e, uint32_t component);
 bool ecs_has(const ecs_context *ctx, ecs_entity e, uint32_t component);
-/* Pointer to the entity's component, or NULL if dead or absent. Valid until
- * the next create (storage may grow) or destroy. */
+/* Pointer to the entity's component, or NULL if dead or absent, and
+ * always NULL for a tag (no storage: ecs_has tells whether it is
+ * present). Valid until the next create (storage may grow) or destroy. */
 void *ecs_get(ecs_context *ctx, ecs_entity e, uint32_t component);
-/* Base of a component's buffer: element i belongs to entity index i. */
+/* Base of a component's buffer: element i belongs to entity index i.
+ * NULL for a tag. */
 void *ecs_column(ecs_context *ctx, uint32_t component);
 
 /* ---- Systems and steps ------------------------------------------------- */
@@ -379,7 +395,7 @@ struct ecs_iter {
 
 /* Component buffers, checked against the system's declaration: an
  * undeclared component (or a write to one only read) is a misuse and
- * gives NULL. */
+ * gives NULL. A declared tag gives NULL too (it has no storage). */
 const void *ecs_iter_read(const ecs_iter *it, uint32_t component);
 void *ecs_iter_write(const ecs_iter *it, uint32_t component);
 
@@ -422,7 +438,9 @@ uint32_t ecs_iter_dep_subtasks(const ecs_iter *it, uint32_t system);
  * is no longer alive by then is skipped. Payloads are copied, and the copy
  * handed to the callback is aligned for max_align_t (not beyond). */
 void ecs_iter_kill(ecs_iter *it, ecs_entity e);
-/* Creates an entity at refresh, then calls init(ctx, entity, copy of payload). */
+/* Creates an entity at refresh, then calls init(ctx, entity, copy of
+ * payload). init may be NULL: the entity is then created with no
+ * components (and the payload is not used). */
 void ecs_iter_defer_create(ecs_iter *it, ecs_entity_fn init, const void *payload,
                            size_t size);
 void ecs_iter_defer_add(ecs_iter *it, ecs_entity e, uint32_t component, const void *value);
