@@ -188,7 +188,8 @@ static const ecs_sys *dependency(const ecs_iter *it, uint32_t system)
         return &ctx->systems[system];
     const char *me = ecs__sys_name(it->sub_->sys);
     if (system >= ctx->system_count)
-        ecs__misuse(ctx, "system '%s' read the outputs of system %u, which does not exist (%u declared)",
+        ecs__misuse(ctx,
+                    "system '%s' read the outputs of system %u, which does not exist (%u declared)",
                     me, (unsigned)system, (unsigned)ctx->system_count);
     else
         ecs__misuse(ctx, "system '%s' read the outputs of system '%s', which it does not depend on",

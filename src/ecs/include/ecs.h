@@ -16,13 +16,17 @@
  *
  * Threading: every function not prefixed ecs_iter_ must be called from the
  * thread that owns the context, outside ecs_step's system phase (the step
- * callback is fine). ecs_iter_ functions are for process callbacks.
+ * callback is fine), except where its comment allows system callbacks
+ * (ecs_output, ecs_output_subtasks, ecs_system_pass). ecs_iter_ functions
+ * are for process callbacks.
  *
- * Misuse is checked in every build, release builds included (these are
- * tests, not asserts), once per call and never per entity:
- *   - a structural call (create, kill, add, remove, refresh, step,
- *     set_workers, parallel_for) while systems run; ecs_step or
- *     ecs_context_destroy from a step callback or a refresh callback;
+ * Misuse is checked in every build, release builds included (real checks,
+ * not asserts), once per call and never per entity:
+ *   - a structural call (create, kill, add, remove, their bulk forms,
+ *     refresh, step, set_workers, set_inner_parallelism, parallel_for,
+ *     context_destroy) while systems or ecs_parallel_for's ranges run;
+ *     from a refresh callback, the same but create, kill, add and remove;
+ *     from a step callback, ecs_step and ecs_context_destroy;
  *   - a system or component id that does not exist, given to any call
  *     that takes one (ecs_add, ecs_remove and ecs_create_bulk return
  *     ECS_ERR_UNKNOWN_COMPONENT for it instead, as documented there);
@@ -301,8 +305,9 @@ void *ecs_column(ecs_context *ctx, uint32_t component);
 /* ---- Systems and steps ------------------------------------------------- */
 
 /* Subscribed entity indices of a system, in ascending order, valid until
- * the next refresh (NULL with *count 0 for an unknown system id). Systems that subscribe the same entities may get the
- * same array: the ecs keeps one list for them. */
+ * the next refresh (NULL with *count 0 for an unknown system id). Systems
+ * that subscribe the same entities may get the same array: the ecs keeps
+ * one list for them. */
 const uint32_t *ecs_subscribed(const ecs_context *ctx, uint32_t system, uint32_t *count);
 bool ecs_is_subscribed(const ecs_context *ctx, uint32_t system, ecs_entity e);
 
