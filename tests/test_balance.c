@@ -47,7 +47,7 @@ static ecs_system_def balanced_system(void)
 {
     return (ecs_system_def){.name = "emit",
                             .reads = {reads0, 1},
-                            .parallelism = {ECS_SPLIT_PER_WORKER, 0, 0, true},
+                            .parallelism = {.split = ECS_SPLIT_PER_WORKER, .balance = true},
                             .output_size = sizeof(uint32_t),
                             .process = emit};
 }

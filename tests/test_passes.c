@@ -67,7 +67,7 @@ static void run_passes(uint32_t workers, bool inner_off)
     memset(&R, 0, sizeof R);
     const ecs_system_def systems[] = {
         {.name = "multi", .reads = ECS_IDS(0), .passes = PASSES, .output_size = sizeof(uint32_t),
-         .parallelism = {ECS_SPLIT_CHUNKS, 1500, 0}, .process = multi_process,
+         .parallelism = {.split = ECS_SPLIT_CHUNKS, .chunk_size = 1500}, .process = multi_process,
          .finish = multi_finish},
         {.name = "dependent", .reads = ECS_IDS(0), .after = ECS_IDS(0),
          .process = dependent_process},
@@ -225,10 +225,10 @@ static void test_pass_major_order(void **state)
     (void)state;
     const uint32_t workers[] = {1, 2, 3, 8};
     for (size_t w = 0; w < ARRAY_LEN(workers); w++) {
-        run_order(workers[w], (ecs_parallelism){ECS_SPLIT_PER_WORKER, 0, 0, false});
-        run_order(workers[w], (ecs_parallelism){ECS_SPLIT_PER_WORKER, 0, 0, true});
-        run_order(workers[w], (ecs_parallelism){ECS_SPLIT_CHUNKS, 7, 0, false});
-        run_order(workers[w], (ecs_parallelism){ECS_SPLIT_NONE, 0, 0, false});
+        run_order(workers[w], (ecs_parallelism){.split = ECS_SPLIT_PER_WORKER});
+        run_order(workers[w], (ecs_parallelism){.split = ECS_SPLIT_PER_WORKER, .balance = true});
+        run_order(workers[w], (ecs_parallelism){.split = ECS_SPLIT_CHUNKS, .chunk_size = 7});
+        run_order(workers[w], (ecs_parallelism){.split = ECS_SPLIT_NONE});
     }
 }
 

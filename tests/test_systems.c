@@ -41,19 +41,21 @@ static void visit_process(ecs_iter *it)
     }
 }
 
-static const ecs_parallelism chunks7 = {.split = ECS_SPLIT_CHUNKS, .chunk_size = 7};
+/* A macro, not a const object: ISO C allows only constant expressions in
+ * a static initialiser, and a const object is not one. */
+#define CHUNKS7 {.split = ECS_SPLIT_CHUNKS, .chunk_size = 7}
 static const uint32_t id_a[] = {C_A}, id_b[] = {C_B}, id_c[] = {C_C}, id_ct[] = {C_C, C_T},
                       id_after_bc[] = {1, 2};
 #define IDS(a) {a, ARRAY_LEN(a)}
 static const ecs_system_def match_systems[MSYS] = {
     {.name = "m_a", .reads = IDS(id_a), .process = visit_process, .user = (void *)0,
-     .parallelism = chunks7},
+     .parallelism = CHUNKS7},
     {.name = "m_ab", .reads = IDS(id_a), .writes = IDS(id_b), .process = visit_process,
      .user = (void *)1, .parallelism = {.split = ECS_SPLIT_PER_WORKER}},
     {.name = "m_ct", .reads = IDS(id_ct), .process = visit_process, .user = (void *)2},
-    {.name = "m_none", .process = visit_process, .user = (void *)3, .parallelism = chunks7},
+    {.name = "m_none", .process = visit_process, .user = (void *)3, .parallelism = CHUNKS7},
     {.name = "m_bc", .reads = IDS(id_b), .writes = IDS(id_c), .after = IDS(id_after_bc),
-     .process = visit_process, .user = (void *)4, .parallelism = chunks7},
+     .process = visit_process, .user = (void *)4, .parallelism = CHUNKS7},
 };
 
 typedef struct mmodel {

@@ -15,23 +15,24 @@ static atomic_size_t live_blocks;
 /* Blocks this large get a mapping of their own, 2 MiB aligned and sized,
  * that asks for transparent huge pages (where the kernel offers them on
  * request): a million-entity column then faults in a few 2 MiB pages
- * instead of thousands of 4 KiB ones, each a costly trap on a virtual
- * machine (16 MiB: 48 ms in 4 KiB faults, 1.3 ms in huge pages, measured
- * here). A huge page is only possible where a whole aligned 2 MiB lies in
- * one advised mapping, which calloc's blocks rarely give (glibc serves
- * them from its heap once a large block was freed). Smaller blocks keep
- * 4 KiB pages, so untouched capacity stays cheap; a big one holds at most
- * 2 MiB more than it uses (from 1 MiB on, the simulation's peak at 200 000
- * grew from 48 to 63 MiB; from 2 MiB it is 43). Such blocks bypass malloc
- * and its wrappers. */
+ * instead of thousands of 4 KiB ones, and every fault is a trap into the
+ * kernel (a costly one on a virtual machine). A huge page is only
+ * possible where a whole aligned 2 MiB lies in one advised mapping, which
+ * calloc's blocks rarely give (glibc serves them from its heap once a
+ * large block was freed). Smaller blocks keep 4 KiB pages, so untouched
+ * capacity stays cheap; a big one holds at most 2 MiB more than it uses,
+ * which is why the threshold is a whole huge page and not less: below it
+ * the rounding would waste a large share of each block. Such blocks
+ * bypass malloc and its wrappers. */
 #define ALLOC_HUGE_MIN ((size_t)2 << 20)
 #define HUGE_PAGE ((size_t)2 << 20)
 /* Blocks from this size up to ALLOC_HUGE_MIN get a plain mapping of
  * their own. calloc cannot promise lazily zeroed pages for them: once a
  * block glibc had mapped is freed, it raises its mapping threshold and
  * serves later ones from its heap, zeroing every byte in place, which
- * faults the whole block in. A bench repeat's context (400 000 entities:
- * a 1.6 MiB index list per system) then paid for memory it never used. */
+ * faults the whole block in. A context created after another was
+ * destroyed would then pay for capacity it never uses (a large index list
+ * per system, say). */
 #define ALLOC_MAP_MIN ((size_t)16 << 10)
 
 /* Two words below every block: where its memory starts and, for a

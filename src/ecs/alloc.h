@@ -16,9 +16,8 @@ void *ecs_realloc(void *ptr, size_t old_size, size_t new_size, size_t align);
 int ecs_reserve(void **ptr, size_t *cap, size_t need, size_t elem);
 /* Asks the kernel to map the whole pages of [p, p + size) now, in one
  * call, ahead of writes that would otherwise fault them in one trap per
- * 4 KiB page (on a virtual machine each trap costs about 13 us: 8 MiB
- * took 28 ms faulted in, 3 ms populated first, measured here). Only for
- * memory about to be written through; a hint, so errors are ignored. */
+ * 4 KiB page (each trap a kernel entry, costly on a virtual machine). Only
+ * for memory about to be written through; a hint, so errors are ignored. */
 void ecs__prefault(void *p, size_t size);
 /* Blocks currently allocated through this path (all contexts, all
  * threads): tests compare it before and after to catch leaks. */

@@ -7,10 +7,10 @@
  * the way towards its share of the summed speed; the shares (the ranges)
  * follow the targets only once one of them is more than 2 % off, so that
  * equal workers keep still ranges (a boundary that wanders moves entities,
- * and their columns, between caches every step). On the 2-core development
- * machine one core ran 1.3-1.6x slower than the other for whole runs
- * (subtask traces, 100 000 particles), so even ranges left the fast core
- * waiting at every barrier.
+ * and their columns, between caches every step). Cores of one machine do
+ * not always run at one speed (frequency limits, other load, a virtual
+ * machine's neighbours), and with even ranges the fast ones would wait
+ * for the slow one at every barrier.
  *
  * Results never depend on it: outputs, commands and kills are replayed in
  * subtask order, so any split of a list into ascending ranges gives the

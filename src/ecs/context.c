@@ -42,6 +42,7 @@ ecs_status ecs__fail(ecs_error *err, ecs_status status, const char *fmt, ...)
 
 ecs_status ecs__misuse(ecs_context *ctx, const char *fmt, ...)
 {
+    atomic_fetch_add_explicit(&ctx->misuse_count, 1, memory_order_relaxed);
     unsigned none = 0;
     if (atomic_compare_exchange_strong_explicit(&ctx->misuse, &none, 1, memory_order_acquire,
                                                 memory_order_relaxed)) {
@@ -52,6 +53,22 @@ ecs_status ecs__misuse(ecs_context *ctx, const char *fmt, ...)
         atomic_store_explicit(&ctx->misuse, 2, memory_order_release);
     }
     return ECS_ERR_MISUSE;
+}
+
+const ecs_sys *ecs__system_arg(const ecs_context *ctx, uint32_t system, const char *fn)
+{
+    if (__builtin_expect(system < ctx->system_count, 1)) return &ctx->systems[system];
+    ecs__misuse((ecs_context *)ctx, "%s: system %u does not exist (%u declared)", fn,
+                (unsigned)system, (unsigned)ctx->system_count);
+    return NULL;
+}
+
+bool ecs__component_arg(const ecs_context *ctx, uint32_t component, const char *fn)
+{
+    if (__builtin_expect(component < ctx->component_count, 1)) return true;
+    ecs__misuse((ecs_context *)ctx, "%s: component %u does not exist (%u declared)", fn,
+                (unsigned)component, (unsigned)ctx->component_count);
+    return false;
 }
 
 const char *ecs_misuse_message(const ecs_context *ctx)
@@ -231,8 +248,10 @@ ecs_status ecs_context_create(const ecs_config *cfg, ecs_context **out, ecs_erro
 void ecs_context_destroy(ecs_context *ctx)
 {
     if (!ctx) return;
-    if (ctx->running || ctx->refreshing) { /* leaking beats freeing what runs */
-        ecs__misuse(ctx, "ecs_context_destroy called from inside a step");
+    /* Refused inside a step or a refresh: leaking beats freeing what runs. */
+    if (ecs__check_between_steps(ctx, "ecs_context_destroy") != ECS_OK) return;
+    if (ctx->stepping) {
+        ecs__misuse(ctx, "ecs_context_destroy called from a step callback");
         return;
     }
     ecs_pool_destroy(ctx->pool);

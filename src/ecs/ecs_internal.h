@@ -143,11 +143,13 @@ struct ecs_context {
      * callbacks may change entities again (handled next round). */
     ecs_sset batch_match;
     bool refreshing; /* inside refresh: no reentrant step/refresh/destroy */
+    bool stepping;   /* inside ecs_step, its callback included: no nested step or destroy */
 
     ecs_pool *pool;            /* max_workers threads, workers of them active */
     uint32_t workers, max_workers;
     bool inner_off;
-    bool running; /* systems are executing: structural calls are forbidden */
+    bool running; /* systems or ecs_parallel_for's ranges run: structural calls are forbidden */
+    bool in_systems; /* the step's system phase: outputs are being written */
     atomic_uint pending_systems;
     atomic_uint pending_matches;
     ecs_compact *compact; /* max_workers, made on first use (compact.c) */
@@ -166,6 +168,9 @@ struct ecs_context {
      * written; the message is read once the step's threads are done. */
     atomic_uint misuse;
     char misuse_message[256];
+    /* Misuses detected since creation, kept or not: ecs_parallel_for
+     * tells its own from one recorded before it. */
+    atomic_uint misuse_count;
     ecs_entity_fn on_reclaim;
     void *user;
 };
@@ -231,6 +236,30 @@ static inline ecs_status ecs__check_structural(ecs_context *ctx, const char *fn)
 }
 /* ECS_ERR_MISUSE (recorded, naming fn) inside a step or a refresh. */
 ecs_status ecs__check_between_steps(ecs_context *ctx, const char *fn);
+/* Names for messages: "(unnamed)" for a definition without one. */
+static inline const char *ecs__sys_name(const ecs_sys *sys)
+{
+    return sys->def.name ? sys->def.name : "(unnamed)";
+}
+static inline const char *ecs__comp_name(const ecs_context *ctx, uint32_t component)
+{
+    const char *n = ctx->components[component].name;
+    return n ? n : "(unnamed)";
+}
+/* The system with this id, or NULL after recording a misuse that names
+ * fn and the id (context.c). One compare on the valid path. */
+const ecs_sys *ecs__system_arg(const ecs_context *ctx, uint32_t system, const char *fn);
+/* Whether the component id exists; else a misuse naming fn (context.c). */
+bool ecs__component_arg(const ecs_context *ctx, uint32_t component, const char *fn);
+
+/* The system whose process or finish callback this thread is running
+ * (schedule.c), so that calls taking only the context can tell who made
+ * them; sys NULL outside such callbacks. */
+typedef struct ecs_caller {
+    const ecs_sys *sys;
+    bool finishing; /* in its finish callback: every subtask of the pass is done */
+} ecs_caller;
+extern _Thread_local ecs_caller ecs__caller;
 /* Messages (context.c): sets err->status and formats err->message. */
 ecs_status ecs__fail(ecs_error *err, ecs_status status, const char *fmt, ...)
 #if defined(__GNUC__)

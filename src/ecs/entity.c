@@ -4,7 +4,6 @@
 
 #include "alloc.h"
 
-#include <assert.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -153,33 +152,37 @@ ecs_status ecs_remove(ecs_context *ctx, ecs_entity e, uint32_t component)
     return ECS_OK;
 }
 
+static bool has(const ecs_context *ctx, ecs_entity e, uint32_t component, const char *fn)
+{
+    return ecs__component_arg(ctx, component, fn) && ecs__alive(ctx, e) &&
+           (ctx->masks[e.index] >> component & 1);
+}
+
 bool ecs_has(const ecs_context *ctx, ecs_entity e, uint32_t component)
 {
-    return component < ctx->component_count && ecs__alive(ctx, e) &&
-           (ctx->masks[e.index] >> component & 1);
+    return has(ctx, e, component, "ecs_has");
 }
 
 void *ecs_get(ecs_context *ctx, ecs_entity e, uint32_t component)
 {
-    if (!ecs_has(ctx, e, component) || ctx->components[component].size == 0) return NULL;
+    if (!has(ctx, e, component, "ecs_get") || ctx->components[component].size == 0) return NULL;
     return slot(ctx, e.index, component);
 }
 
 void *ecs_column(ecs_context *ctx, uint32_t component)
 {
-    assert(component < ctx->component_count);
-    return ctx->columns[component];
+    return ecs__component_arg(ctx, component, "ecs_column") ? ctx->columns[component] : NULL;
 }
 
 const uint32_t *ecs_subscribed(const ecs_context *ctx, uint32_t system, uint32_t *count)
 {
-    assert(system < ctx->system_count);
-    *count = ctx->systems[system].subs->count;
-    return ctx->systems[system].subs->dense;
+    const ecs_sys *sys = ecs__system_arg(ctx, system, "ecs_subscribed");
+    *count = sys ? sys->subs->count : 0u;
+    return sys ? sys->subs->dense : NULL;
 }
 
 bool ecs_is_subscribed(const ecs_context *ctx, uint32_t system, ecs_entity e)
 {
-    assert(system < ctx->system_count);
-    return ecs__alive(ctx, e) && ecs_oset_contains(ctx->systems[system].subs, e.index);
+    const ecs_sys *sys = ecs__system_arg(ctx, system, "ecs_is_subscribed");
+    return sys && ecs__alive(ctx, e) && ecs_oset_contains(sys->subs, e.index);
 }

@@ -37,6 +37,10 @@ static void put_components(text *t, const ecs_context *ctx, ecs_ids ids)
 
 size_t ecs_dot(const ecs_context *ctx, char *buf, size_t size)
 {
+    if (!buf && size) { /* nowhere to write: measure only */
+        ecs__misuse((ecs_context *)ctx, "ecs_dot given a size of %zu bytes but no buffer", size);
+        size = 0;
+    }
     text t = {buf, size, 0};
     put(&t, "digraph systems {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n");
     for (uint32_t s = 0; s < ctx->system_count; s++) {

@@ -5,19 +5,26 @@
 
 #include "alloc.h"
 
-#include <assert.h>
+#include <stdint.h>
 #include <string.h>
 
-/* The column if mask (of a system) holds component; else a misuse. */
+/* The column if mask (of a system) holds component; else a misuse that
+ * names the system and the component. */
 static unsigned char *declared(const ecs_iter *it, uint64_t mask, uint32_t component,
                                const char *what)
 {
-    if (__builtin_expect(component < it->ctx->component_count && (mask >> component & 1), 1))
-        return it->ctx->columns[component];
+    ecs_context *ctx = it->ctx;
+    if (__builtin_expect(component < ctx->component_count && (mask >> component & 1), 1))
+        return ctx->columns[component];
     const ecs_sys *sys = it->sub_->sys;
-    ecs__misuse(it->ctx, "system '%s' asked to %s component %u, which it does not declare%s",
-                sys->def.name ? sys->def.name : "(unnamed)", what, (unsigned)component,
-                component < it->ctx->component_count ? "" : " (no such component)");
+    if (component >= ctx->component_count)
+        ecs__misuse(ctx, "system '%s' asked to %s component %u, which does not exist (%u declared)",
+                    ecs__sys_name(sys), what, (unsigned)component,
+                    (unsigned)ctx->component_count);
+    else
+        ecs__misuse(ctx, "system '%s' asked to %s component '%s', which it %s",
+                    ecs__sys_name(sys), what, ecs__comp_name(ctx, component),
+                    sys->read_mask >> component & 1 ? "only reads" : "does not declare");
     return NULL;
 }
 
@@ -73,8 +80,15 @@ void *ecs_iter_output_push(ecs_iter *it, uint32_t n)
 {
     ecs_subtask_ *st = it->sub_;
     size_t size = st->sys->def.output_size;
-    assert(size > 0 && "system declared no output_size");
-    assert(n > 0);
+    if (__builtin_expect(size == 0 || n == 0, 0)) {
+        if (size == 0)
+            ecs__misuse(it->ctx, "system '%s' pushed an output but declares no output_size",
+                        ecs__sys_name(st->sys));
+        else
+            ecs__misuse(it->ctx, "system '%s' pushed 0 outputs (at least 1 per push)",
+                        ecs__sys_name(st->sys));
+        return NULL;
+    }
     size_t cap = st->out_cap;
     if (ecs_reserve((void **)&st->out, &st->out_cap, st->out_count + n, size) != 0) {
         st->failed++;
@@ -103,7 +117,7 @@ static const void *batch_of(ecs_context *ctx, const ecs_sys *sys, uint32_t batch
     *count = 0;
     if (batch >= batches_of(sys)) {
         ecs__misuse(ctx, "output batch %u of system '%s' asked for; it has %u", (unsigned)batch,
-                    sys->def.name ? sys->def.name : "(unnamed)", (unsigned)batches_of(sys));
+                    ecs__sys_name(sys), (unsigned)batches_of(sys));
         return NULL;
     }
     uint32_t pass = batch / sys->subtask_count;
@@ -116,20 +130,54 @@ static const void *batch_of(ecs_context *ctx, const ecs_sys *sys, uint32_t batch
 
 uint32_t ecs_output_subtasks(const ecs_context *ctx, uint32_t system)
 {
-    assert(system < ctx->system_count);
-    return ctx->systems[system].subtask_count;
+    const ecs_sys *sys = ecs__system_arg(ctx, system, "ecs_output_subtasks");
+    return sys ? sys->subtask_count : 0u;
 }
 
 uint32_t ecs_output_batches(const ecs_context *ctx, uint32_t system)
 {
-    assert(system < ctx->system_count);
-    return batches_of(&ctx->systems[system]);
+    const ecs_sys *sys = ecs__system_arg(ctx, system, "ecs_output_batches");
+    return sys ? batches_of(sys) : 0u;
+}
+
+/* Whether the outputs of sys are complete and stay still while the
+ * caller reads them: always outside the system phase; in it, only for
+ * the callbacks of a system that depends on sys, and for sys's own
+ * finish callback (every subtask of its pass is done). */
+static bool outputs_settled(const ecs_context *ctx, const ecs_sys *sys)
+{
+    if (!ctx->in_systems) return true;
+    const ecs_sys *caller = ecs__caller.sys;
+    if (!caller || caller->ctx != ctx) return false;
+    if (caller == sys) return ecs__caller.finishing;
+    return ctx->reach[(size_t)sys->id * ctx->system_count + caller->id];
 }
 
 const void *ecs_output(const ecs_context *ctx, uint32_t system, uint32_t batch, uint32_t *count)
 {
-    assert(system < ctx->system_count);
-    return batch_of((ecs_context *)ctx, &ctx->systems[system], batch, count);
+    *count = 0;
+    const ecs_sys *sys = ecs__system_arg(ctx, system, "ecs_output");
+    if (!sys) return NULL;
+    if (__builtin_expect(!outputs_settled(ctx, sys), 0)) {
+        const ecs_sys *caller = ecs__caller.sys;
+        if (caller == sys)
+            ecs__misuse((ecs_context *)ctx,
+                        "system '%s' read its own outputs with ecs_output from process "
+                        "(use ecs_iter_output, or ecs_output in finish)",
+                        ecs__sys_name(sys));
+        else if (caller && caller->ctx == ctx)
+            ecs__misuse((ecs_context *)ctx,
+                        "system '%s' read the outputs of system '%s' with ecs_output while "
+                        "systems run, and it does not depend on it",
+                        ecs__sys_name(caller), ecs__sys_name(sys));
+        else
+            ecs__misuse((ecs_context *)ctx,
+                        "ecs_output of system '%s' called while systems run, outside its "
+                        "dependents' callbacks",
+                        ecs__sys_name(sys));
+        return NULL;
+    }
+    return batch_of((ecs_context *)ctx, sys, batch, count);
 }
 
 /* The system if this one depends on it (directly or not); else a misuse. */
@@ -138,9 +186,14 @@ static const ecs_sys *dependency(const ecs_iter *it, uint32_t system)
     ecs_context *ctx = it->ctx;
     if (system < ctx->system_count && ctx->reach[(size_t)system * ctx->system_count + it->system])
         return &ctx->systems[system];
-    ecs__misuse(ctx, "system '%s' read the outputs of system %u, which it does not depend on",
-                it->sub_->sys->def.name ? it->sub_->sys->def.name : "(unnamed)",
-                (unsigned)system);
+    const char *me = ecs__sys_name(it->sub_->sys);
+    if (system >= ctx->system_count)
+        ecs__misuse(ctx,
+                    "system '%s' read the outputs of system %u, which does not exist (%u declared)",
+                    me, (unsigned)system, (unsigned)ctx->system_count);
+    else
+        ecs__misuse(ctx, "system '%s' read the outputs of system '%s', which it does not depend on",
+                    me, ecs__sys_name(&ctx->systems[system]));
     return NULL;
 }
 
@@ -174,10 +227,24 @@ void ecs_iter_kill(ecs_iter *it, ecs_entity e)
     st->kills[st->kill_count++] = e;
 }
 
-/* Appends a command with room for its payload; NULL when out of memory. */
+static const char *const cmd_names[] = {
+    [ECS_CMD_CREATE] = "ecs_iter_defer_create",
+    [ECS_CMD_ADD] = "ecs_iter_defer_add",
+    [ECS_CMD_REMOVE] = "ecs_iter_defer_remove",
+    [ECS_CMD_CALL] = "ecs_iter_defer_call",
+};
+
+/* Appends a command with room for its payload; NULL when out of memory
+ * or when the payload is missing or too large (a misuse). */
 static ecs_cmd *record(ecs_iter *it, uint32_t kind, const void *payload, size_t size)
 {
     ecs_subtask_ *st = it->sub_;
+    if (__builtin_expect(size && (!payload || size > SIZE_MAX / 2), 0)) {
+        ecs__misuse(it->ctx, "system '%s' called %s with a size of %zu bytes and %s",
+                    ecs__sys_name(st->sys), cmd_names[kind], size,
+                    payload ? "no room to copy them" : "a NULL payload");
+        return NULL;
+    }
     size_t need = ecs__cmd_bytes(size);
     if (ecs_reserve((void **)&st->cmds, &st->cmd_cap, st->cmd_len + need, 1) != 0) {
         st->failed++;
@@ -198,12 +265,20 @@ void ecs_iter_defer_create(ecs_iter *it, ecs_entity_fn init, const void *payload
     if (cmd) cmd->fn.init = init;
 }
 
+/* Whether the component exists; else a misuse naming the system. */
+static bool known_component(const ecs_iter *it, uint32_t component, uint32_t kind)
+{
+    ecs_context *ctx = it->ctx;
+    if (__builtin_expect(component < ctx->component_count, 1)) return true;
+    ecs__misuse(ctx, "system '%s' called %s with component %u, which does not exist (%u declared)",
+                ecs__sys_name(it->sub_->sys), cmd_names[kind], (unsigned)component,
+                (unsigned)ctx->component_count);
+    return false;
+}
+
 void ecs_iter_defer_add(ecs_iter *it, ecs_entity e, uint32_t component, const void *value)
 {
-    if (component >= it->ctx->component_count) {
-        ecs__misuse(it->ctx, "ecs_iter_defer_add of unknown component %u", (unsigned)component);
-        return;
-    }
+    if (!known_component(it, component, ECS_CMD_ADD)) return;
     size_t size = value ? it->ctx->components[component].size : 0;
     ecs_cmd *cmd = record(it, ECS_CMD_ADD, value, size);
     if (!cmd) return;
@@ -213,10 +288,7 @@ void ecs_iter_defer_add(ecs_iter *it, ecs_entity e, uint32_t component, const vo
 
 void ecs_iter_defer_remove(ecs_iter *it, ecs_entity e, uint32_t component)
 {
-    if (component >= it->ctx->component_count) {
-        ecs__misuse(it->ctx, "ecs_iter_defer_remove of unknown component %u", (unsigned)component);
-        return;
-    }
+    if (!known_component(it, component, ECS_CMD_REMOVE)) return;
     ecs_cmd *cmd = record(it, ECS_CMD_REMOVE, NULL, 0);
     if (!cmd) return;
     cmd->entity = e;
@@ -225,7 +297,11 @@ void ecs_iter_defer_remove(ecs_iter *it, ecs_entity e, uint32_t component)
 
 void ecs_iter_defer_call(ecs_iter *it, ecs_deferred_fn fn, const void *payload, size_t size)
 {
-    assert(fn);
+    if (__builtin_expect(!fn, 0)) {
+        ecs__misuse(it->ctx, "system '%s' called ecs_iter_defer_call without a function",
+                    ecs__sys_name(it->sub_->sys));
+        return;
+    }
     ecs_cmd *cmd = record(it, ECS_CMD_CALL, payload, size);
     if (cmd) cmd->fn.call = fn;
 }

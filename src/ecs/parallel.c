@@ -67,7 +67,7 @@ ecs_status ecs_parallel_for(ecs_context *ctx, uint32_t n, uint32_t min_per_part,
         };
     /* Structural calls from a range are refused as they are while
      * systems run (whatever the part count, so 1 worker behaves as 8). */
-    atomic_store_explicit(&ctx->misuse, 0, memory_order_relaxed); /* as ecs_step */
+    unsigned misuses = atomic_load_explicit(&ctx->misuse_count, memory_order_relaxed);
     ctx->running = true;
     if (parts == 1) {
         range_run(&ctx->range_jobs[0]);
@@ -79,5 +79,9 @@ ecs_status ecs_parallel_for(ecs_context *ctx, uint32_t n, uint32_t min_per_part,
         ecs_pool_wait(ctx->pool, &ctx->pending_ranges);
     }
     ctx->running = false;
-    return atomic_load_explicit(&ctx->misuse, memory_order_acquire) ? ECS_ERR_MISUSE : ECS_OK;
+    /* This call's own misuses only: one recorded before it (in the same
+     * step callback, say) stays recorded and is the step's to report. */
+    return atomic_load_explicit(&ctx->misuse_count, memory_order_acquire) != misuses
+               ? ECS_ERR_MISUSE
+               : ECS_OK;
 }

@@ -74,8 +74,8 @@
 #define POOL_INBOX 4u
 /* How long an idle thread leaves the jobs addressed to a busy thread
  * alone: a subtask run where its entity range's columns are not cached
- * costs several times more (bench/results/.../engine-steps.txt), so a
- * thread that will be free soon should run it. */
+ * costs several times more than one run where they are, so a thread that
+ * will be free soon should run it. */
 #ifndef POOL_STEAL_NS
 #define POOL_STEAL_NS 50000u
 #endif

@@ -12,10 +12,11 @@
 
 #include "alloc.h"
 
-#include <assert.h>
 #include <stddef.h>
 
 #define CONTAINER_OF(ptr, type, member) ((type *)(void *)((char *)(ptr)-offsetof(type, member)))
+
+_Thread_local ecs_caller ecs__caller;
 
 static uint32_t split_count(const ecs_context *ctx, const ecs_sys *sys)
 {
@@ -115,15 +116,26 @@ static void subtask_execute(ecs_subtask_ *st)
         .ctx = sys->ctx,
         .sub_ = st,
     };
+    const ecs_caller outer = ecs__caller; /* a callback may step another context */
+    ecs__caller = (ecs_caller){sys, false};
     if (!measured(sys, sys->subtask_count)) {
         sys->def.process(&it);
-        return;
+    } else {
+        uint64_t t0 = ecs__now_ns();
+        sys->def.process(&it);
+        ecs_meter *m = &sys->ctx->meters[ecs_pool_self(sys->ctx->pool)];
+        m->ns += ecs__now_ns() - t0;
+        m->entities += it.count;
     }
-    uint64_t t0 = ecs__now_ns();
-    sys->def.process(&it);
-    ecs_meter *m = &sys->ctx->meters[ecs_pool_self(sys->ctx->pool)];
-    m->ns += ecs__now_ns() - t0;
-    m->entities += it.count;
+    ecs__caller = outer;
+}
+
+static void system_finish(ecs_sys *sys)
+{
+    const ecs_caller outer = ecs__caller;
+    ecs__caller = (ecs_caller){sys, true};
+    sys->def.finish(sys->ctx, sys->id, sys->def.user);
+    ecs__caller = outer;
 }
 
 /* Queues every subtask of the current pass but one and returns that one
@@ -131,10 +143,9 @@ static void subtask_execute(ecs_subtask_ *st)
  * With a subtask per worker, subtask k is addressed to thread k (pool.h),
  * so each worker gets the same entity range in every system and pass and
  * the columns it writes stay in its own cache (on a machine whose cores
- * share no cache, a range that changes threads between systems costs more
- * than the work on it: at 100 000 particles on 2 threads, velocity took
- * 250 us per frame when its ranges went to whichever thread was free, 70
- * when addressed). Which thread runs which subtask never changes a result. */
+ * share no cache, a range that changes threads between systems can cost
+ * more than the work on it). Which thread runs which subtask never changes
+ * a result. */
 static ecs_subtask_ *pass_launch(ecs_sys *sys)
 {
     uint32_t n = sys->subtask_count, own = ecs_pool_self(sys->ctx->pool) % n;
@@ -174,7 +185,7 @@ static void run_from(ecs_subtask_ *st)
         subtask_execute(st);
         ecs_sys *sys = st->sys;
         if (atomic_fetch_sub_explicit(&sys->pending_subtasks, 1, memory_order_acq_rel) != 1) return;
-        if (sys->def.finish) sys->def.finish(sys->ctx, sys->id, sys->def.user);
+        if (sys->def.finish) system_finish(sys);
         if (sys->pass + 1u < sys->passes) { /* the next pass, same ranges */
             sys->pass++;
             atomic_store_explicit(&sys->pending_subtasks, sys->subtask_count,
@@ -202,35 +213,44 @@ void ecs__run_systems(ecs_context *ctx)
     ecs_pool_wait(ctx->pool, &ctx->pending_systems);
 }
 
+/* A misuse anywhere in the step wins over the other failures. */
+static ecs_status step_result(ecs_context *ctx, ecs_status st)
+{
+    ctx->stepping = false;
+    if (atomic_load_explicit(&ctx->misuse, memory_order_acquire) != 0) return ECS_ERR_MISUSE;
+    return st;
+}
+
 ecs_status ecs_step(ecs_context *ctx, ecs_step_fn fn, void *user)
 {
     ecs_status st = ecs__check_between_steps(ctx, "ecs_step");
     if (st != ECS_OK) return st;
+    if (ctx->stepping) return ecs__misuse(ctx, "ecs_step called from a step callback");
     atomic_store_explicit(&ctx->misuse, 0, memory_order_relaxed);
     ctx->step_status = ECS_OK;
+    ctx->stepping = true;
     if (fn) fn(ctx, user);
     ecs__refresh(ctx, false);
     st = ecs__prepare_subtasks(ctx);
-    if (st != ECS_OK) return st;
-    ctx->running = true;
+    if (st != ECS_OK) return step_result(ctx, st);
+    ctx->running = ctx->in_systems = true;
     ecs__run_systems(ctx);
-    ctx->running = false;
+    ctx->running = ctx->in_systems = false;
     ecs__balance_update(ctx);
     ecs__refresh(ctx, true);
-    if (atomic_load_explicit(&ctx->misuse, memory_order_acquire) != 0) return ECS_ERR_MISUSE;
-    return ctx->step_status;
+    return step_result(ctx, ctx->step_status);
 }
 
 uint32_t ecs_system_pass(const ecs_context *ctx, uint32_t system)
 {
-    assert(system < ctx->system_count);
-    return ctx->systems[system].pass;
+    const ecs_sys *sys = ecs__system_arg(ctx, system, "ecs_system_pass");
+    return sys ? sys->pass : 0u;
 }
 
 ecs_system_stats ecs_system_stats_get(const ecs_context *ctx, uint32_t system)
 {
-    assert(system < ctx->system_count);
-    const ecs_sys *sys = &ctx->systems[system];
+    const ecs_sys *sys = ecs__system_arg(ctx, system, "ecs_system_stats_get");
+    if (!sys) return (ecs_system_stats){.name = ""};
     uint32_t entities = 0;
     for (uint32_t i = 0; i < sys->subtask_count; i++)
         entities += sys->subtasks[i].end - sys->subtasks[i].begin;

@@ -16,10 +16,10 @@ static size_t words_of(uint32_t universe) { return ((size_t)universe + 63u) / 64
 /* One member per bitmap word, for a set that is listed (or empty): dense
  * then touches at most half the bitmap's bytes, and walking the list
  * stays cheaper than walking every word (a refresh walks its batch four
- * or five times). At one per 8 words, 100 000 entities listed at most 195
- * members, and the simulation's 190-230 deaths a frame spilled every
- * other frame: each walk of the batch took 2.3-3.1 us instead of 0.1-0.3.
- * Never below count, so a listed set stays listed. */
+ * or five times). A smaller cap would make a batch of a few hundred
+ * changes among a hundred thousand entities spill, and every walk of it
+ * would then scan the whole bitmap. Never below count, so a listed set
+ * stays listed. */
 static void set_list_cap(ecs_sset *s)
 {
     size_t cap = words_of(s->universe);

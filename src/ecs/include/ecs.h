@@ -16,15 +16,39 @@
  *
  * Threading: every function not prefixed ecs_iter_ must be called from the
  * thread that owns the context, outside ecs_step's system phase (the step
- * callback is fine). ecs_iter_ functions are for process callbacks.
+ * callback is fine), except where its comment allows system callbacks
+ * (ecs_output, ecs_output_subtasks, ecs_system_pass). ecs_iter_ functions
+ * are for process callbacks.
  *
- * Misuse that would corrupt memory is checked in every build, once per
- * call (never per entity): a structural call (create, kill, add, remove,
- * refresh, step, set_workers) while systems run, a component a system
- * did not declare asked of ecs_iter_read/_write, an output read of a
- * system not depended on, an out-of-range batch. The call then does
- * nothing (returns ECS_ERR_MISUSE, NULL or 0), the step returns
- * ECS_ERR_MISUSE and ecs_misuse_message says what happened.
+ * Misuse is checked in every build, release builds included (real checks,
+ * not asserts), once per call and never per entity:
+ *   - a structural call (create, kill, add, remove, their bulk forms,
+ *     refresh, step, set_workers, set_inner_parallelism, parallel_for,
+ *     context_destroy) while systems or ecs_parallel_for's ranges run;
+ *     from a refresh callback, the same but create, kill, add and remove;
+ *     from a step callback, ecs_step and ecs_context_destroy;
+ *   - a system or component id that does not exist, given to any call
+ *     that takes one (ecs_add, ecs_remove and ecs_create_bulk return
+ *     ECS_ERR_UNKNOWN_COMPONENT for it instead, as documented there);
+ *   - ecs_iter_read of a component the system does not declare,
+ *     ecs_iter_write of one it does not write;
+ *   - ecs_iter_output_push on a system without output_size, or of 0
+ *     elements; an output batch out of range; outputs of a system not
+ *     depended on (ecs_iter_dep_*, and ecs_output in the system phase);
+ *   - a deferred command with a size but a NULL payload, a deferred call
+ *     without a function.
+ * The call then does nothing and returns ECS_ERR_MISUSE, NULL, false or
+ * 0 (ecs_system_stats_get: zeros and the name ""), the step returns
+ * ECS_ERR_MISUSE, and ecs_misuse_message names the call or the system
+ * and the component or system involved (by name; by id when the id does
+ * not exist).
+ *
+ * When several failures apply to one call, it returns the first of:
+ * ECS_ERR_MISUSE; ECS_ERR_INVALID or ECS_ERR_UNKNOWN_COMPONENT (its
+ * arguments, checked in the order they are listed); ECS_ERR_DEAD;
+ * ECS_ERR_FULL or ECS_ERR_NOMEM. ecs_step returns ECS_ERR_MISUSE when any
+ * misuse happened during it, else the first ECS_ERR_FULL or ECS_ERR_NOMEM
+ * of the step, in the order the refresh applies the changes.
  *
  * Threads: the pool starts max_workers threads (the caller included) once;
  * ecs_set_workers picks how many of them run the next steps and parks the
@@ -102,7 +126,8 @@ typedef struct ecs_ids {
      (uint32_t)(sizeof((uint32_t[]){__VA_ARGS__}) / sizeof(uint32_t))}
 
 /* A component type. Its id is its index in ecs_config.components. A size of
- * 0 makes a tag: it has no storage but still takes part in matching. An
+ * 0 makes a tag: it has no storage but still takes part in matching (its
+ * column, ecs_get and ecs_iter_read/_write give NULL; ask ecs_has). An
  * align of 0 means the alignment of max_align_t; otherwise size must be a
  * multiple of align (as sizeof and _Alignof of one type always are). */
 typedef struct ecs_component_def {
@@ -112,7 +137,12 @@ typedef struct ecs_component_def {
 } ecs_component_def;
 
 /* Inner parallelism: how one system's subscribed entities are split into
- * subtasks for one step. */
+ * subtasks for one step. Every system runs at least one subtask each step,
+ * even with no subscribed entity: process is then called once with count
+ * 0, so per-step work, outputs (one batch per pass) and finish always
+ * happen. With E entities: NONE, E < min_entities or inner parallelism
+ * off: 1 subtask; PER_WORKER: min(workers, E) subtasks (no subtask is
+ * ever empty when E > 0); CHUNKS: ceil(E / chunk_size). */
 typedef enum ecs_split {
     ECS_SPLIT_NONE = 0,   /* one subtask */
     ECS_SPLIT_PER_WORKER, /* one subtask per worker thread, evenly sized (or see balance) */
@@ -144,7 +174,9 @@ typedef void (*ecs_entity_fn)(ecs_context *ctx, ecs_entity e, void *user);
 typedef void (*ecs_deferred_fn)(ecs_context *ctx, void *payload);
 
 /* A system. Its id is its index in ecs_config.systems. An entity is
- * subscribed when it holds every component in reads and writes. */
+ * subscribed when it holds every component in reads and writes; a system
+ * that declares no component subscribes no entity (it still runs once
+ * per step, with count 0: a per-step hook). */
 typedef struct ecs_system_def {
     const char *name;
     ecs_ids reads;
@@ -218,7 +250,13 @@ uint32_t ecs_component_count(const ecs_context *ctx);
 
 /* Creates an entity with no components. ECS_ERR_FULL when a fixed context
  * is full (or a dynamic one reached ECS_MAX_ENTITIES), ECS_ERR_NOMEM when
- * growth failed: *out is then the null handle and the context is intact. */
+ * growth failed: *out is then the null handle and the context is intact.
+ * A killed entity keeps its slot until the refresh that reclaims it
+ * (ecs_refresh, or the refreshes of ecs_step): a fixed context of
+ * capacity N is full while N entities are alive or killed since the last
+ * refresh (capacity 1: create, kill, create gives ECS_ERR_FULL until
+ * ecs_refresh). In a step, the refresh runs the deferred creates before
+ * the kills the systems recorded, so those kills make no room for them. */
 ecs_status ecs_create(ecs_context *ctx, ecs_entity *out);
 /* Kills at once: the handle stops being alive; the index is reclaimed and
  * unsubscribed at the next refresh. ECS_ERR_DEAD for a stale handle.
@@ -256,17 +294,20 @@ uint32_t ecs_capacity(const ecs_context *ctx);
 ecs_status ecs_add(ecs_context *ctx, ecs_entity e, uint32_t component, const void *value);
 ecs_status ecs_remove(ecs_context *ctx, ecs_entity e, uint32_t component);
 bool ecs_has(const ecs_context *ctx, ecs_entity e, uint32_t component);
-/* Pointer to the entity's component, or NULL if dead or absent. Valid until
- * the next create (storage may grow) or destroy. */
+/* Pointer to the entity's component, or NULL if dead or absent, and
+ * always NULL for a tag (no storage: ecs_has tells whether it is
+ * present). Valid until the next create (storage may grow) or destroy. */
 void *ecs_get(ecs_context *ctx, ecs_entity e, uint32_t component);
-/* Base of a component's buffer: element i belongs to entity index i. */
+/* Base of a component's buffer: element i belongs to entity index i.
+ * NULL for a tag. */
 void *ecs_column(ecs_context *ctx, uint32_t component);
 
 /* ---- Systems and steps ------------------------------------------------- */
 
 /* Subscribed entity indices of a system, in ascending order, valid until
- * the next refresh. Systems that subscribe the same entities may get the
- * same array: the ecs keeps one list for them. */
+ * the next refresh (NULL with *count 0 for an unknown system id). Systems
+ * that subscribe the same entities may get the same array: the ecs keeps
+ * one list for them. */
 const uint32_t *ecs_subscribed(const ecs_context *ctx, uint32_t system, uint32_t *count);
 bool ecs_is_subscribed(const ecs_context *ctx, uint32_t system, ecs_entity e);
 
@@ -275,7 +316,10 @@ typedef void (*ecs_step_fn)(ecs_context *ctx, void *user);
 /* One step: runs fn (may be NULL; it may create, kill and change entities,
  * which systems see in this step), runs every system along the DAG, then
  * refreshes. Returns ECS_ERR_FULL if a deferred create hit the fixed limit
- * (that create was dropped, everything else was applied). */
+ * (that create was dropped, everything else was applied). fn may call
+ * ecs_refresh, ecs_set_workers, ecs_set_inner_parallelism and
+ * ecs_parallel_for; ecs_step and ecs_context_destroy from fn are refused
+ * (ECS_ERR_MISUSE, the context untouched). */
 ecs_status ecs_step(ecs_context *ctx, ecs_step_fn fn, void *user);
 
 /* Applies pending changes (subscriptions, reclaims) now, without running
@@ -305,8 +349,9 @@ bool ecs_inner_parallelism(const ecs_context *ctx);
  * min_per_part, and 1 when inner parallelism is off, so the same
  * arguments give the same ranges until the workers or inner parallelism
  * change. fn may read and write columns (ecs_column) but not create,
- * kill, add or remove: those calls are refused (ECS_ERR_MISUSE, named by
- * ecs_misuse_message) and so is this call's result then. For work whose
+ * kill, add or remove: those calls are refused and this call returns
+ * ECS_ERR_MISUSE (only for misuse during it: one recorded before is kept
+ * and still fails the step; ecs_misuse_message keeps the first). For work whose
  * result must not depend on the worker count, fn's result should not
  * depend on the ranges (spawning draws each entity from its index). */
 typedef void (*ecs_range_fn)(void *user, uint32_t begin, uint32_t end, uint32_t part,
@@ -321,7 +366,10 @@ uint32_t ecs_parallel_parts(const ecs_context *ctx, uint32_t n, uint32_t min_per
  * sequence for any worker count. A one-pass system has one batch per
  * subtask. Valid until that system runs again. */
 uint32_t ecs_output_batches(const ecs_context *ctx, uint32_t system);
-/* NULL and *count 0 for a batch out of range (a misuse). */
+/* NULL and *count 0 for a batch out of range (a misuse). In the system
+ * phase of a step (from a callback) only the outputs of a system the
+ * caller depends on, or its own from its finish callback, may be read:
+ * any other read races with the system writing them and is a misuse. */
 const void *ecs_output(const ecs_context *ctx, uint32_t system, uint32_t batch,
                        uint32_t *count);
 /* Subtasks the system ran in the last step; from a callback during a
@@ -352,7 +400,7 @@ struct ecs_iter {
 
 /* Component buffers, checked against the system's declaration: an
  * undeclared component (or a write to one only read) is a misuse and
- * gives NULL. */
+ * gives NULL. A declared tag gives NULL too (it has no storage). */
 const void *ecs_iter_read(const ecs_iter *it, uint32_t component);
 void *ecs_iter_write(const ecs_iter *it, uint32_t component);
 
@@ -378,7 +426,8 @@ ecs_entity ecs_iter_handle(const ecs_iter *it, uint32_t index);
 
 /* Appends n >= 1 output elements (output_size bytes each) to this
  * subtask's output and returns the first; valid until the next push. NULL
- * if out of memory (the push is dropped; the step returns ECS_ERR_NOMEM). */
+ * if out of memory (the push is dropped; the step returns ECS_ERR_NOMEM),
+ * and NULL, a misuse, for n == 0 or a system without output_size. */
 void *ecs_iter_output_push(ecs_iter *it, uint32_t n);
 /* This subtask's own output so far in this step (earlier passes included). */
 const void *ecs_iter_output(const ecs_iter *it, uint32_t *count);
@@ -394,7 +443,9 @@ uint32_t ecs_iter_dep_subtasks(const ecs_iter *it, uint32_t system);
  * is no longer alive by then is skipped. Payloads are copied, and the copy
  * handed to the callback is aligned for max_align_t (not beyond). */
 void ecs_iter_kill(ecs_iter *it, ecs_entity e);
-/* Creates an entity at refresh, then calls init(ctx, entity, copy of payload). */
+/* Creates an entity at refresh, then calls init(ctx, entity, copy of
+ * payload). init may be NULL: the entity is then created with no
+ * components (and the payload is not used). */
 void ecs_iter_defer_create(ecs_iter *it, ecs_entity_fn init, const void *payload,
                            size_t size);
 void ecs_iter_defer_add(ecs_iter *it, ecs_entity e, uint32_t component, const void *value);
@@ -404,7 +455,8 @@ void ecs_iter_defer_call(ecs_iter *it, ecs_deferred_fn fn, const void *payload, 
 /* ---- Introspection ------------------------------------------------------ */
 
 /* The system DAG as Graphviz dot. snprintf-like: returns the length of the
- * whole text; writes at most size bytes, NUL-terminated. */
+ * whole text; writes at most size bytes, NUL-terminated (buf may be NULL
+ * only with size 0). */
 size_t ecs_dot(const ecs_context *ctx, char *buf, size_t size);
 
 typedef struct ecs_system_stats {
@@ -414,6 +466,7 @@ typedef struct ecs_system_stats {
     uint32_t subtasks;   /* subtasks in the last step */
 } ecs_system_stats;
 
+/* All zero with the name "" for an unknown system id (a misuse). */
 ecs_system_stats ecs_system_stats_get(const ecs_context *ctx, uint32_t system);
 
 /* Worker k's share (0..1) of the entities of balanced systems in the
