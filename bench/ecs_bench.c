@@ -520,12 +520,37 @@ static void print_row(const series *s, double baseline, uint32_t per)
     printf("%-34s %12.6f %12.6f %9s %11s\n", s->name, s->median, s->min, ratio, ns);
 }
 
-/* verdict: "PASS", "MISS" or why the goal does not apply. */
-static void print_goal(const char *what, double value, const char *unit, const char *verdict)
+/* One derived figure: a ratio or a time, with what it compares. */
+static void print_figure(const char *what, double value, const char *unit)
 {
     char v[32];
     snprintf(v, sizeof v, "%.2f%s", value, unit);
-    printf("goal  %-60s %9s  %s\n", what, v, verdict);
+    printf("  %-58s %10s\n", what, v);
+}
+
+/* Figures for reference, not targets: flecs v4.1.6 creating and deleting
+ * 1 000 000 entities, one by one and in bulk, run beside this bench on a
+ * 2-vCPU AMD EPYC virtual machine. Like with like: flecs' create puts the
+ * entities where its queries see them and its delete takes them out; ours
+ * are seen by systems only after the refresh, so each row compared
+ * includes it. */
+static void print_flecs_reference(const series *m)
+{
+    static const struct {
+        int row;
+        const char *what;
+        double flecs_ms;
+    } flecs[] = {
+        {M_CREATE_TOTAL, "create one by one + refresh", 101.0},
+        {M_BULK_CREATE_TOTAL, "create in bulk + refresh", 25.0},
+        {M_KILL, "kill one by one + refresh", 18.0},
+        {M_BULK_KILL, "kill in bulk + refresh", 9.8},
+    };
+    printf("\nbeside flecs v4.1.6 on 1 000 000 entities (its figures from a 2-vCPU AMD EPYC VM):\n");
+    printf("  %-34s %12s %12s\n", "operation", "this run ms", "flecs ms");
+    for (size_t k = 0; k < sizeof flecs / sizeof flecs[0]; k++)
+        printf("  %-34s %12.1f %12.1f\n", flecs[k].what, m[flecs[k].row].median,
+               flecs[k].flecs_ms);
 }
 
 static void write_csv(const options *o, FILE *f, const series *m)
@@ -626,43 +651,16 @@ int main(int argc, char **argv)
            " refresh that makes the entities visible to systems (subscribes or reclaims them),\n"
            " per repetition, on a fresh context)\n\n", EMPTY_STEPS);
 
-    char what[64];
-    double serial = m[M_SERIAL].median / base;
-    print_goal("ecs step, inner parallelism off, within 1.2x of plain loop", serial, "x",
-               serial <= 1.2 ? "PASS" : "MISS");
-    double speedup = m[M_SERIAL].median / m[M_PARALLEL].median;
-    snprintf(what, sizeof what, "per-worker split >= 1.7x faster than inner off (threads=%u)",
+    printf("derived figures (medians):\n");
+    print_figure("ecs step, inner parallelism off / plain loop", m[M_SERIAL].median / base, "x");
+    char what[80];
+    snprintf(what, sizeof what, "per-worker split, speedup over inner off (threads=%u)",
              o.threads);
-    print_goal(what, speedup, "x", o.threads < 2 ? "n/a (needs --threads >= 2)"
-                                   : speedup >= 1.7 ? "PASS" : "MISS");
-    double churn = m[M_CHURN].median / m[M_PARALLEL].median;
-    print_goal("after churn within 1.3x of the fresh per-worker step", churn, "x",
-               churn <= 1.3 ? "PASS" : "MISS");
-    /* The goals: flecs v4.1.6's create and delete of 1 000 000 entities,
-     * one by one and bulk, timed on the development machine beside ours.
-     * Like with like: flecs' create puts the entities in their table, where
-     * its queries see them, and its delete takes them out; ours are seen by
-     * systems only after the refresh, so every row compared includes it. */
-    static const struct {
-        int row;
-        const char *what;
-        double flecs_ms;
-    } flecs[] = {
-        {M_CREATE_TOTAL, "create one by one + refresh under flecs' 101 ms", 101.0},
-        {M_BULK_CREATE_TOTAL, "create in bulk + refresh under flecs' 25 ms", 25.0},
-        {M_KILL, "kill one by one + refresh under flecs' 18 ms", 18.0},
-        {M_BULK_KILL, "kill in bulk + refresh under flecs' 9.8 ms", 9.8},
-    };
-    for (size_t k = 0; k < sizeof flecs / sizeof flecs[0]; k++) {
-        double ms = m[flecs[k].row].median;
-        print_goal(flecs[k].what, ms, " ms",
-                   o.entities != 1000000u   ? "n/a (needs --entities 1000000)"
-                   : ms < flecs[k].flecs_ms ? "PASS"
-                                            : "MISS");
-    }
-    double empty_us = m[M_EMPTY].median * 1e3;
-    print_goal("empty step of the 9-system DAG under 20 us", empty_us, " us",
-               empty_us < 20.0 ? "PASS" : "MISS");
+    print_figure(what, m[M_SERIAL].median / m[M_PARALLEL].median, "x");
+    print_figure("per-worker step after churn / fresh per-worker step",
+                 m[M_CHURN].median / m[M_PARALLEL].median, "x");
+    print_figure("empty step of the 9-system DAG", m[M_EMPTY].median * 1e3, " us");
+    if (o.entities == 1000000u) print_flecs_reference(m);
 
     if (o.csv) csv_finish(&csv, &o, m);
     for (int k = 0; k < M_COUNT; k++)
