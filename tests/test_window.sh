@@ -5,7 +5,7 @@
 #
 # A short unattended run saves a screenshot of the right size that is not
 # blank and prints one summary line; a broken shader, a missing font, no
-# display and an OpenGL older than 3.3 each give one line on stderr saying
+# damaged font, no display and an OpenGL older than 3.3 each give one line on stderr saying
 # what is missing and exit 1, leaving no screenshot behind. Prints one line per case, exits 1 if any failed.
 set -u
 
@@ -178,6 +178,20 @@ cp "$data/shaders/particles.frag" "$tmp/a/shaders/"
 rm "$tmp/a/assets/DejaVuSans.ttf"
 "$bin" "${small[@]}" --frames 1 --assets "$tmp/a" --screenshot "$tmp/shot.png" >"$out" 2>"$err"
 expect_failure "missing font names the file" $? "$tmp/a/assets/DejaVuSans.ttf"
+
+# A damaged font: hhea's ascent and descent swapped (stb_truetype alone
+# would divide by a negative line height and abort in its rasteriser).
+python3 - "$data/assets/DejaVuSans.ttf" "$tmp/a/assets/DejaVuSans.ttf" <<'PY'
+import struct, sys
+font = bytearray(open(sys.argv[1], "rb").read())
+for i in range(struct.unpack(">H", font[4:6])[0]):
+    tag, _, off, _ = struct.unpack(">4sIII", font[12 + 16 * i:28 + 16 * i])
+    if tag == b"hhea":
+        font[off + 4:off + 8] = font[off + 6:off + 8] + font[off + 4:off + 6]
+open(sys.argv[2], "wb").write(font)
+PY
+"$bin" "${small[@]}" --frames 1 --assets "$tmp/a" --screenshot "$tmp/shot.png" >"$out" 2>"$err"
+expect_failure "damaged font names the file" $? "$tmp/a/assets/DejaVuSans.ttf" "hhea"
 
 # (An --assets that is not a directory is bad input, exit 2: test_cli.sh.)
 
