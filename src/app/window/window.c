@@ -44,6 +44,7 @@ typedef struct window_app {
     float scale;        /* drawable pixels per window coordinate */
     int px_w, px_h;     /* drawable size this frame */
     bool running, paused, step_once, help, highlight, spraying, shot_requested;
+    bool shot_saved;    /* --screenshot is in place: the run's work is done */
     bool hidden; /* minimised or hidden: nothing to draw, the simulation waits */
     float mouse_x, mouse_y; /* window coordinates */
     char notice[192];
@@ -378,8 +379,11 @@ static uint64_t screenshots(window_app *a, bool last)
         shot_done(a, window_shot_key(a->gfx, a->px_w, a->px_h, name, sizeof name), name);
         a->shot_requested = false;
     }
-    if (last && a->shot.kind && !app_stop_signal())
-        shot_done(a, window_shot_save(a->gfx, a->px_w, a->px_h, &a->shot), NULL);
+    if (last && a->shot.kind && !app_stop_signal()) {
+        int rc = window_shot_save(a->gfx, a->px_w, a->px_h, &a->shot);
+        a->shot_saved = rc == 0;
+        shot_done(a, rc, NULL);
+    }
     return window_now_ns() - t0;
 }
 
@@ -443,7 +447,9 @@ int window_main(int argc, char **argv)
     int rc = start(&a, argc, argv);
     if (rc == 0) {
         run(&a);
-        if (app_stop_signal()) {
+        /* A signal after --screenshot was put in place finds the run done:
+         * exit 128+N promises the old file was kept. */
+        if (app_stop_signal() && !a.shot_saved) {
             rc = app_stop_status();
         } else {
             if (a.opt.frames) window_stats_print_summary(&a.stats, stdout);
