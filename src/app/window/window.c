@@ -268,8 +268,10 @@ static void step(window_app *a, window_frame *f)
     for (uint32_t s = 0; s < SIM_SYSTEM_COUNT; s++)
         f->system_ms[s] = ecs_system_stats_get(ctx, s).wall_ms;
     if (st == ECS_ERR_FULL) {
-        notify(a, "storage full (fixed limit %u): %u sprayed particles dropped",
-               (unsigned)a->opt.fixed_limit, (unsigned)sim_spray_dropped(a->world));
+        char limit[32], dropped[32];
+        notify(a, "storage full (fixed limit %s): %s sprayed particles dropped",
+               window_hud_count(limit, sizeof limit, a->opt.fixed_limit),
+               window_hud_count(dropped, sizeof dropped, sim_spray_dropped(a->world)));
     } else if (st != ECS_OK) {
         app_error(PROG, "frame %llu: the simulation step failed: %s",
                   (unsigned long long)sim_frame(a->world), ecs_status_name(st));
@@ -339,6 +341,11 @@ static void hud(window_app *a, const window_hud_layout *l)
         .draw = gfx_drawn_path(a->gfx),
         .notice = window_now_ns() < a->notice_until ? a->notice : NULL,
     };
+    const sim_params *p = sim_get_params(a->world);
+    gfx_view view = gfx_get_view(a->gfx);
+    char warning[128];
+    if (window_hud_view_warning(&view, p->world_w, p->world_h, warning, sizeof warning))
+        h.warning = warning;
     ecs_context *ctx = sim_ecs(a->world);
     for (uint32_t s = 0; s < SIM_SYSTEM_COUNT; s++) h.system_names[s] = ecs_system_stats_get(ctx, s).name;
     window_hud_draw(a->gfx, &h, l);
