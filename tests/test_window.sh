@@ -85,7 +85,7 @@ else
 fi
 rm -f "$tmp/shot.png"
 
-# The output module's rules (issue 8): a symlinked --screenshot keeps the
+# The output module's rules (out.h): a symlinked --screenshot keeps the
 # link and replaces the file it names, with its mode.
 mkdir -p "$tmp/real"
 echo old >"$tmp/real/s.png" && chmod 640 "$tmp/real/s.png"
