@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "font.h"
+#include "font_sfnt.h"
 
 #define FONT_NAME "damaged.ttf"
 
@@ -201,12 +202,14 @@ static void test_extreme_fields(void **state)
 {
     (void)state;
     span head = table("head"), hhea = table("hhea"), maxp = table("maxp"), loca = table("loca");
+    span hmtx = table("hmtx");
     const uint32_t fields[] = {
         head.off + 18, head.off + 50, /* unitsPerEm, indexToLocFormat */
         head.off + 36, head.off + 38, head.off + 40, head.off + 42, /* the font's box */
         hhea.off + 4, hhea.off + 6, hhea.off + 8, hhea.off + 34, /* ascent, descent, gap, metrics */
         maxp.off + 4,                                            /* numGlyphs */
         loca.off + 2, loca.off + 4 * 36 + 2, loca.off + 4 * 37,  /* glyph offsets */
+        hmtx.off + 4 * 17, hmtx.off + 4 * 36,                   /* advances of '.' and 'A' */
         4,                                                       /* numTables */
     };
     const uint32_t values[] = {0, 1, 2, 3, 0x7fff, 0x8000, 0x8001, 0xfffe, 0xffff, 16, 4096};
@@ -221,6 +224,60 @@ static void test_extreme_fields(void **state)
         }
     free(copy);
     assert_true(t.refused > 0);
+}
+
+/* Where the outline of the glyph for ch starts in the file, and its length. */
+static span outline_of(char ch)
+{
+    gfx_sfnt sf;
+    const char *why = NULL;
+    uint32_t g = 0;
+    assert_true(gfx__sfnt_open(&sf, font, font_size, &why));
+    assert_true(gfx__sfnt_glyph_of(&sf, (uint32_t)ch, &g, &why));
+    assert_true(sf.long_loca);
+    const unsigned char *e = font + sf.loca + 4u * g;
+    return (span){sf.glyf + get32(e), get32(e + 4) - get32(e)};
+}
+
+/* Outlines written by hand over the glyph of '.', each damaged in one way
+ * a random byte seldom finds. */
+static void test_crafted_outlines(void **state)
+{
+    (void)state;
+    span dot = outline_of('.');
+    static const unsigned char crafted[][20] = {
+        /* One contour of one point, off the curve: stb_truetype looks at
+         * the point after it. */
+        {0, 1, 0, 0, 0, 0, 0, 100, 0, 100, 0, 0, 0, 0, 0x00, 0, 50, 0, 50},
+        /* A composite whose part is itself (endless recursion). */
+        {0xff, 0xff, 0, 0, 0, 0, 0, 100, 0, 100, 0, 0x22, 0, 0, 0, 0, 0, 0, 0, 0},
+        /* Contour ends out of order. */
+        {0, 2, 0, 0, 0, 0, 0, 100, 0, 100, 0, 3, 0, 1, 0, 0, 0x37, 0x37, 0x37, 0x37},
+        /* A composite placed by matching points (not supported by stb). */
+        {0xff, 0xff, 0, 0, 0, 0, 0, 100, 0, 100, 0, 0x00, 0, 3, 0, 0, 0, 0, 0, 0},
+        /* A composite part shifted far out of 16-bit range, scaled 2x. */
+        {0xff, 0xff, 0, 0, 0, 0, 0, 100, 0, 100, 0, 0x0b, 0, 17, 0x7f, 0xff, 0x7f, 0xff, 0x7f, 0xff},
+    };
+    unsigned char *copy = malloc(font_size);
+    assert_non_null(copy);
+    tally t = {0, 0};
+    for (size_t i = 0; i < sizeof crafted / sizeof crafted[0]; i++) {
+        assert_true(dot.len >= sizeof crafted[i]);
+        memcpy(copy, font, font_size);
+        memcpy(copy + dot.off, crafted[i], sizeof crafted[i]);
+        /* The composite's own glyph index: the '.' glyph itself. */
+        if (i == 1) {
+            gfx_sfnt sf;
+            const char *why = NULL;
+            uint32_t g = 0;
+            assert_true(gfx__sfnt_open(&sf, font, font_size, &why));
+            assert_true(gfx__sfnt_glyph_of(&sf, '.', &g, &why));
+            put16(copy + dot.off + 12, g);
+        }
+        bake(copy, font_size, 15.0f, &t);
+    }
+    free(copy);
+    assert_int_equal(t.refused, sizeof crafted / sizeof crafted[0]);
 }
 
 /* The file cut short anywhere: in the directory, in each table, at random. */
@@ -248,6 +305,7 @@ int main(void)
         cmocka_unit_test(test_overwritten_tables),
         cmocka_unit_test(test_overwritten_outlines),
         cmocka_unit_test(test_extreme_fields),
+        cmocka_unit_test(test_crafted_outlines),
         cmocka_unit_test(test_truncated),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

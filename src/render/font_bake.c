@@ -61,15 +61,15 @@ static gfx_status load_shapes(const gfx_sfnt *sf, const stbtt_fontinfo *info, fl
 {
     for (int i = 0; i < GFX_GLYPH_COUNT; i++) {
         const char *why = NULL;
-        uint32_t g = 0;
+        uint32_t g = 0, advance = 0;
         if (!gfx__sfnt_glyph_of(sf, (uint32_t)(GFX_GLYPH_FIRST + i), &g, &why) ||
-            !gfx__sfnt_glyph_ok(sf, g, &why))
+            !gfx__sfnt_glyph_ok(sf, g, &why) || !gfx__sfnt_advance(sf, g, &advance, &why))
             return refuse(err, name, why);
         shape *s = &shapes[i];
         s->count = stbtt_GetGlyphShape(info, (int)g, &s->verts);
         if (s->count > 0 && !s->verts) return gfx__fail(err, GFX_ERR_NOMEM, "%s: out of memory", name);
         box_of(s, scale);
-        s->advance = (float)gfx__sfnt_advance(sf, g) * scale;
+        s->advance = (float)advance * scale;
     }
     return GFX_OK;
 }

@@ -251,7 +251,7 @@ static bool outline_ok(const gfx_sfnt *f, uint32_t glyph, int depth, walk *w, do
 /* Walks the flags as stb_truetype does: a flag, then a repeat count where
  * bit 3 says so. Returns the bytes they take from p (or past len). */
 static uint32_t flag_bytes(const unsigned char *p, uint32_t len, uint32_t points, uint32_t *x_bytes,
-                           uint32_t *y_bytes)
+                           uint32_t *y_bytes, uint32_t *last)
 {
     uint32_t at = 0, repeat = 0, flags = 0;
     *x_bytes = *y_bytes = 0;
@@ -269,6 +269,7 @@ static uint32_t flag_bytes(const unsigned char *p, uint32_t len, uint32_t points
         *x_bytes += (flags & 2) ? 1u : (flags & 16) ? 0u : 2u;
         *y_bytes += (flags & 4) ? 1u : (flags & 32) ? 0u : 2u;
     }
+    *last = flags;
     return at;
 }
 
@@ -318,9 +319,13 @@ static bool simple_ok(const unsigned char *p, uint32_t len, int32_t contours, wa
     if (w->work > GLYPH_WORK_MAX) return false;
     uint32_t flags = ends + 2u + u16(p + ends);
     if (flags > len) return false;
-    uint32_t x_bytes, y_bytes;
-    uint32_t n = flag_bytes(p + flags, len - flags, points, &x_bytes, &y_bytes);
+    uint32_t x_bytes, y_bytes, last;
+    uint32_t n = flag_bytes(p + flags, len - flags, points, &x_bytes, &y_bytes, &last);
     if (n > len - flags || (uint64_t)flags + n + x_bytes + y_bytes > len) return false;
+    /* A contour that starts off the curve makes stb_truetype look at the
+     * point after its first: the last point must not be such a start. */
+    uint32_t last_start = contours == 1 ? 0u : u16(p + 10 + 2 * (contours - 2)) + 1u;
+    if (last_start == points - 1u && !(last & 1)) return false;
     const unsigned char *xs = p + flags + n;
     return coords_ok(p + flags, points, xs, 2, 16, extent) &&
            coords_ok(p + flags, points, xs + x_bytes, 4, 32, extent);
@@ -379,8 +384,14 @@ bool gfx__sfnt_glyph_ok(const gfx_sfnt *f, uint32_t glyph, const char **why)
     return false;
 }
 
-uint32_t gfx__sfnt_advance(const gfx_sfnt *f, uint32_t glyph)
+bool gfx__sfnt_advance(const gfx_sfnt *f, uint32_t glyph, uint32_t *advance, const char **why)
 {
     uint32_t i = glyph < f->long_metrics ? glyph : f->long_metrics - 1u;
-    return u16(f->data + f->hmtx + 4u * i);
+    *advance = u16(f->data + f->hmtx + 4u * i);
+    /* Wider than a few em: no letter is, the table is damaged. */
+    if (*advance > 4u * f->units_per_em) {
+        *why = "its hmtx table is damaged";
+        return false;
+    }
+    return true;
 }

@@ -34,7 +34,8 @@ bool gfx__sfnt_glyph_of(const gfx_sfnt *f, uint32_t codepoint, uint32_t *glyph,
  * keep every point within 16-bit coordinates. */
 bool gfx__sfnt_glyph_ok(const gfx_sfnt *f, uint32_t glyph, const char **why);
 
-/* The glyph's advance width, font units. */
-uint32_t gfx__sfnt_advance(const gfx_sfnt *f, uint32_t glyph);
+/* The glyph's advance width, font units; false with *why set where it is
+ * wider than four em (a damaged hmtx). */
+bool gfx__sfnt_advance(const gfx_sfnt *f, uint32_t glyph, uint32_t *advance, const char **why);
 
 #endif /* GFX_FONT_SFNT_H */
