@@ -66,8 +66,9 @@ static gfx_status load_shapes(const gfx_sfnt *sf, const stbtt_fontinfo *info, fl
             !gfx__sfnt_glyph_ok(sf, g, &why) || !gfx__sfnt_advance(sf, g, &advance, &why))
             return refuse(err, name, why);
         shape *s = &shapes[i];
+        /* Where stb_truetype runs out of memory it returns no points: the
+         * glyph is then left blank, as a space. */
         s->count = stbtt_GetGlyphShape(info, (int)g, &s->verts);
-        if (s->count > 0 && !s->verts) return gfx__fail(err, GFX_ERR_NOMEM, "%s: out of memory", name);
         box_of(s, scale);
         s->advance = (float)advance * scale;
     }
