@@ -85,6 +85,33 @@ else
 fi
 rm -f "$tmp/shot.png"
 
+# The smallest window: the HUD keeps the one line that fits (the layout
+# itself is checked at every size by test_window_hud).
+"$bin" "${small[@]}" --size 64x64 --frames 2 --screenshot "$tmp/tiny.png" >"$out" 2>"$err"
+rc=$?
+read -r w h _ < <("$probe" "$tmp/tiny.png" 2>/dev/null)
+if [ $rc -ne 0 ] || [ "${w:-0}" -ne 64 ] || [ "${h:-0}" -ne 64 ] || [ -s "$err" ]; then
+    fail "64x64 window" "exit $rc, screenshot ${w:-?}x${h:-?}, stderr: $(head -c 300 "$err")"
+else
+    ok "64x64 window: exit 0, 64x64 screenshot, nothing on stderr"
+fi
+
+# A world the window shows less than a pixel wide draws no particles: the
+# HUD's first line says why, in its warning color (ffc450), where a
+# window on an ordinary world has none.
+"$bin" "${small[@]}" --size 640x400 --world 5x100000 --frames 2 --screenshot "$tmp/thin.png" \
+    >"$out" 2>"$err"
+rc=$?
+thin=$("$probe" "$tmp/thin.png" ffc450 20 10 400 32 2>/dev/null)
+"$bin" "${small[@]}" --size 640x400 --frames 2 --screenshot "$tmp/wide.png" >"$out" 2>"$err"
+wide=$("$probe" "$tmp/wide.png" ffc450 20 10 400 32 2>/dev/null)
+if [ $rc -ne 0 ] || [ "${thin:-0}" -lt 50 ] || [ "${wide:-1}" -ne 0 ]; then
+    fail "world too thin to draw" "exit $rc, warning-colored pixels: $thin (thin world), $wide (ordinary)"
+else
+    ok "world too thin to draw: the HUD says so ($thin warning-colored pixels)"
+fi
+rm -f "$tmp/tiny.png" "$tmp/thin.png" "$tmp/wide.png"
+
 # The output module's rules (out.h): a symlinked --screenshot keeps the
 # link and replaces the file it names, with its mode.
 mkdir -p "$tmp/real"
