@@ -1,5 +1,6 @@
 /* window_platform.c - SDL2: video driver check, window, GL context, swap. */
 #include "window_platform.h"
+#include "gfx.h"
 #include "options.h"
 
 #include <SDL.h>
@@ -83,6 +84,7 @@ int window_platform_open(window_platform *p, const char *title, int w, int h, bo
         return 1;
     }
     p->gl = SDL_GL_CreateContext(p->window);
+    gfx_pin_driver(); /* whether or not the driver could make the context */
     if (!p->gl) {
         app_error(PROG, "no OpenGL 3.3 core context: %s; try 'particles bench' (headless)",
                   SDL_GetError());
