@@ -254,7 +254,7 @@ static uint32_t flag_bytes(const unsigned char *p, uint32_t len, uint32_t points
                            uint32_t *y_bytes, uint32_t *last)
 {
     uint32_t at = 0, repeat = 0, flags = 0;
-    *x_bytes = *y_bytes = 0;
+    *x_bytes = *y_bytes = *last = 0;
     for (uint32_t i = 0; i < points; i++) {
         if (repeat == 0) {
             if (at >= len) return len + 1;
