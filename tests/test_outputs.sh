@@ -3,7 +3,7 @@
 #
 #   bash tests/test_outputs.sh path/to/particles
 #
-# Each case is one defect of issue 8: planted links at predictable
+# Each case is one rule of the output module (out.h): planted links at predictable
 # temporary names, a user's own FILE.tmp, FIFO, device, '-' and
 # /proc/self/fd/1 targets, a symlinked target (dangling too), one file
 # named by two flags, a read-only target's mode, a chart that fails after

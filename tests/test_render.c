@@ -420,13 +420,13 @@ static void test_broken_shader_and_font(void **state)
     copy_file(good, path);
     snprintf(font, sizeof font, "%s/missing.ttf", dir);
     expect_create_fails(dir, font, GFX_ERR_FILE, "missing.ttf");
-    expect_create_fails(dir, path, GFX_ERR_FONT, "not a TrueType font");
+    expect_create_fails(dir, path, GFX_ERR_FONT, "not a usable TrueType font");
     /* Damaged fonts are refused, not parsed out of bounds. */
     snprintf(font, sizeof font, "%s/damaged.ttf", dir);
     write_damaged_font(font, 300000, false);
-    expect_create_fails(dir, font, GFX_ERR_FONT, "not a TrueType font");
+    expect_create_fails(dir, font, GFX_ERR_FONT, "not a usable TrueType font");
     write_damaged_font(font, SIZE_MAX, true);
-    expect_create_fails(dir, font, GFX_ERR_FONT, "not a TrueType font");
+    expect_create_fails(dir, font, GFX_ERR_FONT, "not a usable TrueType font");
     remove(font);
     for (size_t i = 0; i < 3; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);

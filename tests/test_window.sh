@@ -5,7 +5,7 @@
 #
 # A short unattended run saves a screenshot of the right size that is not
 # blank and prints one summary line; a broken shader, a missing font, no
-# display and an OpenGL older than 3.3 each give one line on stderr saying
+# damaged font, no display and an OpenGL older than 3.3 each give one line on stderr saying
 # what is missing and exit 1, leaving no screenshot behind. Prints one line per case, exits 1 if any failed.
 set -u
 
@@ -85,7 +85,34 @@ else
 fi
 rm -f "$tmp/shot.png"
 
-# The output module's rules (issue 8): a symlinked --screenshot keeps the
+# The smallest window: the HUD keeps the one line that fits (the layout
+# itself is checked at every size by test_window_hud).
+"$bin" "${small[@]}" --size 64x64 --frames 2 --screenshot "$tmp/tiny.png" >"$out" 2>"$err"
+rc=$?
+read -r w h _ < <("$probe" "$tmp/tiny.png" 2>/dev/null)
+if [ $rc -ne 0 ] || [ "${w:-0}" -ne 64 ] || [ "${h:-0}" -ne 64 ] || [ -s "$err" ]; then
+    fail "64x64 window" "exit $rc, screenshot ${w:-?}x${h:-?}, stderr: $(head -c 300 "$err")"
+else
+    ok "64x64 window: exit 0, 64x64 screenshot, nothing on stderr"
+fi
+
+# A world the window shows less than a pixel wide draws no particles: the
+# HUD's first line says why, in its warning color (ffc450), where a
+# window on an ordinary world has none.
+"$bin" "${small[@]}" --size 640x400 --world 5x100000 --frames 2 --screenshot "$tmp/thin.png" \
+    >"$out" 2>"$err"
+rc=$?
+thin=$("$probe" "$tmp/thin.png" ffc450 20 10 400 32 2>/dev/null)
+"$bin" "${small[@]}" --size 640x400 --frames 2 --screenshot "$tmp/wide.png" >"$out" 2>"$err"
+wide=$("$probe" "$tmp/wide.png" ffc450 20 10 400 32 2>/dev/null)
+if [ $rc -ne 0 ] || [ "${thin:-0}" -lt 50 ] || [ "${wide:-1}" -ne 0 ]; then
+    fail "world too thin to draw" "exit $rc, warning-colored pixels: $thin (thin world), $wide (ordinary)"
+else
+    ok "world too thin to draw: the HUD says so ($thin warning-colored pixels)"
+fi
+rm -f "$tmp/tiny.png" "$tmp/thin.png" "$tmp/wide.png"
+
+# The output module's rules (out.h): a symlinked --screenshot keeps the
 # link and replaces the file it names, with its mode.
 mkdir -p "$tmp/real"
 echo old >"$tmp/real/s.png" && chmod 640 "$tmp/real/s.png"
@@ -178,6 +205,20 @@ cp "$data/shaders/particles.frag" "$tmp/a/shaders/"
 rm "$tmp/a/assets/DejaVuSans.ttf"
 "$bin" "${small[@]}" --frames 1 --assets "$tmp/a" --screenshot "$tmp/shot.png" >"$out" 2>"$err"
 expect_failure "missing font names the file" $? "$tmp/a/assets/DejaVuSans.ttf"
+
+# A damaged font: hhea's ascent and descent swapped (stb_truetype alone
+# would divide by a negative line height and abort in its rasteriser).
+python3 - "$data/assets/DejaVuSans.ttf" "$tmp/a/assets/DejaVuSans.ttf" <<'PY'
+import struct, sys
+font = bytearray(open(sys.argv[1], "rb").read())
+for i in range(struct.unpack(">H", font[4:6])[0]):
+    tag, _, off, _ = struct.unpack(">4sIII", font[12 + 16 * i:28 + 16 * i])
+    if tag == b"hhea":
+        font[off + 4:off + 8] = font[off + 6:off + 8] + font[off + 4:off + 6]
+open(sys.argv[2], "wb").write(font)
+PY
+"$bin" "${small[@]}" --frames 1 --assets "$tmp/a" --screenshot "$tmp/shot.png" >"$out" 2>"$err"
+expect_failure "damaged font names the file" $? "$tmp/a/assets/DejaVuSans.ttf" "hhea"
 
 # (An --assets that is not a directory is bad input, exit 2: test_cli.sh.)
 

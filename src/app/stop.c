@@ -2,13 +2,21 @@
 #include "stop.h"
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <string.h>
 
-static volatile sig_atomic_t stop_signal;
+/* The signal that asked to stop (0: none yet), with PUTTING added while
+ * app_stop_unless puts a result in place. One atomic word, so that the
+ * handler, on whichever thread the signal lands, and app_stop_unless agree
+ * on which came first. */
+#define PUTTING 0x10000
+static atomic_int stop_state;
 
 static void on_signal(int sig)
 {
-    if (!stop_signal) stop_signal = sig;
+    int s = atomic_load(&stop_state);
+    while (!(s & ~PUTTING) && !atomic_compare_exchange_weak(&stop_state, &s, s | sig)) {
+    }
 }
 
 void app_stop_install(void)
@@ -23,6 +31,15 @@ void app_stop_install(void)
     sigaction(SIGPIPE, &sa, NULL);
 }
 
-int app_stop_signal(void) { return stop_signal; }
+int app_stop_signal(void) { return atomic_load(&stop_state) & ~PUTTING; }
 
-int app_stop_status(void) { return 128 + stop_signal; }
+int app_stop_status(void) { return 128 + app_stop_signal(); }
+
+int app_stop_unless(int (*put)(void *ctx), void *ctx)
+{
+    int idle = 0;
+    if (!atomic_compare_exchange_strong(&stop_state, &idle, PUTTING)) return -1;
+    int rc = put(ctx);
+    atomic_fetch_and(&stop_state, ~PUTTING);
+    return rc;
+}

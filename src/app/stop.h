@@ -13,5 +13,10 @@ void app_stop_install(void);
 int app_stop_signal(void);
 /* 128 + that signal: the exit status of a stopped run. */
 int app_stop_status(void);
+/* Runs put(ctx), the step that puts a result in place (renames a file over
+ * the old one), unless a stop signal has arrived: returns -1 without
+ * running it where one came first (the old file stays), else what put
+ * returns. A signal that comes while put runs is recorded as usual. */
+int app_stop_unless(int (*put)(void *ctx), void *ctx);
 
 #endif /* APP_STOP_H */

@@ -80,9 +80,9 @@ static int pin_library(struct dl_phdr_info *info, size_t size, void *unused)
  * still holds from its own globals would then be reported as leaks with
  * no library to name (tests/lsan.supp suppresses the driver's leaks by
  * library name, never ours). The extra references are never released. */
-static void pin_driver_libraries(void) { dl_iterate_phdr(pin_library, NULL); }
+void gfx_pin_driver(void) { dl_iterate_phdr(pin_library, NULL); }
 #else
-static void pin_driver_libraries(void) {}
+void gfx_pin_driver(void) {}
 #endif
 
 gfx_status gfx_create(const gfx_def *def, gfx_renderer **out, gfx_error *err)
@@ -96,7 +96,7 @@ gfx_status gfx_create(const gfx_def *def, gfx_renderer **out, gfx_error *err)
     if (!r) return gfx__fail(err, GFX_ERR_NOMEM, "out of memory");
     r->def = with_defaults(def);
     gfx_status st = load_gl(r, err);
-    pin_driver_libraries();
+    gfx_pin_driver();
     if (st == GFX_OK) st = gfx__particles_init(r, err);
     if (st == GFX_OK) st = gfx__overlay_init(r, err);
     if (st == GFX_OK) st = gfx__font_init(&r->font, r->def.font_path, r->def.font_px, err);

@@ -3,6 +3,7 @@
 #ifndef GFX_INTERNAL_H
 #define GFX_INTERNAL_H
 
+#include "font.h"
 #include "gfx.h"
 
 #include <glad/gl.h>
@@ -13,15 +14,7 @@ typedef struct gfx_overlay_vertex {
     gfx_color c;
 } gfx_overlay_vertex;
 
-/* A baked ASCII font: glyphs 32..126 in one single-channel texture. */
-#define GFX_GLYPH_FIRST 32
-#define GFX_GLYPH_COUNT 95
-
-typedef struct gfx_glyph {
-    float x0, y0, x1, y1; /* atlas rectangle, pixels */
-    float xoff, yoff, advance;
-} gfx_glyph;
-
+/* The font: its atlas as a texture, and the glyphs' places in it. */
 typedef struct gfx_font {
     GLuint texture;
     int atlas_w, atlas_h;

@@ -100,7 +100,8 @@ void gfx_set_highlight(gfx_renderer *r, bool on, float x0, float y0, float x1, f
 }
 
 /* Points, unless the largest circle of this world would be wider than the
- * driver's largest point (llvmpipe stops at 255 pixels): then quads. */
+ * driver's largest point (GL_POINT_SIZE_RANGE; some drivers allow only a
+ * few hundred pixels): then quads. */
 static gfx_draw draw_path(const gfx_renderer *r, float px_per_unit)
 {
     if (r->def.draw == GFX_DRAW_QUADS) return GFX_DRAW_QUADS;

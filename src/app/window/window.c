@@ -44,6 +44,7 @@ typedef struct window_app {
     float scale;        /* drawable pixels per window coordinate */
     int px_w, px_h;     /* drawable size this frame */
     bool running, paused, step_once, help, highlight, spraying, shot_requested;
+    bool shot_saved;    /* --screenshot is in place: the run's work is done */
     bool hidden; /* minimised or hidden: nothing to draw, the simulation waits */
     float mouse_x, mouse_y; /* window coordinates */
     char notice[192];
@@ -267,8 +268,10 @@ static void step(window_app *a, window_frame *f)
     for (uint32_t s = 0; s < SIM_SYSTEM_COUNT; s++)
         f->system_ms[s] = ecs_system_stats_get(ctx, s).wall_ms;
     if (st == ECS_ERR_FULL) {
-        notify(a, "storage full (fixed limit %u): %u sprayed particles dropped",
-               (unsigned)a->opt.fixed_limit, (unsigned)sim_spray_dropped(a->world));
+        char limit[32], dropped[32];
+        notify(a, "storage full (fixed limit %s): %s sprayed particles dropped",
+               window_hud_count(limit, sizeof limit, a->opt.fixed_limit),
+               window_hud_count(dropped, sizeof dropped, sim_spray_dropped(a->world)));
     } else if (st != ECS_OK) {
         app_error(PROG, "frame %llu: the simulation step failed: %s",
                   (unsigned long long)sim_frame(a->world), ecs_status_name(st));
@@ -338,6 +341,11 @@ static void hud(window_app *a, const window_hud_layout *l)
         .draw = gfx_drawn_path(a->gfx),
         .notice = window_now_ns() < a->notice_until ? a->notice : NULL,
     };
+    const sim_params *p = sim_get_params(a->world);
+    gfx_view view = gfx_get_view(a->gfx);
+    char warning[128];
+    if (window_hud_view_warning(&view, p->world_w, p->world_h, warning, sizeof warning))
+        h.warning = warning;
     ecs_context *ctx = sim_ecs(a->world);
     for (uint32_t s = 0; s < SIM_SYSTEM_COUNT; s++) h.system_names[s] = ecs_system_stats_get(ctx, s).name;
     window_hud_draw(a->gfx, &h, l);
@@ -378,8 +386,11 @@ static uint64_t screenshots(window_app *a, bool last)
         shot_done(a, window_shot_key(a->gfx, a->px_w, a->px_h, name, sizeof name), name);
         a->shot_requested = false;
     }
-    if (last && a->shot.kind && !app_stop_signal())
-        shot_done(a, window_shot_save(a->gfx, a->px_w, a->px_h, &a->shot), NULL);
+    if (last && a->shot.kind && !app_stop_signal()) {
+        int rc = window_shot_save(a->gfx, a->px_w, a->px_h, &a->shot);
+        a->shot_saved = rc == 0;
+        shot_done(a, rc, NULL);
+    }
     return window_now_ns() - t0;
 }
 
@@ -443,7 +454,9 @@ int window_main(int argc, char **argv)
     int rc = start(&a, argc, argv);
     if (rc == 0) {
         run(&a);
-        if (app_stop_signal()) {
+        /* A signal after --screenshot was put in place finds the run done:
+         * exit 128+N promises the old file was kept. */
+        if (app_stop_signal() && !a.shot_saved) {
             rc = app_stop_status();
         } else {
             if (a.opt.frames) window_stats_print_summary(&a.stats, stdout);

@@ -13,9 +13,7 @@ static const gfx_color PANEL = {0, 0, 0, 170};
 static const gfx_color WARN = {255, 196, 80, 255};
 /* Bar colors by chain: the movement/collision chain, the life chain, and
  * render, where the two meet. */
-/* The magnified cell: a square of LENS_PX window pixels showing LENS_CELLS
- * cells across. */
-#define LENS_PX 280.0f
+/* The magnified cell shows LENS_CELLS cells across. */
 #define LENS_CELLS 7.0f
 
 static const gfx_color CHAIN_MAIN = {90, 160, 255, 255};
@@ -32,49 +30,48 @@ static gfx_color chain_color(uint32_t system)
     }
 }
 
-/* 1234567 as "1 234 567". */
-static const char *count_text(char *buf, size_t size, uint64_t n)
+/* Cuts text from its end until it is at most max_w pixels wide. */
+static void fit(const gfx_renderer *r, char *text, float max_w)
 {
-    char digits[32];
-    int len = snprintf(digits, sizeof digits, "%llu", (unsigned long long)n);
-    size_t o = 0;
-    for (int i = 0; i < len && o + 2 < size; i++) {
-        if (i > 0 && (len - i) % 3 == 0) buf[o++] = ' ';
-        buf[o++] = digits[i];
-    }
-    buf[o] = '\0';
-    return buf;
+    size_t n = strlen(text);
+    while (n > 0 && gfx_text_width(r, text) > max_w) text[--n] = '\0';
+}
+
+/* One line of a panel. */
+typedef struct hud_line {
+    gfx_color c;
+    unsigned rank; /* 0 most important: with fewer rows, the highest ranks go first */
+    char text[192];
+} hud_line;
+
+static void put(hud_line *l, gfx_color c, unsigned rank, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+static void put(hud_line *l, gfx_color c, unsigned rank, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(l->text, sizeof l->text, fmt, ap);
+    va_end(ap);
+    l->c = c;
+    l->rank = rank;
 }
 
 typedef struct pen {
     gfx_renderer *r;
-    float x, y, line, scale;
+    float x, y, line, scale, max_w;
 } pen;
 
-static void line(pen *p, gfx_color c, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static void line(pen *p, gfx_color c, const char *fmt, ...)
+static void line(pen *p, gfx_color c, const char *text)
 {
-    char buf[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
+    char buf[192];
+    snprintf(buf, sizeof buf, "%s", text);
+    fit(p->r, buf, p->max_w);
     gfx_text(p->r, p->x, p->y, buf, c);
     p->y += p->line;
-}
-
-static float nice_scale(double max_ms)
-{
-    static const float steps[] = {0.1f, 0.2f, 0.5f, 1.0f, 2.0f, 5.0f, 10.0f, 20.0f, 50.0f, 100.0f,
-                                  200.0f, 500.0f, 1000.0f};
-    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
-        if (max_ms <= steps[i]) return steps[i];
-    return (float)max_ms;
 }
 
 /* Nine bars: ms per frame of each system, averaged over the last second. */
@@ -86,8 +83,12 @@ static void system_chart(pen *p, const window_hud *h)
         ms[i] = window_span_system_ms(s, i);
         if (ms[i] > max) max = ms[i];
     }
-    float full = nice_scale(max);
-    line(p, DIM, "ms per step by system, last second (bar = %g ms)", full);
+    double full = window_hud_bar_scale(max);
+    char scale_text[32], title[96];
+    if (full >= 1000.0) window_hud_count(scale_text, sizeof scale_text, (uint64_t)full);
+    else snprintf(scale_text, sizeof scale_text, "%g", full);
+    snprintf(title, sizeof title, "ms per step by system, last second (bar = %s ms)", scale_text);
+    line(p, DIM, title);
     float label_w = 0.0f;
     for (uint32_t i = 0; i < SIM_SYSTEM_COUNT; i++) {
         float w = gfx_text_width(p->r, h->system_names[i]);
@@ -100,7 +101,7 @@ static void system_chart(pen *p, const window_hud *h)
                  h->system_names[i], TEXT);
         float y = p->y + (p->line - bar_h) * 0.5f;
         gfx_rect(p->r, bar_x, y, bar_w, bar_h, (gfx_color){255, 255, 255, 28});
-        float w = full > 0.0f ? (float)(ms[i] / full) * bar_w : 0.0f;
+        float w = (float)(ms[i] / full) * bar_w;
         gfx_rect(p->r, bar_x, y, w < bar_w ? w : bar_w, bar_h, chain_color(i));
         char v[32];
         snprintf(v, sizeof v, "%.3f", ms[i]);
@@ -118,27 +119,50 @@ static void system_chart(pen *p, const window_hud *h)
     p->y += p->line;
 }
 
-static void figures(pen *p, const window_hud *h)
+/* The figures in the order shown, each ranked; returns how many. */
+static uint32_t figure_lines(const window_hud *h, hud_line *out)
 {
     const window_span *s = window_stats_shown(h->stats);
-    char a[32], c[32], lim[32];
+    char a[32], c[32], lim[32], fr[32];
     double prep = window_span_mean(s, s->prepare_ms), up = window_span_mean(s, s->upload_ms),
            draw = window_span_mean(s, s->draw_ms);
-    line(p, TEXT, "%s particles   wave %u   frame %llu%s", count_text(a, sizeof a, h->alive),
-         (unsigned)h->wave, (unsigned long long)h->frame, h->paused ? "   PAUSED" : "");
-    line(p, TEXT, "%.1f fps   step %.2f ms   render %.2f ms", window_span_fps(s),
-         window_span_step_ms(s), prep + up + draw);
-    line(p, DIM, "render = prepare %.2f + upload %.2f + draw %.2f ms", prep, up, draw);
-    line(p, TEXT, "contacts %s (%s)   workers %u of %u   inner parallelism %s",
-         count_text(c, sizeof c, h->contacts), h->kernel ? h->kernel : "?",
-         (unsigned)h->workers, (unsigned)h->max_workers, h->ip_on ? "ON" : "off");
+    const char *path = h->draw == GFX_DRAW_POINTS ? "points" : "quads";
+    uint32_t n = 0;
+    if (h->warning) put(&out[n++], WARN, 0, "%s", h->warning);
+    unsigned r = h->warning ? 1u : 0u; /* the ranks below the warning's */
+    put(&out[n++], TEXT, r, "%s particles   wave %u   frame %s%s",
+        window_hud_count(a, sizeof a, h->alive), (unsigned)h->wave,
+        window_hud_count(fr, sizeof fr, h->frame), h->paused ? "   PAUSED" : "");
+    put(&out[n++], TEXT, r + 1, "%.1f fps   step %.2f ms   render %.2f ms", window_span_fps(s),
+        window_span_step_ms(s), prep + up + draw);
+    put(&out[n++], DIM, r + 4, "render = prepare %.2f + upload %.2f + draw %.2f ms", prep, up, draw);
+    put(&out[n++], TEXT, r + 2, "contacts %s (%s)   workers %u of %u   inner parallelism %s",
+        window_hud_count(c, sizeof c, h->contacts), h->kernel ? h->kernel : "?",
+        (unsigned)h->workers, (unsigned)h->max_workers, h->ip_on ? "ON" : "off");
     if (h->storage == ECS_STORAGE_FIXED)
-        line(p, DIM, "storage fixed (limit %s)   draw %s   vsync %s",
-             count_text(lim, sizeof lim, h->fixed_limit),
-             h->draw == GFX_DRAW_POINTS ? "points" : "quads", h->vsync_on ? "on" : "off");
+        put(&out[n++], DIM, r + 3, "storage fixed (limit %s)   draw %s   vsync %s",
+            window_hud_count(lim, sizeof lim, h->fixed_limit), path, h->vsync_on ? "on" : "off");
     else
-        line(p, DIM, "storage dynamic   draw %s   vsync %s",
-             h->draw == GFX_DRAW_POINTS ? "points" : "quads", h->vsync_on ? "on" : "off");
+        put(&out[n++], DIM, r + 3, "storage dynamic   draw %s   vsync %s", path,
+            h->vsync_on ? "on" : "off");
+    return n;
+}
+
+/* The figures' panel: the lines that fit, most important first, and the
+ * chart below them where all of it fits too. */
+static void figures_panel(gfx_renderer *r, const window_hud *h, const window_hud_layout *l)
+{
+    hud_line lines[WINDOW_HUD_FIGURE_LINES];
+    uint32_t n = figure_lines(h, lines);
+    uint32_t keep = l->rows < n ? l->rows : n;
+    bool chart = l->chart_fits && l->rows >= n + WINDOW_HUD_CHART_LINES;
+    if (keep == 0) return;
+    float rows = (float)keep + (chart ? (float)WINDOW_HUD_CHART_LINES : 0.0f);
+    gfx_rect(r, l->x, l->y, l->w, rows * l->line_h + 2.0f * l->pad, PANEL);
+    pen p = {r, l->x + l->pad, l->y + l->pad, l->line_h, l->scale, l->w - 2.0f * l->pad};
+    for (uint32_t i = 0; i < n; i++)
+        if (lines[i].rank < keep) line(&p, lines[i].c, lines[i].text);
+    if (chart) system_chart(&p, h);
 }
 
 static const char *const HELP[][2] = {
@@ -155,63 +179,34 @@ static const char *const HELP[][2] = {
 };
 
 #define HELP_ROWS (sizeof HELP / sizeof HELP[0])
-
-window_hud_layout window_hud_layout_of(const gfx_renderer *r, bool help, int px_w, int px_h,
-                                       float scale)
-{
-    float lh = gfx_line_height(r), gap = 12.0f * scale, pad = 10.0f * scale;
-    window_hud_layout l = {.scale = scale};
-    l.x = gap;
-    l.y = gap;
-    l.hint_y = (float)px_h - gap - lh;
-    l.w = 470.0f * scale;
-    l.h = lh * (5.0f + 1.0f + SIM_SYSTEM_COUNT + 1.0f) + 2.0f * pad;
-    l.help_w = 460.0f * scale;
-    l.help_h = lh * (float)(HELP_ROWS + 2u) + 28.0f * scale;
-    float beside = l.x + l.w + gap, right = (float)px_w - gap;
-    l.help_in_place = help && beside + l.help_w > right;
-    l.help_x = l.help_in_place ? l.x : fmaxf(beside, right - l.help_w);
-    l.help_y = l.y;
-    /* The lens and its two-line caption: right of the figures, below the
-     * help when it shows there. */
-    float top = help && !l.help_in_place ? l.help_y + l.help_h + gap : gap;
-    float caption = 2.0f * lh + 10.0f * scale;
-    float side = fminf(LENS_PX * scale, fminf(right - beside, (float)px_h - gap - top - caption));
-    if (side >= 96.0f * scale) {
-        l.lens_side = side;
-        l.lens_x = right - side;
-        l.lens_y = (float)px_h - gap - side;
-    }
-    return l;
-}
+_Static_assert(HELP_ROWS == WINDOW_HUD_HELP_ROWS, "the layout makes room for every row of the help");
 
 static void help_panel(gfx_renderer *r, const window_hud_layout *l)
 {
-    float lh = gfx_line_height(r), pad = 14.0f * l->scale, key_w = 110.0f * l->scale;
+    float lh = l->line_h, key_w = 110.0f * l->scale;
     gfx_rect(r, l->help_x, l->help_y, l->help_w, l->help_h, PANEL);
-    pen p = {r, l->help_x + pad, l->help_y + pad, lh, l->scale};
+    pen p = {r, l->help_x + l->help_pad, l->help_y + l->help_pad, lh, l->scale,
+             l->help_w - 2.0f * l->help_pad};
     line(&p, TEXT, "Controls");
     p.y += lh * 0.5f;
-    for (size_t i = 0; i < HELP_ROWS; i++) {
+    for (size_t i = 0; i < HELP_ROWS && i < l->help_rows; i++) {
+        char text[96];
+        snprintf(text, sizeof text, "%s", HELP[i][1]);
+        fit(r, text, p.max_w - key_w);
         gfx_text(r, p.x, p.y, HELP[i][0], WARN);
-        gfx_text(r, p.x + key_w, p.y, HELP[i][1], TEXT);
+        gfx_text(r, p.x + key_w, p.y, text, TEXT);
         p.y += lh;
     }
 }
 
 void window_hud_draw(gfx_renderer *r, const window_hud *h, const window_hud_layout *l)
 {
-    float lh = gfx_line_height(r), pad = 10.0f * l->scale;
-    if (h->help) help_panel(r, l);
-    if (!h->help || !l->help_in_place) {
-        gfx_rect(r, l->x, l->y, l->w, l->h, PANEL);
-        pen p = {r, l->x + pad, l->y + pad, lh, l->scale};
-        figures(&p, h);
-        system_chart(&p, h);
-    }
-    const char *hint = h->help ? "H hides the help" : "H: help";
-    gfx_text(r, l->x, l->hint_y, hint, DIM);
-    if (h->notice) gfx_text(r, l->x, l->hint_y - lh, h->notice, WARN);
+    if (h->help && l->help_rows) help_panel(r, l);
+    if (!h->help || !l->help_in_place) figures_panel(r, h, l);
+    pen p = {r, l->x, l->hint_y, l->line_h, l->scale, l->line_w};
+    line(&p, DIM, h->help ? "H hides the help" : "H: help");
+    p.y = l->notice_y;
+    if (h->notice) line(&p, WARN, h->notice);
 }
 
 void window_hud_cell_rect(const sim_grid_layout *g, uint32_t cell, float out[4])
@@ -270,18 +265,16 @@ void window_hud_cell(gfx_renderer *r, const window_hud_cell_view *v, const windo
     outline_neighbourhood(r, &lens, g, v->cell, v->world_w, v->world_h, 2.0f * l->scale);
     gfx_frame(r, lens.px - 2.0f, lens.py - 2.0f, side + 4.0f, side + 4.0f, 2.0f, DIM);
 
-    /* The caption: as wide as the lens, or as its longer line where the
-     * lens is narrower (a small window), kept flush with the lens's right
-     * edge, which is the window's margin. */
-    static const char tested[] = "tested against the 4 faint cells";
-    char buf[96];
-    snprintf(buf, sizeof buf, "cell %u, %u: %u particle%s", (unsigned)(v->cell % g->cols),
-             (unsigned)(v->cell / g->cols), (unsigned)v->count, v->count == 1 ? "" : "s");
+    /* The caption, in the panel the layout keeps above the lens. */
+    char cell[96], tested[] = "tested against the 4 faint cells";
+    char count[32];
+    snprintf(cell, sizeof cell, "cell %u, %u: %s particle%s", (unsigned)(v->cell % g->cols),
+             (unsigned)(v->cell / g->cols), window_hud_count(count, sizeof count, v->count),
+             v->count == 1 ? "" : "s");
     float pad = 4.0f * l->scale;
-    float text_w = fmaxf(gfx_text_width(r, buf), gfx_text_width(r, tested)) + 2.0f * pad;
-    float w = fmaxf(side + 4.0f, text_w), x = lens.px + side + 2.0f - w;
-    float lh = gfx_line_height(r), y = lens.py - 2.0f * lh - 6.0f * l->scale;
-    gfx_rect(r, x, y - pad, w, 2.0f * lh + 6.0f * l->scale, PANEL);
-    gfx_text(r, x + pad, y, buf, TEXT);
-    gfx_text(r, x + pad, y + lh, tested, DIM);
+    fit(r, cell, l->cap_w - 2.0f * pad);
+    fit(r, tested, l->cap_w - 2.0f * pad);
+    gfx_rect(r, l->cap_x, l->cap_y, l->cap_w, l->cap_h, PANEL);
+    gfx_text(r, l->cap_x + pad, l->cap_y + pad, cell, TEXT);
+    gfx_text(r, l->cap_x + pad, l->cap_y + pad + l->line_h, tested, DIM);
 }

@@ -4,6 +4,7 @@
 #define WINDOW_HUD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "gfx.h"
@@ -23,25 +24,65 @@ typedef struct window_hud {
     bool paused, help, vsync_on;
     gfx_draw draw;
     const char *notice; /* one line for a few seconds, or NULL */
+    const char *warning; /* why the world cannot be seen (window_hud_view_warning), or NULL */
 } window_hud;
 
 /* Where the HUD's panels go this frame, in drawable pixels: the figures
  * top left; the help beside them, or in their place when the drawable is
  * too narrow for both; the lens bottom right, as large as fits below the
- * help and beside the figures (lens_side 0: no room for it). */
+ * help and beside the figures, its caption above it (lens_side 0: no room
+ * for it); the notice line above the "H: help" line at the bottom left.
+ * No two of them overlap and all lie inside the drawable: in a small one
+ * the figures and the help keep only the lines that fit (the figures drop
+ * the chart first, then their dim lines, see window_hud_draw), and lines
+ * are cut to their panel's width. */
 typedef struct window_hud_layout {
     float scale;                  /* drawable pixels per window coordinate */
-    float x, y, w, h;             /* the figures' panel */
+    float line_h;
+    float pad;                    /* inside the figures' panel */
+    float x, y, w, h;             /* the figures' panel at its tallest (h 0: none) */
+    uint32_t rows;                /* figure lines that fit in it */
+    bool chart_fits;              /* the panel is wide enough for the chart */
     float help_x, help_y, help_w, help_h;
+    float help_pad;
+    uint32_t help_rows;           /* rows of keys that fit (0: no help panel) */
     bool help_in_place;           /* the help replaces the figures */
     float lens_x, lens_y, lens_side;
+    float cap_x, cap_y, cap_w, cap_h; /* the lens's caption panel */
+    float notice_y;               /* a notice's line */
     float hint_y;                 /* the "H: help" line, at the window's bottom */
+    float line_w;                 /* the notice's and the hint's widest */
 } window_hud_layout;
+
+/* The lines the figures' panel can show: the warning, four lines of
+ * figures and one dim breakdown; then the chart: a title, a bar per
+ * system and the key. */
+#define WINDOW_HUD_FIGURE_LINES 6u
+#define WINDOW_HUD_CHART_LINES (SIM_SYSTEM_COUNT + 2u)
+/* The help's rows of keys. */
+#define WINDOW_HUD_HELP_ROWS 10u
 
 /* Anchored to the window's corners, not the world's box, so that a world
  * whose shape differs from the window's keeps its panels in the bars. */
 window_hud_layout window_hud_layout_of(const gfx_renderer *r, bool help, int px_w, int px_h,
                                        float scale);
+/* The same from the font's line height and the lens caption's widest
+ * line, in pixels (what window_hud_layout_of measures). */
+window_hud_layout window_hud_layout_fit(float line_h, float caption_w, bool help, int px_w,
+                                        int px_h, float scale);
+
+/* The full length of the chart's bars, ms: the smallest of 1, 2 and 5
+ * times a power of ten that is at least max_ms (0.1 at the least). */
+double window_hud_bar_scale(double max_ms);
+
+/* n with its thousands apart, "1 234 567": every count the window shows. */
+const char *window_hud_count(char *buf, size_t size, uint64_t n);
+
+/* Where the world, as the view v letterboxes it, is drawn less than a
+ * pixel across, one line saying so (e.g. "--world 5x100000 is 0.03 px
+ * wide in this window: too thin to draw") into buf, and true; else false. */
+bool window_hud_view_warning(const gfx_view *v, float world_w, float world_h, char *buf,
+                             size_t size);
 
 /* Queues the HUD's overlay for this frame. */
 void window_hud_draw(gfx_renderer *r, const window_hud *h, const window_hud_layout *l);

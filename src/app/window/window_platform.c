@@ -3,6 +3,7 @@
 #define _GNU_SOURCE /* dl_iterate_phdr, RTLD_NOLOAD, RTLD_NODELETE */
 #endif
 #include "window_platform.h"
+#include "gfx.h"
 #include "options.h"
 
 #include <SDL.h>
@@ -91,6 +92,7 @@ int window_platform_open(window_platform *p, const char *title, int w, int h, bo
         return 1;
     }
     p->gl = SDL_GL_CreateContext(p->window);
+    gfx_pin_driver(); /* whether or not the driver could make the context */
     if (!p->gl) {
         app_error(PROG, "no OpenGL 3.3 core context: %s; try 'particles bench' (headless)",
                   SDL_GetError());

@@ -2,6 +2,7 @@
  * the output module (out.h): a temporary beside the target, renamed over it. */
 #include "window_shot.h"
 #include "options.h"
+#include "stop.h"
 
 #include <stb_image_write.h>
 
@@ -18,6 +19,10 @@ static void to_file(void *ctx, void *data, int size)
     fwrite(data, 1, (size_t)size, f);
 }
 
+static int commit(void *out) { return app_out_commit(out); }
+
+/* The PNG into out's temporary, put in place unless a stop signal came
+ * first (then 1, with no line: the run says why it stopped). */
 static int write_png(app_out *out, const uint8_t *rgba, int w, int h)
 {
     FILE *f = app_out_begin(out);
@@ -28,7 +33,9 @@ static int write_png(app_out *out, const uint8_t *rgba, int w, int h)
         app_error(PROG, "%s %s: the PNG could not be encoded", out->flag, out->path);
         rc = 1;
     }
-    return rc == 0 ? app_out_commit(out) : rc;
+    if (rc != 0) return rc;
+    rc = app_stop_unless(commit, out);
+    return rc < 0 ? 1 : rc;
 }
 
 int window_shot_save(gfx_renderer *r, int w, int h, app_out *out)

@@ -12,7 +12,8 @@
 /* Reads the frame just drawn (before the swap) and writes it as a PNG
  * through out, staged by app_out_stage before the window opened (--screenshot),
  * replacing the file whole or not at all; discards out either way. Returns
- * 0, or 1 after printing one line. */
+ * 0, or 1 after printing one line, or 1 with no line where a stop signal
+ * (stop.h) arrived before the file was put in place: the old one stays. */
 int window_shot_save(gfx_renderer *r, int w, int h, app_out *out);
 
 /* The S key: saves the frame to a fresh name in the current directory,

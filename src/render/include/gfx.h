@@ -91,6 +91,13 @@ typedef struct gfx_renderer gfx_renderer;
  * On failure *out is NULL and err says why in one line. */
 gfx_status gfx_create(const gfx_def *def, gfx_renderer **out, gfx_error *err);
 void gfx_destroy(gfx_renderer *r);
+/* AddressSanitizer builds: keeps every library loaded now (the GL driver
+ * among them) loaded until exit, so that a leak the driver reports names
+ * it even after the window and its context are gone (tests/lsan.supp
+ * suppresses the driver's leaks by library name). gfx_create calls it; a
+ * caller whose context could not be created calls it itself. Does nothing
+ * in other builds. */
+void gfx_pin_driver(void);
 
 /* "3.3 (Core Profile) Mesa 22.3.6", "llvmpipe (LLVM 15.0.6, 256 bits)". */
 const char *gfx_gl_version(const gfx_renderer *r);

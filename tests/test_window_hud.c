@@ -1,0 +1,149 @@
+/* test_window_hud.c - the HUD's layout, chart scale and number formats,
+ * with no window.
+ *
+ * For every drawable from the smallest window (64 x 64) to beyond a large
+ * screen, at scale 1 and 2 (a high-density display), help on and off, the
+ * panels the layout places (figures, help, lens and its caption, the
+ * notice and the "H: help" line) lie inside the drawable and no two
+ * overlap; the figures keep at least one line in the smallest window and
+ * every line with the chart in a large one.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "window_hud.h"
+
+/* DejaVu Sans at 15 px: its line height and the lens caption's width. */
+#define LINE_H 17.0f
+#define CAPTION_W 240.0f
+
+typedef struct box {
+    const char *name;
+    float x, y, w, h;
+} box;
+
+static uint32_t boxes_of(const window_hud_layout *l, bool help, box *out)
+{
+    uint32_t n = 0;
+    if (l->rows && !(help && l->help_in_place)) out[n++] = (box){"figures", l->x, l->y, l->w, l->h};
+    if (l->help_rows) out[n++] = (box){"help", l->help_x, l->help_y, l->help_w, l->help_h};
+    if (l->lens_side > 0.0f) {
+        out[n++] = (box){"lens", l->lens_x - 2.0f, l->lens_y - 2.0f, l->lens_side + 4.0f,
+                         l->lens_side + 4.0f};
+        out[n++] = (box){"caption", l->cap_x, l->cap_y, l->cap_w, l->cap_h};
+    }
+    out[n++] = (box){"notice", l->x, l->notice_y, l->line_w, l->line_h};
+    out[n++] = (box){"hint", l->x, l->hint_y, l->line_w, l->line_h};
+    return n;
+}
+
+static bool overlap(const box *a, const box *b)
+{
+    return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h && b->y < a->y + a->h;
+}
+
+static void check_layout(int w, int h, float scale, bool help)
+{
+    window_hud_layout l =
+        window_hud_layout_fit(LINE_H * scale, CAPTION_W * scale, help, w, h, scale);
+    box b[8];
+    uint32_t n = boxes_of(&l, help, b);
+    for (uint32_t i = 0; i < n; i++) {
+        if (b[i].w <= 0.0f || b[i].h <= 0.0f || b[i].x < 0.0f || b[i].y < 0.0f ||
+            b[i].x + b[i].w > (float)w || b[i].y + b[i].h > (float)h)
+            fail_msg("%dx%d scale %g help %d: %s (%g, %g, %g x %g) is not inside", w, h,
+                     (double)scale, help, b[i].name, (double)b[i].x, (double)b[i].y,
+                     (double)b[i].w, (double)b[i].h);
+        for (uint32_t j = 0; j < i; j++)
+            if (overlap(&b[i], &b[j]))
+                fail_msg("%dx%d scale %g help %d: %s overlaps %s", w, h, (double)scale, help,
+                         b[i].name, b[j].name);
+    }
+    /* The panel holds its lines: rows of the line height, and its padding. */
+    if (l.rows) assert_true(l.h >= (float)l.rows * l.line_h + 2.0f * l.pad);
+}
+
+static void test_layout_never_overlaps(void **state)
+{
+    (void)state;
+    for (int s = 1; s <= 2; s++)
+        for (int w = 64; w <= 2000; w += 23)
+            for (int h = 64; h <= 1300; h += 19)
+                for (int help = 0; help <= 1; help++) check_layout(w * s, h * s, (float)s, help);
+}
+
+static void test_layout_keeps_what_fits(void **state)
+{
+    (void)state;
+    window_hud_layout tiny = window_hud_layout_fit(LINE_H, CAPTION_W, false, 64, 64, 1.0f);
+    assert_int_equal(tiny.rows, 1);
+    assert_int_equal(tiny.lens_side, 0);
+    window_hud_layout big = window_hud_layout_fit(LINE_H, CAPTION_W, true, 1440, 900, 1.0f);
+    assert_int_equal(big.rows, WINDOW_HUD_FIGURE_LINES + WINDOW_HUD_CHART_LINES);
+    assert_true(big.chart_fits);
+    assert_int_equal(big.help_rows, WINDOW_HUD_HELP_ROWS);
+    assert_false(big.help_in_place);
+    assert_true(big.lens_side > 0.0f);
+}
+
+static void test_bar_scale(void **state)
+{
+    (void)state;
+    const double cases[][2] = {
+        {0.0, 0.1},       {0.05, 0.1},      {0.1, 0.1},        {0.11, 0.2},
+        {0.3, 0.5},       {0.7, 1.0},       {1.0, 1.0},        {1.2, 2.0},
+        {4.9, 5.0},       {42.0, 50.0},     {150.0, 200.0},    {999.0, 1000.0},
+        {1000.0, 1000.0}, {1001.0, 2000.0}, {2500.0, 5000.0},  {7300.0, 10000.0},
+        {12000.0, 20000.0}, {350000.0, 500000.0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double got = window_hud_bar_scale(cases[i][0]);
+        if (got < cases[i][1] * 0.999999 || got > cases[i][1] * 1.000001)
+            fail_msg("bar scale for %g ms: %g, want %g", cases[i][0], got, cases[i][1]);
+    }
+}
+
+static void test_counts(void **state)
+{
+    (void)state;
+    char buf[32];
+    assert_string_equal(window_hud_count(buf, sizeof buf, 0), "0");
+    assert_string_equal(window_hud_count(buf, sizeof buf, 999), "999");
+    assert_string_equal(window_hud_count(buf, sizeof buf, 3000), "3 000");
+    assert_string_equal(window_hud_count(buf, sizeof buf, 400000), "400 000");
+    assert_string_equal(window_hud_count(buf, sizeof buf, 1234567), "1 234 567");
+}
+
+static void test_view_warning(void **state)
+{
+    (void)state;
+    char buf[128];
+    /* 5 x 100 000 letterboxed into 800 x 500: 0.025 pixels wide. */
+    gfx_view thin = {400.0f, 0.0f, 0.025f, 499.96f, 0.005f};
+    assert_true(window_hud_view_warning(&thin, 5.0f, 100000.0f, buf, sizeof buf));
+    assert_non_null(strstr(buf, "5 x 100 000"));
+    assert_non_null(strstr(buf, "wide"));
+    assert_null(strchr(buf, '\n'));
+    gfx_view flat = {0.0f, 250.0f, 800.0f, 0.04f, 0.008f};
+    assert_true(window_hud_view_warning(&flat, 100000.0f, 5.0f, buf, sizeof buf));
+    assert_non_null(strstr(buf, "tall"));
+    gfx_view fine = {0.0f, 0.0f, 800.0f, 500.0f, 4.0f};
+    assert_false(window_hud_view_warning(&fine, 200.0f, 125.0f, buf, sizeof buf));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_layout_never_overlaps), cmocka_unit_test(test_layout_keeps_what_fits),
+        cmocka_unit_test(test_bar_scale),             cmocka_unit_test(test_counts),
+        cmocka_unit_test(test_view_warning),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# test_window_signal.sh - a stop signal while --screenshot is being saved.
+#
+#   bash tests/test_window_signal.sh path/to/particles_raise_in_save ASSETS_DIR
+#
+# The program given is particles built with tests/raise_in_save.c, which
+# raises PARTICLES_TEST_SIGNAL from inside the save, after the PNG is
+# written to its temporary and before it is put in place. For SIGTERM,
+# SIGINT and SIGHUP the run must exit 128+N, keep the old screenshot byte
+# for byte and leave no temporary behind. Without the signal the same
+# build replaces it (the seam itself works). Prints one line per case.
+set -u
+
+if [ $# -ne 2 ] || [ ! -x "$1" ] || [ ! -d "$2/shaders" ]; then
+    echo "usage: $0 PATH_TO_PARTICLES_RAISE_IN_SAVE ASSETS_DIR" >&2
+    exit 2
+fi
+bin=$1
+if [ -z "${DISPLAY:-}" ]; then
+    echo "FAIL no DISPLAY: run this under xvfb-run"
+    exit 1
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/particles-signal.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+small=(--entities 2000 --size 320x200 --vsync off --frames 2 --assets "$2")
+
+for pair in TERM:15 INT:2 HUP:1; do
+    name=${pair%%:*}
+    num=${pair##*:}
+    echo old >"$tmp/shot.png"
+    PARTICLES_TEST_SIGNAL=$num "$bin" "${small[@]}" --screenshot "$tmp/shot.png" \
+        >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    left=$(ls -A "$tmp" | grep -v -x -e shot.png -e out -e err | tr '\n' ' ')
+    if [ $rc -ne $((128 + num)) ] || ! printf 'old\n' | cmp -s - "$tmp/shot.png" || [ -n "$left" ]; then
+        echo "FAIL SIG$name during the save: exit $rc (want $((128 + num))), shot.png starts" \
+            "'$(head -c 4 "$tmp/shot.png" | tr -dc '[:print:]')', left behind: '$left', stderr: $(head -c 300 "$tmp/err")"
+        failed=$((failed + 1))
+    else
+        echo "ok   SIG$name during the save: exit $rc, old screenshot kept, no temporary"
+    fi
+done
+
+echo old >"$tmp/shot.png"
+"$bin" "${small[@]}" --screenshot "$tmp/shot.png" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -ne 0 ] || [ "$(head -c 4 "$tmp/shot.png" | tail -c 3)" != PNG ]; then
+    echo "FAIL no signal: exit $rc, shot.png starts '$(head -c 4 "$tmp/shot.png" | tr -dc '[:print:]')'"
+    failed=$((failed + 1))
+else
+    echo "ok   no signal: exit 0, the screenshot replaced"
+fi
+[ $failed -eq 0 ]
