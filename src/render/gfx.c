@@ -1,5 +1,14 @@
 /* gfx.c - creating the renderer, the frame, the view and reading pixels. */
+/* gcc says AddressSanitizer with __SANITIZE_ADDRESS__, clang with
+ * __has_feature(address_sanitizer). */
 #if defined(__SANITIZE_ADDRESS__)
+#define GFX_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define GFX_ASAN 1
+#endif
+#endif
+#if defined(GFX_ASAN) && defined(__linux__)
 #define _GNU_SOURCE /* dl_iterate_phdr */
 #include <dlfcn.h>
 #include <link.h>
@@ -65,7 +74,7 @@ static gfx_status load_gl(gfx_renderer *r, gfx_error *err)
     return GFX_OK;
 }
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(GFX_ASAN) && defined(__linux__)
 static int pin_library(struct dl_phdr_info *info, size_t size, void *unused)
 {
     (void)size;

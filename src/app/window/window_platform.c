@@ -1,7 +1,4 @@
 /* window_platform.c - SDL2: video driver check, window, GL context, swap. */
-#if defined(__linux__)
-#define _GNU_SOURCE /* dl_iterate_phdr, RTLD_NOLOAD, RTLD_NODELETE */
-#endif
 #include "window_platform.h"
 #include "gfx.h"
 #include "options.h"
@@ -11,11 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#if defined(__GLIBC__)
-#include <dlfcn.h>
-#include <link.h>
-#endif
 
 #define PROG "particles"
 
@@ -105,38 +97,8 @@ int window_platform_open(window_platform *p, const char *title, int w, int h, bo
     return 0;
 }
 
-#if defined(__GLIBC__)
-static int pin_library(struct dl_phdr_info *info, size_t size, void *user)
-{
-    (void)size;
-    (void)user;
-    /* The executable and the vDSO have no file to reopen. */
-    if (info->dlpi_name && info->dlpi_name[0] == '/') {
-        /* Takes a reference that is never dropped: the library stays
-         * mapped until exit. RTLD_NOLOAD: never loads anything new. */
-        (void)dlopen(info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
-    }
-    return 0;
-}
-#endif
-
-/* SDL_Quit closes the X display, and with it the GL driver unloads the
- * libraries it opened (Mesa's swrast_dri.so among them). A block such a
- * library allocated and never freed then has no module left to be named
- * by: LeakSanitizer reports it as "<unknown module>", which no
- * suppression by library name can match. The process is about to end, so
- * every library it loaded is kept until exit; a driver's leaks then stay
- * attributed to the driver. */
-static void keep_libraries_loaded(void)
-{
-#if defined(__GLIBC__)
-    dl_iterate_phdr(pin_library, NULL);
-#endif
-}
-
 void window_platform_close(window_platform *p)
 {
-    if (p->sdl_up) keep_libraries_loaded();
     if (p->gl) SDL_GL_DeleteContext(p->gl);
     if (p->window) SDL_DestroyWindow(p->window);
     if (p->sdl_up) SDL_Quit();
