@@ -87,10 +87,13 @@ static int write_table(app_out *out, const bench_set *s, bool deterministic, boo
     return app_out_end(out, f);
 }
 
+static int commit_outputs(void *outs) { return app_out_commit_all(outs, OUT_COUNT); }
+
 /* Writes the CSV and JSON then the chart, each to its temporary (or in
  * place: standard output, a FIFO, a device); then, if none of CSV and JSON
- * failed and no signal came, renames every temporary into place. A failed
- * chart is left out and reported: CHART_FAILED. */
+ * failed and no signal came first, renames every temporary into place
+ * (app_stop_unless: no signal slips in between that check and the
+ * renames). A failed chart is left out and reported: CHART_FAILED. */
 static int write_outputs(bench_outputs *b, const bench_set *s, bool deterministic)
 {
     app_out *o = b->out;
@@ -103,8 +106,10 @@ static int write_outputs(bench_outputs *b, const bench_set *s, bool deterministi
                                      o[OUT_CHART].path) == 0;
         if (!chart_ok) app_out_discard(&o[OUT_CHART]);
     }
-    if (app_stop_signal()) return app_stop_status();
-    if (rc == 0) rc = app_out_commit_all(o, OUT_COUNT);
+    if (rc != 0) return app_stop_signal() ? app_stop_status() : rc;
+    /* -1: a stop came first and nothing was replaced. */
+    rc = app_stop_unless(commit_outputs, o);
+    if (rc < 0) return app_stop_status();
     if (rc == 0 && !chart_ok) {
         bench_error("--chart %s: not written; the other outputs were", o[OUT_CHART].path);
         rc = CHART_FAILED;
