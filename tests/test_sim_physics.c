@@ -142,7 +142,7 @@ static void test_solve_contact(void **state)
     }
 }
 
-/* ---- helpers over a whole sim --------------------------------------------- */
+/* ---- checks over a whole sim ----------------------------------------------- */
 
 static sim_world *sim_create_ok(const sim_config *cfg)
 {

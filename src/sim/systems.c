@@ -115,10 +115,10 @@ static void collide_band(sim_world *w, uint32_t b)
 
 /* Its own bands first, front to back (dealt by particles: see
  * deal_bands), then those the others have not reached yet, from the back
- * of each other range, nearest range first: at 100 000 particles on 2
- * threads the two halves' times differed by 30 us a frame (median) with
- * no steals, one thread waiting at the barrier. Which subtask runs a band
- * never changes its lists. */
+ * of each other range, nearest range first: equal particle counts do not
+ * make equal times (contacts and caches differ), and without taking work
+ * the thread that finishes first would wait at the barrier. Which subtask
+ * runs a band never changes its lists. */
 static void sys_collision(ecs_iter *it)
 {
     sim_world *w = it->user;
@@ -199,8 +199,8 @@ static void sys_render(ecs_iter *it)
     sim_instance *out = ecs_iter_output_push(it, it->count);
     if (!out) return; /* the step reports ECS_ERR_NOMEM */
     /* The color moves as one 32-bit word: copied as four bytes, the
-     * vectorised loop over a contiguous range took 3x the index walk's
-     * time (90 against 30 us per frame at 50 000). */
+     * vectorised loop over a contiguous range is slower than the index
+     * walk. */
     SIM_EACH(it, i, {
         out->x = pos[i].x;
         out->y = pos[i].y;
@@ -246,11 +246,11 @@ static void sys_fade(ecs_iter *it)
 
 /* A subtask per worker for every system. Collision and the solve balance
  * their subtasks by particles and contacts themselves (first_band,
- * solve_list's owners). More, smaller chunks than workers (ECS_SPLIT_CHUNKS
- * of 8 192-32 768) measured slower here once the scheduler kept each worker
- * on the same subtask from system to system: at 200 000 on 2 threads,
- * spatial_partition 0.61 -> 0.40 and collision 1.55 -> 1.43 ms per frame
- * with a subtask per worker (bench/results/.../engine-steps.txt). */
+ * solve_list's owners). The scheduler keeps each worker on the same
+ * subtask from system to system, so one subtask per worker keeps a
+ * worker's slice of the columns in its core's cache from one system to
+ * the next, where more, smaller chunks (ECS_SPLIT_CHUNKS) would move
+ * them between cores. */
 #define PER_CORE {ECS_SPLIT_PER_WORKER, 0, MIN_SPLIT, false}
 #define BY_SPEED {ECS_SPLIT_PER_WORKER, 0, MIN_SPLIT, true}
 
