@@ -6,6 +6,7 @@
 
 #define MIN_SPLIT 4096u /* fewer subscribed particles run as one subtask */
 #define SIM_PARTITION_PASSES 4u /* count, scan, starts, scatter */
+#define SOLVE_WALL_PASS 2u      /* solve_contacts: inner, borders, walls */
 
 /* Runs the body (the variadic part) for every entity index i of the
  * subtask: one plain loop over [first, first + count) when the range has
@@ -42,7 +43,10 @@ static void sys_acceleration(ecs_iter *it) { integrate(it, SIM_C_ACCELERATION, S
 
 static void sys_velocity(ecs_iter *it) { integrate(it, SIM_C_VELOCITY, SIM_C_POSITION); }
 
-static void sys_keep_in_bounds(ecs_iter *it)
+/* The walls for the subtask's particles: a circle crossing one is put
+ * back against it and that velocity axis turned inwards (the kernel's
+ * dense walk where it has one: the same result, bit for bit). */
+static void put_inside(ecs_iter *it)
 {
     const sim_world *w = it->user;
     const float *radius = ecs_iter_read(it, SIM_C_CIRCLE);
@@ -54,6 +58,8 @@ static void sys_keep_in_bounds(ecs_iter *it)
     }
     SIM_EACH(it, i, { sim__keep_in_bounds(&w->p, &pos[i], &vel[i], radius[i]); });
 }
+
+static void sys_keep_in_bounds(ecs_iter *it) { put_inside(it); }
 
 /* Four parallel passes over the same subtasks: count per cell (subtask k
  * is part k), scan the counts over a range of cells (subtask k is range
@@ -164,19 +170,24 @@ static void solve_list(sim_vec2 *pos, sim_vec2 *vel, const sim_contact_list *l)
  * before it gives the same state bit for bit. Subtask k takes the bands
  * dealt to collision subtask k (first_band): the particles it moves are
  * mostly the ones its thread's entity range holds (spawning numbers them
- * in grid order) and its contacts are the ones it found. Pass 0: its
- * bands' inner lists, then the cross lists between two of its bands;
- * pass 1: the cross list at the border with the next subtask's bands, the
- * only one that needs another subtask's inner list first. Three passes
- * (even bands, odd bands, every cross list) gave the same state with a
- * barrier more: 100 000 particles, 2 threads, the solve's span 22.1 ->
- * 20.3 us per frame (medians of 4), totals within noise. Split by contact
- * count instead, a thread solved bands whose columns sat in the other
- * core's cache: 100 000 particles, 2 threads, 130 us of solve per frame
- * against 33 us on one thread. */
+ * in grid order) and its contacts are the ones it found, so its columns
+ * stay in its core's cache (a split by contact count would hand a thread
+ * bands whose particles another core just wrote). Pass 0: its bands'
+ * inner lists, then the cross lists between two of its bands; pass 1: the
+ * cross list at the border with the next subtask's bands, the only one
+ * that needs another subtask's inner list first (two passes, not three
+ * for even bands, odd bands and borders: one barrier less, the same
+ * state). Pass 2 (SOLVE_WALL_PASS): a push may have moved a circle past a
+ * wall, so every particle of the subtask's entity range is put back
+ * inside as keep_in_bounds does; each particle's final position is known
+ * by then, so the result does not depend on who solved what. */
 static void sys_solve_contacts(ecs_iter *it)
 {
     const sim_world *w = it->user;
+    if (it->pass == SOLVE_WALL_PASS) {
+        put_inside(it);
+        return;
+    }
     sim_vec2 *pos = ecs_iter_write(it, SIM_C_POSITION);
     sim_vec2 *vel = ecs_iter_write(it, SIM_C_VELOCITY);
     uint32_t first = first_band(w, it->subtask, it->subtask_count);
@@ -290,7 +301,7 @@ static const ecs_system_def system_defs[SIM_SYSTEM_COUNT] = {
                               .writes = ECS_IDS_INIT(SIM_C_POSITION, SIM_C_VELOCITY),
                               .after = ECS_IDS_INIT(SIM_S_COLLISION),
                               .parallelism = PER_CORE,
-                              .passes = 2,
+                              .passes = SOLVE_WALL_PASS + 1u,
                               .process = sys_solve_contacts},
     [SIM_S_RENDER] = {.name = "render",
                       .reads = ECS_IDS_INIT(SIM_C_POSITION, SIM_C_CIRCLE, SIM_C_COLOR),

@@ -23,6 +23,15 @@
  * inner lists are done, and the result is the same as solving every list
  * one after the other in that order: bit for bit, for any worker count.
  *
+ * The walls. keep_in_bounds puts every circle crossing a wall back against
+ * it before the grid is built, as in the thesis; solve_contacts' pushes
+ * can then move a circle past a wall again (in crowded worlds far past
+ * it). So solve_contacts ends, once every contact is solved, by putting
+ * each such circle back as keep_in_bounds does: after every step each
+ * circle lies inside the world, [r, w - r] x [r, h - r], and the renderer
+ * draws what the state holds. Each particle's final position is known by
+ * then, so this last pass is the same for any worker count and kernel.
+ *
  * One sim_step is one frame of fixed dt. The state after N frames depends
  * only on the parameters, the seed and the calls that add particles (sprays,
  * new waves): never on the worker count, inner parallelism or the storage
