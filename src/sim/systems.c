@@ -6,7 +6,6 @@
 
 #define MIN_SPLIT 4096u /* fewer subscribed particles run as one subtask */
 #define SIM_PARTITION_PASSES 4u /* count, scan, starts, scatter */
-#define SOLVE_WALL_PASS 2u      /* solve_contacts: inner, borders, walls */
 
 /* Runs the body (the variadic part) for every entity index i of the
  * subtask: one plain loop over [first, first + count) when the range has
@@ -43,10 +42,7 @@ static void sys_acceleration(ecs_iter *it) { integrate(it, SIM_C_ACCELERATION, S
 
 static void sys_velocity(ecs_iter *it) { integrate(it, SIM_C_VELOCITY, SIM_C_POSITION); }
 
-/* The walls for the subtask's particles: a circle crossing one is put
- * back against it and that velocity axis turned inwards (the kernel's
- * dense walk where it has one: the same result, bit for bit). */
-static void put_inside(ecs_iter *it)
+static void sys_keep_in_bounds(ecs_iter *it)
 {
     const sim_world *w = it->user;
     const float *radius = ecs_iter_read(it, SIM_C_CIRCLE);
@@ -58,8 +54,6 @@ static void put_inside(ecs_iter *it)
     }
     SIM_EACH(it, i, { sim__keep_in_bounds(&w->p, &pos[i], &vel[i], radius[i]); });
 }
-
-static void sys_keep_in_bounds(ecs_iter *it) { put_inside(it); }
 
 /* Four parallel passes over the same subtasks: count per cell (subtask k
  * is part k), scan the counts over a range of cells (subtask k is range
@@ -162,6 +156,38 @@ static void solve_list(sim_vec2 *pos, sim_vec2 *vel, const sim_contact_list *l)
     for (uint32_t k = 0; k < l->n; k++) sim__solve_contact(pos, vel, &l->v[k]);
 }
 
+/* Puts the particles of grid rows [row_lo, row_hi) that a push moved past
+ * a wall back inside, as keep_in_bounds does. Only a center within the
+ * largest radius of a wall can have crossed one (keep_in_bounds' own tests
+ * imply these): a block of slots is tested without branches, and only a
+ * block holding such a center (rare away from the walls) is walked again
+ * with keep_in_bounds, which leaves the others as they are. A separate
+ * walk, not a test after every contact: consecutive contacts share a
+ * particle, and a test on its position would lengthen that chain of
+ * dependent writes. */
+#define WALL_BLOCK 64u /* slots tested together by put_rows_inside */
+
+static void put_rows_inside(const sim_world *w, uint32_t row_lo, uint32_t row_hi, sim_vec2 *pos,
+                            sim_vec2 *vel, const float *radius)
+{
+    const sim_grid *g = &w->grid;
+    const float lo = w->p.radius_max, hi_x = w->p.world_w - lo, hi_y = w->p.world_h - lo;
+    uint32_t from = g->start[(size_t)row_lo * g->cols], to = g->start[(size_t)row_hi * g->cols];
+    for (uint32_t s0 = from; s0 < to; s0 += WALL_BLOCK) {
+        uint32_t s1 = to - s0 > WALL_BLOCK ? s0 + WALL_BLOCK : to;
+        int near = 0; /* branch-free over the block: rarely any */
+        for (uint32_t s = s0; s < s1; s++) {
+            sim_vec2 q = pos[g->entity[s]];
+            near |= (q.x < lo) | (q.x > hi_x) | (q.y < lo) | (q.y > hi_y);
+        }
+        if (!near) continue;
+        for (uint32_t s = s0; s < s1; s++) {
+            uint32_t i = g->entity[s];
+            sim__keep_in_bounds(&w->p, &pos[i], &vel[i], radius[i]);
+        }
+    }
+}
+
 /* The solve order (sim.h): every band's inner contacts, then the contacts
  * crossing each band border (band b's cross list), each list in detection
  * order. Inner lists share no particle with each other, nor cross lists
@@ -177,28 +203,33 @@ static void solve_list(sim_vec2 *pos, sim_vec2 *vel, const sim_contact_list *l)
  * cross list at the border with the next subtask's bands, the only one
  * that needs another subtask's inner list first (two passes, not three
  * for even bands, odd bands and borders: one barrier less, the same
- * state). Pass 2 (SOLVE_WALL_PASS): a push may have moved a circle past a
- * wall, so every particle of the subtask's entity range is put back
- * inside as keep_in_bounds does; each particle's final position is known
- * by then, so the result does not depend on who solved what. */
+ * state).
+ *
+ * Pass 1 then puts back inside the walls the particles of its rows but
+ * the first (which the previous subtask's border list may be moving), and
+ * the first row of the next subtask's bands (which only its own border
+ * list moves, just solved); subtask 0 takes row 0 too. So every row is
+ * walked once, after its last push, by one subtask: the state is the
+ * same for any worker count, and after every step each circle lies
+ * inside the world. */
 static void sys_solve_contacts(ecs_iter *it)
 {
     const sim_world *w = it->user;
-    if (it->pass == SOLVE_WALL_PASS) {
-        put_inside(it);
-        return;
-    }
     sim_vec2 *pos = ecs_iter_write(it, SIM_C_POSITION);
     sim_vec2 *vel = ecs_iter_write(it, SIM_C_VELOCITY);
     uint32_t first = first_band(w, it->subtask, it->subtask_count);
     uint32_t end = first_band(w, it->subtask + 1u, it->subtask_count);
-    if (first == end) return; /* no bands: the border is the previous owner's */
     if (it->pass == 0u) {
         for (uint32_t b = first; b < end; b++) solve_list(pos, vel, &w->bands[b].inner);
         for (uint32_t b = first; b + 1u < end; b++) solve_list(pos, vel, &w->bands[b].cross);
-    } else if (end < w->band_count) { /* the last band borders nothing */
-        solve_list(pos, vel, &w->bands[end - 1u].cross);
+        return;
     }
+    /* No bands: the border is the previous owner's; the last band borders nothing. */
+    if (first < end && end < w->band_count) solve_list(pos, vel, &w->bands[end - 1u].cross);
+    uint32_t rows = w->grid.rows;
+    uint32_t hi = end * SIM_BAND_ROWS + 1u < rows ? end * SIM_BAND_ROWS + 1u : rows;
+    uint32_t lo = it->subtask == 0u ? 0u : first * SIM_BAND_ROWS + 1u;
+    if (lo < hi) put_rows_inside(w, lo, hi, pos, vel, ecs_iter_read(it, SIM_C_CIRCLE));
 }
 
 static void sys_render(ecs_iter *it)
@@ -301,7 +332,7 @@ static const ecs_system_def system_defs[SIM_SYSTEM_COUNT] = {
                               .writes = ECS_IDS_INIT(SIM_C_POSITION, SIM_C_VELOCITY),
                               .after = ECS_IDS_INIT(SIM_S_COLLISION),
                               .parallelism = PER_CORE,
-                              .passes = SOLVE_WALL_PASS + 1u,
+                              .passes = 2,
                               .process = sys_solve_contacts},
     [SIM_S_RENDER] = {.name = "render",
                       .reads = ECS_IDS_INIT(SIM_C_POSITION, SIM_C_CIRCLE, SIM_C_COLOR),

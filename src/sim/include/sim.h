@@ -24,13 +24,14 @@
  * one after the other in that order: bit for bit, for any worker count.
  *
  * The walls. keep_in_bounds puts every circle crossing a wall back against
- * it before the grid is built, as in the thesis; solve_contacts' pushes
- * can then move a circle past a wall again (in crowded worlds far past
- * it). So solve_contacts ends, once every contact is solved, by putting
- * each such circle back as keep_in_bounds does: after every step each
- * circle lies inside the world, [r, w - r] x [r, h - r], and the renderer
- * draws what the state holds. Each particle's final position is known by
- * then, so this last pass is the same for any worker count and kernel.
+ * it before the grid is built, as in the thesis; a contact's push can then
+ * move a circle past a wall again (in crowded worlds far past it). So
+ * solve_contacts ends, once each grid row's last contact is solved, by
+ * putting every circle of the row that crossed a wall back as
+ * keep_in_bounds does: after every step each circle lies inside the world,
+ * [r, w - r] x [r, h - r], and a window draws what the state holds. Each
+ * row is walked once, by one subtask, after its final push, so the state
+ * stays the same for any worker count, inner parallelism and kernel.
  *
  * One sim_step is one frame of fixed dt. The state after N frames depends
  * only on the parameters, the seed and the calls that add particles (sprays,
