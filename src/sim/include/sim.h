@@ -142,9 +142,9 @@ bool sim_params_check(const sim_params *p, char *msg, size_t msg_size);
  * its state does, and a step's memory and time per particle stay within a
  * small multiple of the thesis's. Far past it memory runs out: 5 000 000
  * particles in 1440x900 (coverage 31) make some 300 million contacts a
- * frame, 100 000 in 5x5 (coverage over 30 000) billions. At the thesis's radii [0.5, 2.5] the mean circle area is about
- * 8.1 square units, so 1440x900 holds at most 638 755 particles, 5x5
- * holds 12.
+ * frame, 100 000 in 5x5 (coverage over 30 000) billions. At the thesis's
+ * radii [0.5, 2.5] the mean circle area is about 8.1 square units, so
+ * 1440x900 holds at most 638 755 particles and 5x5 holds 12.
  *
  * sim_create itself takes any count (a test may crowd a world on purpose):
  * past the rule a step may run out of memory, and sim_step_error says so. */
