@@ -179,6 +179,15 @@ bad "--world 200000x900 (too wide)" "from 5 to 100000" bench --world 200000x900 
 bad "--world 4294967296x5 (past 32 bits: still the range)" "from 5 to 100000" \
     bench --world 4294967296x5 "${files[@]}"
 bad "--world 41400x41400 (too many grid cells)" "square units" bench --world 41400x41400 "${files[@]}"
+# The density rule (sim_max_particles): the circles may cover at most 4
+# times the world's area; past it a step would run out of memory.
+bad "--world 5x5 --entities 100000 (too dense)" \
+    "--entities 100000 with --world 5x5: the world is too dense for that many particles" \
+    bench --world 5x5 --entities 100000 "${files[@]}"
+bad "--entities 5000000 in the default world (too dense)" "at most 638755" \
+    bench --entities 5000000 --storage dynamic "${files[@]}"
+bad "--entities 1000,640000 (one count too dense)" "--entities 640000 with --world 1440x900" \
+    bench --entities 1000,640000 --storage dynamic "${files[@]}"
 bad "--threads abc" "--threads" bench --threads abc "${files[@]}"
 bad "--repeat 0" "--repeat" bench --repeat 0 "${files[@]}"
 bad "--cpu-probe 5001" "--cpu-probe" bench --cpu-probe 5001 "${files[@]}"
@@ -263,6 +272,8 @@ wbad "run --assets naming a missing directory: refused before a window" "--asset
 wbad "run --assets naming a file" "--assets" run --assets "$0"
 wbad "run --kernel fast" "--kernel" run --kernel fast
 wbad "run --world 10x" "--world" run --world 10x
+wbad "run --world 5x5 --entities 13 (too dense)" "the world is too dense for that many particles" \
+    run --world 5x5 --entities 13
 wbad "run --bogus" "--bogus" run --bogus
 wbad "run stray argument" "stray" run stray
 wbad "run --frames without value" "--frames" run --frames

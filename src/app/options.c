@@ -426,6 +426,27 @@ static bool check_counts(const app_mode_cli *cli, const app_sim_options *sim)
     return true;
 }
 
+/* The density rule (sim_max_particles) for every count in the world given
+ * (or the thesis's): both modes refuse a world too dense to step. */
+static bool check_density(const app_mode_cli *cli, const app_sim_options *sim)
+{
+    sim_params p = sim_default_params();
+    if (sim->world_w) {
+        p.world_w = (float)sim->world_w;
+        p.world_h = (float)sim->world_h;
+    }
+    uint32_t most = sim_max_particles(&p);
+    for (uint32_t i = 0; i < sim->count_n; i++) {
+        if (sim->counts[i] <= most) continue;
+        app_error(cli->prog, "--entities %u with --world %gx%g%s: the world is too dense for that "
+                  "many particles: it allows at most %u (circles covering %g times its area)",
+                  (unsigned)sim->counts[i], (double)p.world_w, (double)p.world_h,
+                  sim->world_w ? "" : " (the default)", (unsigned)most, SIM_COVERAGE_MAX);
+        return false;
+    }
+    return true;
+}
+
 const char *app_shared_flag_name(uint32_t given)
 {
     for (uint32_t i = 0; i < SHARED_N; i++)
@@ -595,7 +616,7 @@ int app_options_parse(int argc, char **argv, const app_mode_cli *cli, app_sim_op
         app_error(cli->prog, "unexpected argument '%s' (see %s --help)", argv[optind], cli->prog);
         return 2;
     }
-    return help || check_counts(cli, sim) ? 0 : 2;
+    return help || (check_counts(cli, sim) && check_density(cli, sim)) ? 0 : 2;
 }
 
 /* ---- help ----------------------------------------------------------------- */

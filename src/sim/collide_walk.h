@@ -46,8 +46,8 @@ WALK_ATTR static bool WALK_NAME(const sim_grid *g, uint32_t from, uint32_t to,
      * scatter placed it by that), so empty cells cost nothing. */
     uint32_t end = 0, row_end = 0, below_lo = 0, below_hi = 0;
     /* Fewer particles than cells: most slots touch nothing, and a branch
-     * that skips their stores pays (measured at 50 000; at 100 000 and
-     * 200 000 the branch-free stores win). Fixed for the whole walk, so
+     * that skips their stores pays; in fuller grids touching is a coin
+     * flip and the branch-free stores win. Fixed for the whole walk, so
      * the branch on it is always predicted. */
     const bool sparse = g->count < g->cells;
     (void)sparse; /* the scalar kernel has no WALK_PAIR */

@@ -119,8 +119,7 @@ int sim_grid_count(sim_grid *g, uint32_t part, const float *xy, const uint32_t *
     if (n > g->key_cap[part]) { /* grows only: a warm grid allocates nothing */
         /* A quarter more than asked: balanced parts move their boundaries
          * by a few percent from step to step, and each regrowth faults its
-         * pages in again (100 000 particles, 2 parts: 650 us, against 50
-         * for the count itself). */
+         * pages in again, which costs many times the count itself. */
         uint32_t cap = n > UINT32_MAX - n / 4u ? UINT32_MAX : n + n / 4u;
         uint32_t *k = realloc(g->key[part], (size_t)cap * sizeof *k);
         if (k) {

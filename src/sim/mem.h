@@ -1,9 +1,9 @@
 /* mem.h - private: memory the simulation is about to write whole.
  *
  * Fresh memory faults in one trap per 4 KiB page as it is first written,
- * about 13 us each on the virtual machines this runs on (a 50 000-particle
- * run took some 3 000 of them, a tenth of its time). Populating the pages
- * first, in one system call, costs a fraction of that. */
+ * and on virtual machines each trap is slow enough that a short run spends
+ * a noticeable share of its time in them. Populating the pages first, in
+ * one system call, costs a fraction of that. */
 #ifndef SIM_MEM_H
 #define SIM_MEM_H
 

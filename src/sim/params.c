@@ -39,6 +39,19 @@ sim_config sim_default_config(void)
     };
 }
 
+/* pi, which ISO C leaves out of math.h. */
+#define SIM_PI 3.14159265358979323846
+
+uint32_t sim_max_particles(const sim_params *p)
+{
+    /* The mean of r^2 for r uniform in [a, b]: (a^2 + ab + b^2) / 3. */
+    double a = p->radius_min, b = p->radius_max;
+    double circle = SIM_PI * (a * a + a * b + b * b) / 3.0;
+    double most = floor(SIM_COVERAGE_MAX * (double)p->world_w * (double)p->world_h / circle);
+    if (!(most >= 0.0)) return 0; /* NaN or negative: parameters sim_params_check refuses */
+    return most >= (double)UINT32_MAX ? UINT32_MAX : (uint32_t)most;
+}
+
 bool sim_params_check(const sim_params *p, char *msg, size_t size)
 {
     const float values[] = {p->world_w, p->world_h, p->radius_min, p->radius_max, p->speed_max,

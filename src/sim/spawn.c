@@ -64,9 +64,9 @@ static ecs_status add_components(ecs_context *ctx, ecs_entity e, const sim__part
 /* Spawning's work, shared out by ecs_parallel_for in ranges of at least
  * SPAWN_MIN_PART particles (with inner parallelism on): each particle's
  * draws and place depend on its index alone, so the ranges never change
- * what is spawned. 100 000 particles on one thread: the draw ~4 ms, the
- * grid ~2 ms, the gather ~2 ms; on two, the draw 2.8 ms (writing freshly
- * mapped pages bounds it), the rest about the same. */
+ * what is spawned. The draw takes about as long as the grid build and
+ * the gather together; with more threads, writing freshly mapped pages
+ * bounds it. */
 #define SPAWN_MIN_PART 4096u
 
 /* Draws per particle: draw() takes the position's two, then draw_body's
@@ -75,8 +75,8 @@ static ecs_status add_components(ecs_context *ctx, ecs_entity e, const sim__part
 
 /* Lanes of the draw: independent stretches of the one generator sequence,
  * drawn side by side. Each draw waits for the one before (a multiply and
- * a reduction), so one lane leaves the core idle between them; four keep
- * it busier (100 000 particles: the draw 6.6 -> 5.4 ms, medians of 6). */
+ * a reduction), so one lane leaves the core idle between them; four
+ * independent chains keep it busy. */
 #define DRAW_LANES 4u
 
 typedef struct spawn_work {
@@ -167,10 +167,7 @@ static void gather_range(void *user, uint32_t lo, uint32_t hi, uint32_t part, ui
  * it again from the components), so its arrays are warm for that step
  * instead of a second grid's being mapped, faulted in and unmapped; and
  * the entities are created first, zeroed, then filled in place, without
- * staging columns and their copy. sim_create, 2 threads, runs alternated
- * with the former spawn (medians): 1 000 000 particles (3220x2012) IP on
- * 101.6 -> 93.7 ms, IP off 156.0 -> 126.6 ms (of 5); 100 000 IP on 19.7 ->
- * 17.1 ms, IP off 18.1 both (of 16, a noisy stretch). */
+ * staging columns and their copy. */
 static ecs_status spawn_all(sim_world *w, sim_rng rng, uint32_t n, char *msg, size_t size)
 {
     ecs_context *ctx = w->ctx;

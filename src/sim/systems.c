@@ -115,10 +115,10 @@ static void collide_band(sim_world *w, uint32_t b)
 
 /* Its own bands first, front to back (dealt by particles: see
  * deal_bands), then those the others have not reached yet, from the back
- * of each other range, nearest range first: at 100 000 particles on 2
- * threads the two halves' times differed by 30 us a frame (median) with
- * no steals, one thread waiting at the barrier. Which subtask runs a band
- * never changes its lists. */
+ * of each other range, nearest range first: equal particle counts do not
+ * make equal times (contacts and caches differ), and without taking work
+ * the thread that finishes first would wait at the barrier. Which subtask
+ * runs a band never changes its lists. */
 static void sys_collision(ecs_iter *it)
 {
     sim_world *w = it->user;
@@ -156,6 +156,38 @@ static void solve_list(sim_vec2 *pos, sim_vec2 *vel, const sim_contact_list *l)
     for (uint32_t k = 0; k < l->n; k++) sim__solve_contact(pos, vel, &l->v[k]);
 }
 
+/* Puts the particles of grid rows [row_lo, row_hi) that a push moved past
+ * a wall back inside, as keep_in_bounds does. Only a center within the
+ * largest radius of a wall can have crossed one (keep_in_bounds' own tests
+ * imply these): a block of slots is tested without branches, and only a
+ * block holding such a center (rare away from the walls) is walked again
+ * with keep_in_bounds, which leaves the others as they are. A separate
+ * walk, not a test after every contact: consecutive contacts share a
+ * particle, and a test on its position would lengthen that chain of
+ * dependent writes. */
+#define WALL_BLOCK 64u /* slots tested together by put_rows_inside */
+
+static void put_rows_inside(const sim_world *w, uint32_t row_lo, uint32_t row_hi, sim_vec2 *pos,
+                            sim_vec2 *vel, const float *radius)
+{
+    const sim_grid *g = &w->grid;
+    const float lo = w->p.radius_max, hi_x = w->p.world_w - lo, hi_y = w->p.world_h - lo;
+    uint32_t from = g->start[(size_t)row_lo * g->cols], to = g->start[(size_t)row_hi * g->cols];
+    for (uint32_t s0 = from; s0 < to; s0 += WALL_BLOCK) {
+        uint32_t s1 = to - s0 > WALL_BLOCK ? s0 + WALL_BLOCK : to;
+        int near = 0; /* branch-free over the block: rarely any */
+        for (uint32_t s = s0; s < s1; s++) {
+            sim_vec2 q = pos[g->entity[s]];
+            near |= (q.x < lo) | (q.x > hi_x) | (q.y < lo) | (q.y > hi_y);
+        }
+        if (!near) continue;
+        for (uint32_t s = s0; s < s1; s++) {
+            uint32_t i = g->entity[s];
+            sim__keep_in_bounds(&w->p, &pos[i], &vel[i], radius[i]);
+        }
+    }
+}
+
 /* The solve order (sim.h): every band's inner contacts, then the contacts
  * crossing each band border (band b's cross list), each list in detection
  * order. Inner lists share no particle with each other, nor cross lists
@@ -164,16 +196,22 @@ static void solve_list(sim_vec2 *pos, sim_vec2 *vel, const sim_contact_list *l)
  * before it gives the same state bit for bit. Subtask k takes the bands
  * dealt to collision subtask k (first_band): the particles it moves are
  * mostly the ones its thread's entity range holds (spawning numbers them
- * in grid order) and its contacts are the ones it found. Pass 0: its
- * bands' inner lists, then the cross lists between two of its bands;
- * pass 1: the cross list at the border with the next subtask's bands, the
- * only one that needs another subtask's inner list first. Three passes
- * (even bands, odd bands, every cross list) gave the same state with a
- * barrier more: 100 000 particles, 2 threads, the solve's span 22.1 ->
- * 20.3 us per frame (medians of 4), totals within noise. Split by contact
- * count instead, a thread solved bands whose columns sat in the other
- * core's cache: 100 000 particles, 2 threads, 130 us of solve per frame
- * against 33 us on one thread. */
+ * in grid order) and its contacts are the ones it found, so its columns
+ * stay in its core's cache (a split by contact count would hand a thread
+ * bands whose particles another core just wrote). Pass 0: its bands'
+ * inner lists, then the cross lists between two of its bands; pass 1: the
+ * cross list at the border with the next subtask's bands, the only one
+ * that needs another subtask's inner list first (two passes, not three
+ * for even bands, odd bands and borders: one barrier less, the same
+ * state).
+ *
+ * Pass 1 then puts back inside the walls the particles of its rows but
+ * the first (which the previous subtask's border list may be moving), and
+ * the first row of the next subtask's bands (which only its own border
+ * list moves, just solved); subtask 0 takes row 0 too. So every row is
+ * walked once, after its last push, by one subtask: the state is the
+ * same for any worker count, and after every step each circle lies
+ * inside the world. */
 static void sys_solve_contacts(ecs_iter *it)
 {
     const sim_world *w = it->user;
@@ -181,13 +219,17 @@ static void sys_solve_contacts(ecs_iter *it)
     sim_vec2 *vel = ecs_iter_write(it, SIM_C_VELOCITY);
     uint32_t first = first_band(w, it->subtask, it->subtask_count);
     uint32_t end = first_band(w, it->subtask + 1u, it->subtask_count);
-    if (first == end) return; /* no bands: the border is the previous owner's */
     if (it->pass == 0u) {
         for (uint32_t b = first; b < end; b++) solve_list(pos, vel, &w->bands[b].inner);
         for (uint32_t b = first; b + 1u < end; b++) solve_list(pos, vel, &w->bands[b].cross);
-    } else if (end < w->band_count) { /* the last band borders nothing */
-        solve_list(pos, vel, &w->bands[end - 1u].cross);
+        return;
     }
+    /* No bands: the border is the previous owner's; the last band borders nothing. */
+    if (first < end && end < w->band_count) solve_list(pos, vel, &w->bands[end - 1u].cross);
+    uint32_t rows = w->grid.rows;
+    uint32_t hi = end * SIM_BAND_ROWS + 1u < rows ? end * SIM_BAND_ROWS + 1u : rows;
+    uint32_t lo = it->subtask == 0u ? 0u : first * SIM_BAND_ROWS + 1u;
+    if (lo < hi) put_rows_inside(w, lo, hi, pos, vel, ecs_iter_read(it, SIM_C_CIRCLE));
 }
 
 static void sys_render(ecs_iter *it)
@@ -199,8 +241,8 @@ static void sys_render(ecs_iter *it)
     sim_instance *out = ecs_iter_output_push(it, it->count);
     if (!out) return; /* the step reports ECS_ERR_NOMEM */
     /* The color moves as one 32-bit word: copied as four bytes, the
-     * vectorised loop over a contiguous range took 3x the index walk's
-     * time (90 against 30 us per frame at 50 000). */
+     * vectorised loop over a contiguous range is slower than the index
+     * walk. */
     SIM_EACH(it, i, {
         out->x = pos[i].x;
         out->y = pos[i].y;
@@ -246,11 +288,11 @@ static void sys_fade(ecs_iter *it)
 
 /* A subtask per worker for every system. Collision and the solve balance
  * their subtasks by particles and contacts themselves (first_band,
- * solve_list's owners). More, smaller chunks than workers (ECS_SPLIT_CHUNKS
- * of 8 192-32 768) measured slower here once the scheduler kept each worker
- * on the same subtask from system to system: at 200 000 on 2 threads,
- * spatial_partition 0.61 -> 0.40 and collision 1.55 -> 1.43 ms per frame
- * with a subtask per worker (bench/results/.../engine-steps.txt). */
+ * solve_list's owners). The scheduler keeps each worker on the same
+ * subtask from system to system, so one subtask per worker keeps a
+ * worker's slice of the columns in its core's cache from one system to
+ * the next, where more, smaller chunks (ECS_SPLIT_CHUNKS) would move
+ * them between cores. */
 #define PER_CORE {ECS_SPLIT_PER_WORKER, 0, MIN_SPLIT, false}
 #define BY_SPEED {ECS_SPLIT_PER_WORKER, 0, MIN_SPLIT, true}
 

@@ -3,7 +3,7 @@
  * Private to src/sim.
  *
  * Once particles die, a subtask's entities have holes everywhere and the
- * index walk (systems.c) is scalar: about 0.6 ns a particle. The AVX-512
+ * index walk (systems.c) is scalar, one particle at a time. The AVX-512
  * walks read the subscription's bitmap (ecs_iter_bits) instead and run
  * 16 column slots at a time under that mask: masked loads and stores, so
  * no slot outside the subtask is read into a result or written. Every

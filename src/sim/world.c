@@ -104,10 +104,44 @@ void sim_destroy(sim_world *w)
     free(w);
 }
 
+/* Why the step failed (sim_step_error): what ran out and, past the
+ * density rule, that the world is too dense. */
+static void explain(sim_world *w, ecs_status st, uint32_t particles, uint64_t contacts,
+                    bool contacts_short)
+{
+    char *m = w->step_error;
+    size_t size = sizeof w->step_error;
+    unsigned long long frame = (unsigned long long)w->frame;
+    int n;
+    if (st == ECS_ERR_NOMEM && contacts_short)
+        n = snprintf(m, size, "frame %llu: out of memory for the contacts (%llu found, %u particles)",
+                     frame, (unsigned long long)contacts, (unsigned)particles);
+    else if (st == ECS_ERR_NOMEM && w->grid_failed)
+        n = snprintf(m, size, "frame %llu: out of memory for the broadphase grid (%u particles)",
+                     frame, (unsigned)particles);
+    else if (st == ECS_ERR_NOMEM)
+        n = snprintf(m, size, "frame %llu: out of memory (%u particles)", frame, (unsigned)particles);
+    else if (st == ECS_ERR_FULL)
+        n = snprintf(m, size, "frame %llu: fixed storage full: %u sprayed particles dropped", frame,
+                     (unsigned)w->spray_dropped);
+    else if (w->grid_failed == 2)
+        n = snprintf(m, size, "frame %llu: spatial_partition ran more subtasks than the grid has "
+                     "parts", frame);
+    else
+        n = snprintf(m, size, "frame %llu: %s", frame, ecs_status_name(st));
+    uint32_t most = sim_max_particles(&w->p);
+    if (st == ECS_ERR_NOMEM && particles > most && n > 0 && (size_t)n < size)
+        snprintf(m + n, size - (size_t)n, ": the %gx%g world is too dense for that many particles "
+                 "(at most %u)", (double)w->p.world_w, (double)w->p.world_h, (unsigned)most);
+}
+
 ecs_status sim_step(sim_world *w)
 {
+    uint32_t particles = ecs_alive_count(w->ctx);
+    bool contacts_short = false;
     w->grid_failed = 0;
     w->spray_issued = w->spray_created = 0;
+    w->step_error[0] = '\0';
     ecs_status st = ecs_step(w->ctx, NULL, NULL);
     w->frame++;
     w->spray_dropped = w->spray_issued - w->spray_created;
@@ -115,18 +149,17 @@ ecs_status sim_step(sim_world *w)
     for (uint32_t b = 0; b < w->band_count; b++) {
         sim_band *band = &w->bands[b];
         contacts += band->inner.n + band->cross.n;
-        if ((band->inner.failed || band->cross.failed) && st == ECS_OK) st = ECS_ERR_NOMEM;
+        contacts_short |= band->inner.failed || band->cross.failed;
         band->inner.failed = band->cross.failed = false;
     }
     w->contacts = contacts > UINT32_MAX ? UINT32_MAX : (uint32_t)contacts;
-    if (st == ECS_OK && w->grid_failed == 2) {
-        fprintf(stderr, "sim: spatial_partition ran more subtasks than the grid has parts\n");
-        st = ECS_ERR_INVALID;
-    } else if (st == ECS_OK && w->grid_failed) {
-        st = ECS_ERR_NOMEM;
-    }
+    if (st == ECS_OK && contacts_short) st = ECS_ERR_NOMEM;
+    if (st == ECS_OK && w->grid_failed) st = w->grid_failed == 2 ? ECS_ERR_INVALID : ECS_ERR_NOMEM;
+    if (st != ECS_OK) explain(w, st, particles, contacts, contacts_short);
     return st;
 }
+
+const char *sim_step_error(const sim_world *w) { return w->step_error; }
 
 ecs_status sim_set_workers(sim_world *w, uint32_t workers) { return ecs_set_workers(w->ctx, workers); }
 uint32_t sim_workers(const sim_world *w) { return ecs_worker_count(w->ctx); }

@@ -57,6 +57,7 @@ struct sim_world {
     uint32_t spray_issued;  /* this step: deferred creates recorded ... */
     uint32_t spray_created; /* ... and carried out (counted by their init) */
     uint32_t spray_dropped; /* the last step's issued - created */
+    char step_error[240];   /* the last step's failure (sim_step_error), or "" */
 };
 
 /* The system table: the thesis's DAG, plus fade -> render unless thesis_dag. */

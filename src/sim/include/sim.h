@@ -23,6 +23,16 @@
  * inner lists are done, and the result is the same as solving every list
  * one after the other in that order: bit for bit, for any worker count.
  *
+ * The walls. keep_in_bounds puts every circle crossing a wall back against
+ * it before the grid is built, as in the thesis; a contact's push can then
+ * move a circle past a wall again (in crowded worlds far past it). So
+ * solve_contacts ends, once each grid row's last contact is solved, by
+ * putting every circle of the row that crossed a wall back as
+ * keep_in_bounds does: after every step each circle lies inside the world,
+ * [r, w - r] x [r, h - r], and a window draws what the state holds. Each
+ * row is walked once, by one subtask, after its final push, so the state
+ * stays the same for any worker count, inner parallelism and kernel.
+ *
  * One sim_step is one frame of fixed dt. The state after N frames depends
  * only on the parameters, the seed and the calls that add particles (sprays,
  * new waves): never on the worker count, inner parallelism or the storage
@@ -111,6 +121,39 @@ sim_params sim_default_params(void);
  * the largest circle fits). Returns false and writes one line to msg. */
 bool sim_params_check(const sim_params *p, char *msg, size_t msg_size);
 
+/* ---- Density: how many particles a world holds ----------------------------
+ *
+ * The rule: the particles' circles, at their mean area (pi times the mean
+ * of r^2 over the spawn radius range), may cover at most SIM_COVERAGE_MAX
+ * times the world's area. sim_max_particles gives the count that reaches
+ * it; the command line refuses more (--entities with --world).
+ *
+ * Why. Every touching pair is a contact that collision stores (20 bytes)
+ * and solve_contacts solves each frame. Particles spawn uniformly over the
+ * world, so a particle touches about 1.9 x coverage others (the area
+ * within r_i + r_j of its center over the area per particle), and a frame
+ * holds about that many contacts per particle: they grow with the square
+ * of the count in a given world. The densest packing of circles covers
+ * about 0.91 of the plane, so above a coverage of about 1 the circles can
+ * never all be apart and every particle more only adds contacts. The
+ * thesis's densest wave (200 000 in 1440x900, and the same density scaled
+ * up, e.g. 1 000 000 in 3220x2012) covers 1.25 times its world. At 4 a
+ * particle's contacts (about 7.5, 150 bytes) weigh about what the rest of
+ * its state does, and a step's memory and time per particle stay within a
+ * small multiple of the thesis's. Far past it memory runs out: 5 000 000
+ * particles in 1440x900 (coverage 31) make some 300 million contacts a
+ * frame, 100 000 in 5x5 (coverage over 30 000) billions. At the thesis's
+ * radii [0.5, 2.5] the mean circle area is about 8.1 square units, so
+ * 1440x900 holds at most 638 755 particles and 5x5 holds 12.
+ *
+ * sim_create itself takes any count (a test may crowd a world on purpose):
+ * past the rule a step may run out of memory, and sim_step_error says so. */
+#define SIM_COVERAGE_MAX 4.0
+
+/* The most particles the rule allows in p's world (p as sim_params_check
+ * accepts; 0 for a world that holds none), at most UINT32_MAX. */
+uint32_t sim_max_particles(const sim_params *p);
+
 /* The collision kernel: how a particle is tested against its candidates.
  * Every kernel finds exactly the same contacts in the same order, bit for
  * bit; they differ in speed only. The vector kernels exist on x86-64 where
@@ -161,6 +204,10 @@ void sim_destroy(sim_world *w);
 /* One frame: every system along the DAG, then the refresh that removes the
  * particles whose life ran out. */
 ecs_status sim_step(sim_world *w);
+/* Why the last sim_step failed, one line without a final newline: what ran
+ * out of memory and, when the world is past the density rule, that it is
+ * too dense for that many particles; "" after a step that succeeded. */
+const char *sim_step_error(const sim_world *w);
 
 uint32_t sim_alive(const sim_world *w);
 /* The collision kernel the world runs (never AUTO). */
