@@ -166,9 +166,7 @@ int bench_run(bench_runner *r, uint32_t index, uint32_t repeat, const bench_conf
         finish(r, &s, out);
         copy_names(s.w, names);
     } else {
-        char msg[64];
-        snprintf(msg, sizeof msg, "at frame %llu", (unsigned long long)out->frames + 1u);
-        report_failure(r, &s, "sim_step", st, msg);
+        report_failure(r, &s, "sim_step", st, sim_step_error(s.w));
     }
     sim_destroy(s.w);
     if (st == ECS_OK && app_stop_signal()) {

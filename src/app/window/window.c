@@ -273,8 +273,7 @@ static void step(window_app *a, window_frame *f)
                window_hud_count(limit, sizeof limit, a->opt.fixed_limit),
                window_hud_count(dropped, sizeof dropped, sim_spray_dropped(a->world)));
     } else if (st != ECS_OK) {
-        app_error(PROG, "frame %llu: the simulation step failed: %s",
-                  (unsigned long long)sim_frame(a->world), ecs_status_name(st));
+        app_error(PROG, "the simulation step failed: %s", sim_step_error(a->world));
         a->status = 1;
         a->running = false;
         return;
