@@ -18,8 +18,8 @@ for preset in "${presets[@]}"; do
     # The render and window tests need a display: a virtual one (Xvfb with
     # Mesa's software OpenGL) for the whole ctest run. -noreset: by default
     # Xvfb resets whenever its last client leaves, and a test connecting
-    # during that reset fails to reach it (a CI run lost test_window's Esc
-    # case that way, with tests running in parallel).
+    # during that reset fails to reach it (with tests running in parallel,
+    # one may connect just as another leaves).
     xvfb-run -a -s "-screen 0 1600x1000x24 -noreset" ctest --preset "$preset" -j "$jobs"
     ran=$((ran + $(ctest --preset "$preset" -N | sed -n 's/^Total Tests: //p')))
 done

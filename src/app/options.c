@@ -647,17 +647,21 @@ static void usage_lists(FILE *f, bool list, const app_sim_options *d)
     if (list)
         fprintf(f,
                 "  --entities LIST           particle counts, comma-separated, each 1..%u\n"
+                "                            and at most what the world holds (circles\n"
+                "                            covering %g times its area)\n"
                 "                            (default %s)\n"
                 "  --inner-parallelism LIST  on, off, or both (= on,off) (default %s)\n"
                 "  --storage LIST            fixed, dynamic, or both (= fixed,dynamic)\n"
                 "                            (default %s)\n",
-                (unsigned)ECS_MAX_ENTITIES, counts, ip, storage);
+                (unsigned)ECS_MAX_ENTITIES, SIM_COVERAGE_MAX, counts, ip, storage);
     else
         fprintf(f,
-                "  --entities N              particles, 1..%u (default %s)\n"
+                "  --entities N              particles, 1..%u and at most what the world\n"
+                "                            holds (circles covering %g times its area)\n"
+                "                            (default %s)\n"
                 "  --inner-parallelism IP    on or off (default %s)\n"
                 "  --storage KIND            fixed or dynamic (default %s)\n",
-                (unsigned)ECS_MAX_ENTITIES, counts, ip, storage);
+                (unsigned)ECS_MAX_ENTITIES, SIM_COVERAGE_MAX, counts, ip, storage);
 }
 
 void app_options_usage(FILE *f, uint32_t list_max, const app_sim_options *d)
@@ -686,7 +690,8 @@ void app_options_usage(FILE *f, uint32_t list_max, const app_sim_options *d)
     fprintf(f,
             "  --kernel K                collision kernel: scalar, avx2, avx512 or auto\n"
             "                            (default auto: the widest this CPU has, here %s)\n"
-            "                            (avx512 also walks life and fade densely)\n"
+            "                            (avx512 also walks life, fade and keep_in_bounds\n"
+            "                            densely)\n"
             "  --world WxH               world size in units, each side a whole number\n"
             "                            from %u to %u, the grid (cells of 5.05 units)\n"
             "                            at most %u cells (default 1440x900, the\n"

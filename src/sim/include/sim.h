@@ -158,8 +158,8 @@ uint32_t sim_max_particles(const sim_params *p);
  * Every kernel finds exactly the same contacts in the same order, bit for
  * bit; they differ in speed only. The vector kernels exist on x86-64 where
  * the CPU has the instructions; AUTO picks the widest one there is. With
- * AVX512 the life and fade systems also walk their columns densely under
- * masks (the same state, bit for bit). */
+ * AVX512 the life, fade and keep_in_bounds systems also walk their columns
+ * densely under masks (the same state, bit for bit). */
 typedef enum sim_kernel {
     SIM_KERNEL_AUTO = 0,
     SIM_KERNEL_SCALAR,
