@@ -1,13 +1,11 @@
 /* test_bench_mwu.c - the bench's Mann-Whitney U test against known
  * values: exact p-values of small samples (complete separation, the
  * textbook 5 against 4), the normal approximation with ties, identical
- * samples, the smallest p two sample sizes allow; and the JSON reader the
- * baseline goes through. */
+ * samples, the smallest p two sample sizes allow. */
 #include "test_util.h"
 
 #include <math.h>
 
-#include "bench_json.h"
 #include "bench_mwu.h"
 
 static void near(double got, double want, double tol)
@@ -89,56 +87,6 @@ static void test_p_min(void **state)
     assert_true(bench_mwu_p_min(1, 40) < BENCH_MWU_ALPHA);
 }
 
-static bool parses(const char *text)
-{
-    bench_json j;
-    char why[96];
-    size_t n = strlen(text);
-    char *copy = malloc(n + 1);
-    assert_non_null(copy);
-    memcpy(copy, text, n + 1);
-    bool ok = bench_json_parse(&j, copy, n, why, sizeof why);
-    if (ok) bench_json_free(&j);
-    return ok;
-}
-
-static void test_json(void **state)
-{
-    (void)state;
-    const char *text = "{\"a\": [1, -2.5e1, true, null], \"s\": \"x\\\"\\u00e9\\ud83d\\ude00\","
-                       " \"o\": {}}";
-    char *copy = strdup(text);
-    assert_non_null(copy);
-    bench_json j;
-    char why[96];
-    assert_true(bench_json_parse(&j, copy, strlen(copy), why, sizeof why));
-    const bench_json_node *a = bench_json_get(&j, &j.nodes[0], "a");
-    assert_non_null(a);
-    const bench_json_node *e = bench_json_first(&j, a);
-    near(e->number, 1.0, 0.0);
-    e = bench_json_next(&j, e);
-    near(e->number, -25.0, 0.0);
-    e = bench_json_next(&j, e);
-    assert_true(e->kind == BENCH_JSON_BOOL && e->boolean);
-    e = bench_json_next(&j, e);
-    assert_true(e->kind == BENCH_JSON_NULL);
-    assert_null(bench_json_next(&j, e));
-    assert_string_equal(bench_json_get(&j, &j.nodes[0], "s")->string,
-                        "x\"\xc3\xa9\xf0\x9f\x98\x80");
-    assert_null(bench_json_first(&j, bench_json_get(&j, &j.nodes[0], "o")));
-    assert_null(bench_json_get(&j, &j.nodes[0], "missing"));
-    bench_json_free(&j);
-
-    const char *bad[] = {"", "{", "[1,]", "{\"a\" 1}", "01", "1.", "-", "tru", "\"abc",
-                         "\"\\x\"", "\"\\u12\"", "\"\\udc00\"", "\"\\u0000\"", "[1] 2",
-                         "{\"a\":1,}", "nul", "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"};
-    for (size_t i = 0; i < ARRAY_LEN(bad); i++)
-        if (parses(bad[i])) fail_msg("'%s' parsed", bad[i]);
-    assert_true(parses(" [ ] "));
-    assert_true(parses("0"));
-    assert_true(parses("-0.5E+3"));
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -146,7 +94,6 @@ int main(void)
         cmocka_unit_test(test_normal_with_ties),
         cmocka_unit_test(test_large_normal),
         cmocka_unit_test(test_p_min),
-        cmocka_unit_test(test_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,10 +1,11 @@
 /* bench_baseline.c - reading a run back from the bench's JSON and
  * comparing two runs configuration by configuration. */
 #include "bench_baseline.h"
-#include "bench_json.h"
 #include "bench_msg.h"
 #include "bench_mwu.h"
 #include "bench_stats.h"
+
+#include <cJSON.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -108,72 +109,71 @@ static bool read_all(const char *path, char **out, size_t *len, const char **why
     return true;
 }
 
-static const char *str_of(const bench_json *j, const bench_json_node *o, const char *key)
+static const char *str_of(const cJSON *o, const char *key)
 {
-    const bench_json_node *v = bench_json_get(j, o, key);
-    return v && v->kind == BENCH_JSON_STRING ? v->string : NULL;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
 /* A whole number from 0 to max, or false. */
-static bool u32_of(const bench_json *j, const bench_json_node *o, const char *key, uint32_t max,
-                   uint32_t *out)
+static bool u32_of(const cJSON *o, const char *key, uint32_t max, uint32_t *out)
 {
-    const bench_json_node *v = bench_json_get(j, o, key);
-    if (!v || v->kind != BENCH_JSON_NUMBER || !(v->number >= 0.0) || v->number > max ||
-        v->number != (double)(uint32_t)v->number)
-        return false;
-    *out = (uint32_t)v->number;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!cJSON_IsNumber(v)) return false;
+    double x = v->valuedouble;
+    if (!(x >= 0.0) || x > max || x != (double)(uint32_t)x) return false;
+    *out = (uint32_t)x;
     return true;
 }
 
 /* One element of "runs": its configuration and total ms. */
-static bool read_run(const bench_json *j, const bench_json_node *r, bench_config *c, double *ms)
+static bool read_run(const cJSON *r, bench_config *c, double *ms)
 {
-    const char *ip = str_of(j, r, "inner_parallelism"), *st = str_of(j, r, "storage");
-    const bench_json_node *t = bench_json_get(j, r, "total_ms");
-    if (!u32_of(j, r, "count", ECS_MAX_ENTITIES, &c->count) || c->count == 0 || !ip || !st ||
-        !t || t->kind != BENCH_JSON_NUMBER || !(t->number >= 0.0))
+    const char *ip = str_of(r, "inner_parallelism"), *st = str_of(r, "storage");
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(r, "total_ms");
+    if (!u32_of(r, "count", ECS_MAX_ENTITIES, &c->count) || c->count == 0 || !ip || !st ||
+        !cJSON_IsNumber(t) || !(t->valuedouble >= 0.0))
         return false;
     if (strcmp(ip, "on") && strcmp(ip, "off")) return false;
     if (strcmp(st, "fixed") && strcmp(st, "dynamic")) return false;
     c->ip_on = strcmp(ip, "on") == 0;
     c->storage = strcmp(st, "fixed") == 0 ? ECS_STORAGE_FIXED : ECS_STORAGE_DYNAMIC;
-    *ms = t->number;
+    *ms = t->valuedouble;
     return true;
 }
 
 /* "options": what bench_export_json writes. */
-static bool read_opts(const bench_json *j, const bench_json_node *o, bench_sample_opts *out)
+static bool read_opts(const cJSON *o, bench_sample_opts *out)
 {
-    const bench_json_node *w = bench_json_get(j, o, "world");
-    const bench_json_node *w0 = bench_json_first(j, w);
-    const bench_json_node *w1 = w0 ? bench_json_next(j, w0) : NULL;
-    const char *kernel = str_of(j, o, "kernel");
-    if (!u32_of(j, o, "threads", UINT32_MAX, &out->threads) ||
-        !u32_of(j, o, "frames", UINT32_MAX, &out->frames) ||
-        !u32_of(j, o, "seed", UINT32_MAX, &out->seed) || !kernel || !w || !w1 ||
-        w0->kind != BENCH_JSON_NUMBER || w1->kind != BENCH_JSON_NUMBER)
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(o, "world");
+    const cJSON *w0 = cJSON_IsArray(w) ? cJSON_GetArrayItem(w, 0) : NULL;
+    const cJSON *w1 = cJSON_IsArray(w) ? cJSON_GetArrayItem(w, 1) : NULL;
+    const char *kernel = str_of(o, "kernel");
+    if (!u32_of(o, "threads", UINT32_MAX, &out->threads) ||
+        !u32_of(o, "frames", UINT32_MAX, &out->frames) ||
+        !u32_of(o, "seed", UINT32_MAX, &out->seed) || !kernel || !cJSON_IsNumber(w0) ||
+        !cJSON_IsNumber(w1))
         return false;
-    out->world_w = (uint32_t)w0->number;
-    out->world_h = (uint32_t)w1->number;
+    out->world_w = (uint32_t)w0->valuedouble;
+    out->world_h = (uint32_t)w1->valuedouble;
     snprintf(out->kernel, sizeof out->kernel, "%s", kernel);
     return true;
 }
 
 /* What the bench's JSON holds: "options", a "runs" list with each run's
  * configuration and total ms, and "determinism_check". */
-static const char *read_tree(const bench_json *j, bench_samples *b)
+static const char *read_tree(const cJSON *root, bench_samples *b)
 {
-    const bench_json_node *root = &j->nodes[0];
-    const bench_json_node *runs = bench_json_get(j, root, "runs");
-    if (!str_of(j, root, "determinism_check") || !runs || runs->kind != BENCH_JSON_ARRAY)
+    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(root, "runs");
+    if (!str_of(root, "determinism_check") || !cJSON_IsArray(runs))
         return "it has no \"runs\" list and \"determinism_check\"";
-    if (!read_opts(j, bench_json_get(j, root, "options"), &b->opts))
+    if (!read_opts(cJSON_GetObjectItemCaseSensitive(root, "options"), &b->opts))
         return "its \"options\" lack threads, frames, seed, kernel or world";
-    for (const bench_json_node *r = bench_json_first(j, runs); r; r = bench_json_next(j, r)) {
+    const cJSON *r;
+    cJSON_ArrayForEach(r, runs) {
         bench_config c;
         double ms;
-        if (!read_run(j, r, &c, &ms))
+        if (!read_run(r, &c, &ms))
             return "a run lacks count, inner_parallelism, storage or total_ms";
         if (!add_sample(b, &c, ms))
             return "more runs of one configuration than --repeat allows, or out of memory";
@@ -181,24 +181,46 @@ static const char *read_tree(const bench_json *j, bench_samples *b)
     return b->cfg_n ? NULL : "its \"runs\" list is empty";
 }
 
+/* Where cJSON stopped reading text[0..len): "line N" of the text. */
+static unsigned line_of(const char *text, const char *stop)
+{
+    unsigned line = 1;
+    for (const char *c = text; c < stop; c++) line += *c == '\n';
+    return line;
+}
+
 int bench_samples_load(bench_samples *b, const char *flag, const char *path)
 {
     memset(b, 0, sizeof *b);
     b->name = path;
-    char *text, why[96];
+    char *text;
     size_t len;
     const char *err;
     if (!read_all(path, &text, &len, &err)) {
         bench_error("%s %s: cannot be read: %s", flag, path, err);
         return 2;
     }
-    bench_json j;
-    if (!bench_json_parse(&j, text, len, why, sizeof why)) {
-        bench_error("%s %s: not a JSON written by particles bench --json: %s", flag, path, why);
+    const char *stop = NULL;
+    /* The whole text must be one JSON value: nothing but space after it. */
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &stop, false);
+    if (root && stop) {
+        while (stop < text + len && (*stop == ' ' || *stop == '\n' || *stop == '\r' || *stop == '\t'))
+            stop++;
+        if (stop != text + len) {
+            cJSON_Delete(root);
+            root = NULL;
+        }
+    }
+    if (!root) {
+        const char *at = stop ? stop : cJSON_GetErrorPtr();
+        bench_error("%s %s: not a JSON written by particles bench --json: not valid JSON "
+                    "(line %u)", flag, path, at && at >= text && at <= text + len ? line_of(text, at) : 1u);
+        free(text);
         return 2;
     }
-    err = read_tree(&j, b);
-    bench_json_free(&j);
+    err = cJSON_IsObject(root) ? read_tree(root, b) : "it is not a JSON object";
+    cJSON_Delete(root);
+    free(text);
     if (!err) return 0;
     bench_samples_free(b);
     bench_error("%s %s: not a JSON written by particles bench --json: %s", flag, path, err);
