@@ -13,6 +13,7 @@
 #include <string.h>
 
 #define FILE_MAX ((size_t)256 << 20) /* a JSON of the most runs is far smaller */
+#define TOTAL_MS_MAX 1e12                 /* over 30 years: no run of this bench */
 
 /* ---- samples -------------------------------------------------------------- */
 
@@ -115,10 +116,10 @@ static const char *str_of(const cJSON *o, const char *key)
     return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-/* A whole number from 0 to max, or false. */
-static bool u32_of(const cJSON *o, const char *key, uint32_t max, uint32_t *out)
+/* v a whole number from 0 to max, or false (a cast of a negative or huge
+ * double to uint32_t would be undefined). */
+static bool u32_in(const cJSON *v, uint32_t max, uint32_t *out)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
     if (!cJSON_IsNumber(v)) return false;
     double x = v->valuedouble;
     if (!(x >= 0.0) || x > max || x != (double)(uint32_t)x) return false;
@@ -126,13 +127,21 @@ static bool u32_of(const cJSON *o, const char *key, uint32_t max, uint32_t *out)
     return true;
 }
 
-/* One element of "runs": its configuration and total ms. */
+/* o's member key a whole number from 0 to max, or false. */
+static bool u32_of(const cJSON *o, const char *key, uint32_t max, uint32_t *out)
+{
+    return u32_in(cJSON_GetObjectItemCaseSensitive(o, key), max, out);
+}
+
+/* One element of "runs": its configuration and total ms, which must be
+ * above 0 (every run spends time spawning) and finite (cJSON reads 1e999
+ * as infinity), or the medians and their change would be meaningless. */
 static bool read_run(const cJSON *r, bench_config *c, double *ms)
 {
     const char *ip = str_of(r, "inner_parallelism"), *st = str_of(r, "storage");
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(r, "total_ms");
     if (!u32_of(r, "count", ECS_MAX_ENTITIES, &c->count) || c->count == 0 || !ip || !st ||
-        !cJSON_IsNumber(t) || !(t->valuedouble >= 0.0))
+        !cJSON_IsNumber(t) || !(t->valuedouble > 0.0 && t->valuedouble <= TOTAL_MS_MAX))
         return false;
     if (strcmp(ip, "on") && strcmp(ip, "off")) return false;
     if (strcmp(st, "fixed") && strcmp(st, "dynamic")) return false;
@@ -151,11 +160,9 @@ static bool read_opts(const cJSON *o, bench_sample_opts *out)
     const char *kernel = str_of(o, "kernel");
     if (!u32_of(o, "threads", UINT32_MAX, &out->threads) ||
         !u32_of(o, "frames", UINT32_MAX, &out->frames) ||
-        !u32_of(o, "seed", UINT32_MAX, &out->seed) || !kernel || !cJSON_IsNumber(w0) ||
-        !cJSON_IsNumber(w1))
+        !u32_of(o, "seed", UINT32_MAX, &out->seed) || !kernel ||
+        !u32_in(w0, UINT32_MAX, &out->world_w) || !u32_in(w1, UINT32_MAX, &out->world_h))
         return false;
-    out->world_w = (uint32_t)w0->valuedouble;
-    out->world_h = (uint32_t)w1->valuedouble;
     snprintf(out->kernel, sizeof out->kernel, "%s", kernel);
     return true;
 }
@@ -174,7 +181,8 @@ static const char *read_tree(const cJSON *root, bench_samples *b)
         bench_config c;
         double ms;
         if (!read_run(r, &c, &ms))
-            return "a run lacks count, inner_parallelism, storage or total_ms";
+            return "a run lacks count, inner_parallelism, storage or total_ms (a finite "
+                   "number of ms above 0)";
         if (!add_sample(b, &c, ms))
             return "more runs of one configuration than --repeat allows, or out of memory";
     }
