@@ -42,6 +42,11 @@ static void test_forms(void **state)
     expect("3G", 3000000000u);
     expect("1.5k", 1500u);
     expect("1.50k", 1500u);
+    expect("1.05k", 1050u);
+    /* Trailing zeros after the point, past what 64 bits hold as digits. */
+    expect("1.50000000000000000000000000k", 1500u);
+    expect("2.000000000000000000000000000000", 2u);
+    expect("0.000000001G", 1u);
     expect("0.001k", 1u);
     expect("1e6", 1000000u);
     expect("2.5E5", 250000u);

@@ -91,14 +91,25 @@ app_count_status app_scan_count(const char *s, size_t len, uint32_t lo, uint32_t
     uint64_t v = 0;
     bool huge = false, digit = false;
     int frac = -1; /* digits after the point; -1: no point */
+    /* Zeros after the point not yet followed by another digit: kept out of
+     * v, so that trailing zeros ("1.50000000000000000000k") never make it
+     * overflow; they count only once a digit after them does. */
+    int zeros = 0;
     size_t i = 0;
     for (; i < len; i++) {
         char c = s[i];
         bool next_digit = i + 1 < len && is_digit(s[i + 1]);
-        if (is_digit(c)) {
-            if (v > (UINT64_MAX - 9u) / 10u) huge = true;
-            else v = v * 10u + (uint64_t)(c - '0');
-            frac += frac >= 0;
+        if (c == '0' && frac >= 0) {
+            zeros++;
+            digit = true;
+        } else if (is_digit(c)) {
+            for (; zeros >= 0; zeros--) {
+                uint64_t d = zeros ? 0u : (uint64_t)(c - '0');
+                if (v > (UINT64_MAX - 9u) / 10u) huge = true;
+                else v = v * 10u + d;
+                frac += frac >= 0;
+            }
+            zeros = 0;
             digit = true;
         } else if ((c == '_' || (c == '.' && frac < 0)) && digit && next_digit) {
             if (c == '.') frac = 0;
