@@ -314,6 +314,9 @@ bad "--entities 50,000: a comma is no thousands separator" "write the count as 5
 bad "--entities 1,000,000" "write the count as 1000000 or 1_000_000" \
     bench --entities 1,000,000 "${files[@]}"
 wbad "run --entities 50,000" "write the count as 50000 or 50_000" run --entities 50,000
+# "100,200" may be meant as the list of particles bench: the line says so.
+wbad "run --entities 100,200" "(and a list of counts is for particles bench); write the count as \
+100200 or 100_200" run --entities 100,200
 bad "--entities 1.2345k: not a whole number" "'1.2345k' is not a whole number" \
     bench --entities 1.2345k "${files[@]}"
 bad "--threads 1.5: not a whole number" "--threads: '1.5' is not a whole number" \

@@ -320,7 +320,9 @@ static bool parse_list(const app_mode_cli *cli, const char *arg, const list_kind
         }
         plain[p] = grouped[g] = '\0';
         app_error(cli->prog, "%s: '%s': a comma does not group digits%s; write the count as "
-                  "%s or %s", k->flag, arg, max > 1u ? " (it separates the counts of a list)" : "",
+                  "%s or %s", k->flag, arg,
+                  max > 1u ? " (it separates the counts of a list)"
+                           : " (and a list of counts is for particles bench)",
                   plain, grouped);
         return false;
     }
