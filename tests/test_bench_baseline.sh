@@ -2,11 +2,14 @@
 # test_bench_baseline.sh - `particles bench --baseline FILE.json`:
 #   - a run's JSON compared with itself (--compare) says "no significant
 #     change" for every configuration;
-#   - a run forty times the frames of its baseline, 5 repeats each, says
-#     "slower" (its every run is slower than every baseline run: p = 2/252
-#     = 0.008, or 0.012 by the normal approximation when two runs of one
-#     side tie at the JSON's microsecond precision, whatever the machine's
-#     noise), and names the frames in a note;
+#   - the same runs with every total 100 times longer (a copy of the JSON)
+#     say "slower", and the other way round "faster": every run of one side
+#     beats every run of the other, p = 2/252 = 0.008 (0.012 by the normal
+#     approximation when two runs of one side tie at the JSON's microsecond
+#     precision);
+#   - a live run of 200 frames against a baseline of 1 frame, 5 repeats
+#     each, says "slower" and names the frames in a note (a gap of tens of
+#     times, far beyond any scheduling noise);
 #   - 1 run against 1 says it is too few to tell;
 #   - a file that cannot be read, is not JSON, is JSON but not the bench's,
 #     or shares no configuration with the run is refused before any run:
@@ -29,7 +32,7 @@ check() { # NAME CONDITION-RESULT(0/1) DETAIL
 
 run=(bench --entities 2000 --inner-parallelism on,off --storage fixed --threads 2 --repeat 5
      --cpu-probe 0)
-"$bin" "${run[@]}" --frames 5 --quiet --json "$tmp/base.json" 2>"$tmp/err"
+"$bin" "${run[@]}" --frames 1 --quiet --json "$tmp/base.json" 2>"$tmp/err"
 check "baseline run" $? "$(cat "$tmp/err")"
 
 # The same JSON on both sides: every configuration unchanged.
@@ -40,13 +43,32 @@ check "a run against its own JSON: no significant change" \
     $(( rc != 0 || n != 2 || $(grep -cE 'faster|slower' "$tmp/out") != 0 || $(wc -l <"$tmp/err") != 0 )) \
     "exit $rc, $n lines: $(cat "$tmp/out" "$tmp/err")"
 
-# Forty times the frames: many times slower, in every one of 5 runs.
+# The same runs, every total 100 times longer: slower; and the reverse.
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["runs"]:
+    r["total_ms"] *= 100
+json.dump(d, open(sys.argv[2], "w"))' "$tmp/base.json" "$tmp/slow.json"
+verdicts() { # WORD FILE: configuration lines with WORD at p = 0.008 or 0.012
+    grep -cE "^ +2000  IP (on |off)  fixed    median .* $1 \(p = 0\.0(08|12), 5 vs 5 runs\)\$" "$2"
+}
+"$bin" bench --baseline "$tmp/base.json" --compare "$tmp/slow.json" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "every total 100 times longer: slower" $(( rc != 0 || $(verdicts slower "$tmp/out") != 2 )) \
+    "exit $rc: $(cat "$tmp/out" "$tmp/err")"
+"$bin" bench --baseline "$tmp/slow.json" --compare "$tmp/base.json" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "every total 100 times shorter: faster" $(( rc != 0 || $(verdicts faster "$tmp/out") != 2 )) \
+    "exit $rc: $(cat "$tmp/out" "$tmp/err")"
+
+# A live run of 200 frames against the 1-frame baseline.
 "$bin" "${run[@]}" --frames 200 --baseline "$tmp/base.json" >"$tmp/out" 2>"$tmp/err"
 rc=$?
-slower=$(grep -cE '^ +2000  IP (on |off)  fixed    median .* slower \(p = 0\.0(08|12), 5 vs 5 runs\)$' "$tmp/out")
-note=$(grep -c '^note: the baseline ran with frames 5, this run with frames 200' "$tmp/out")
-check "forty times the frames: slower, with a note on the frames" \
-    $(( rc != 0 || slower != 2 || note != 1 )) "exit $rc: $(grep -A4 '^against' "$tmp/out") $(cat "$tmp/err")"
+note=$(grep -c '^note: the baseline ran with frames 1, this run with frames 200' "$tmp/out")
+check "200 frames against 1: slower, with a note on the frames" \
+    $(( rc != 0 || $(verdicts slower "$tmp/out") != 2 || note != 1 )) \
+    "exit $rc: $(grep -A4 '^against' "$tmp/out") $(cat "$tmp/err")"
 
 # One run against one: too few to ever tell.
 "$bin" bench --entities 2000 --inner-parallelism on --storage fixed --threads 2 --repeat 1 \
