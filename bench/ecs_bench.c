@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "ecs.h"
+#include "options.h"
 #include "out.h"
 
 #include <signal.h>
@@ -170,14 +171,31 @@ static void usage(FILE *f)
             "                SIGINT, SIGTERM or SIGHUP leave it as it was\n"
             "  --help        print this and exit\n"
             "Each flag is given once, and may be shortened to any prefix that names\n"
-            "only it (--ent 1000). Exit: 0 done, 1 --csv could not be written,\n"
-            "2 bad input.\n",
+            "only it (--ent 1000). N, T and R may be written 200000, 200_000, 200k,\n"
+            "1.5M or 2e5 (a whole number). Exit: 0 done, 1 --csv could not be\n"
+            "written, 2 bad input.\n",
             MAX_ENTITIES, MAX_THREADS, MAX_REPEAT, (unsigned long long)UINT64_MAX);
 }
 
-/* A decimal integer in [lo, hi] and nothing else: no sign, no spaces. */
-static unsigned long long parse_uint(const char *flag, const char *s, unsigned long long lo,
-                                     unsigned long long hi)
+/* A count in [lo, hi] in the forms the particles program takes (200000,
+ * 200_000, 200k, 1.5M, 2e5: app_scan_count). */
+static uint32_t parse_count(const char *flag, const char *s, uint32_t lo, uint32_t hi)
+{
+    uint32_t v = 0;
+    switch (app_scan_count(s, strlen(s), lo, hi, &v)) {
+    case APP_COUNT_OK: return v;
+    case APP_COUNT_FRACTION: fail(2, "%s: '%s' is not a whole number", flag, s);
+    case APP_COUNT_RANGE:
+        fail(2, "%s: '%s' is out of range: a whole number from %u to %u", flag, s, lo, hi);
+    case APP_COUNT_FORM: break;
+    }
+    fail(2, "%s: '%s' is not a whole number from %u to %u: give digits (200000), with _ "
+            "between digits (200_000), a k, M or G suffix (200k, 1.5M) or a power of ten (2e5)",
+         flag, s, lo, hi);
+}
+
+/* The seed: plain decimal digits, 0 to 2^64 - 1. */
+static unsigned long long parse_seed(const char *s)
 {
     char *end = NULL;
     unsigned long long v = 0;
@@ -185,11 +203,25 @@ static unsigned long long parse_uint(const char *flag, const char *s, unsigned l
     if (ok) {
         errno = 0;
         v = strtoull(s, &end, 10);
-        ok = errno == 0 && *end == '\0' && v >= lo && v <= hi;
+        ok = errno == 0 && *end == '\0';
     }
     if (!ok)
-        fail(2, "%s must be an integer from %llu to %llu, got '%s'", flag, lo, hi, s);
+        fail(2, "--seed: '%s' is not a whole number from 0 to %llu", s,
+             (unsigned long long)UINT64_MAX);
     return v;
+}
+
+/* "unknown option '--entites': did you mean --entities?" where one is near. */
+static _Noreturn void unknown_option(const char *arg, const struct option *longopts)
+{
+    const char *names[8];
+    size_t n = 0;
+    for (; longopts[n].name && n < sizeof names / sizeof names[0]; n++) names[n] = longopts[n].name;
+    const char *typed = arg[0] == '-' && arg[1] == '-' ? arg + 2 : arg;
+    size_t len = strcspn(typed, "=");
+    const char *near = app_nearest(typed, len, names, n);
+    if (near) fail(2, "unknown option '%s': did you mean --%s? (see --help)", arg, near);
+    fail(2, "unknown option '%s' (see --help)", arg);
 }
 
 static options parse_options(int argc, char **argv)
@@ -210,10 +242,10 @@ static options parse_options(int argc, char **argv)
         }
         index = -1;
         switch (c) {
-        case 'n': o.entities = (uint32_t)parse_uint("--entities", optarg, 1, MAX_ENTITIES); break;
-        case 't': o.threads = (uint32_t)parse_uint("--threads", optarg, 1, MAX_THREADS); break;
-        case 'r': o.repeat = (uint32_t)parse_uint("--repeat", optarg, 1, MAX_REPEAT); break;
-        case 's': o.seed = parse_uint("--seed", optarg, 0, UINT64_MAX); break;
+        case 'n': o.entities = parse_count("--entities", optarg, 1, MAX_ENTITIES); break;
+        case 't': o.threads = parse_count("--threads", optarg, 1, MAX_THREADS); break;
+        case 'r': o.repeat = parse_count("--repeat", optarg, 1, MAX_REPEAT); break;
+        case 's': o.seed = parse_seed(optarg); break;
         case 'c':
             if (optarg[0] == '\0')
                 fail(2, "--csv must be a file name, got ''");
@@ -221,7 +253,7 @@ static options parse_options(int argc, char **argv)
             break;
         case 'h': usage(stdout); exit(0);
         case ':': fail(2, "%s needs a value (see --help)", argv[optind - 1]);
-        default: fail(2, "unknown option '%s' (see --help)", argv[optind - 1]);
+        default: unknown_option(argv[optind - 1], longopts);
         }
     }
     if (optind < argc)

@@ -3,7 +3,8 @@
 #
 #   bash tests/test_ecs_bench_cli.sh path/to/ecs_bench
 #
-# A flag given twice is refused; --csv checks its file before measuring,
+# A flag given twice is refused, a mistyped one names the nearest, counts
+# take the forms the particles program takes (2k, 1_0); --csv checks its file before measuring,
 # writes it whole at the end, and a signal during the run leaves the old
 # file as it was and no temporary. Synchronisation is on files, with
 # bounded loops. Prints one line per case; exits 1 if any failed.
@@ -38,6 +39,26 @@ rc=$?
 check "a flag given twice: exit 2 naming it" \
     "$([ $rc -eq 2 ] && grep -q -- '--entities is given twice' e || echo "exit $rc: $(head -c 200 e)")" \
     "$([ "$(wc -l <e)" -eq 1 ] || echo 'not one line')"
+
+"$bin" --entites 2000 --repeat 1 >o 2>e
+rc=$?
+check "a mistyped flag: exit 2 naming the nearest" \
+    "$([ $rc -eq 2 ] && grep -q -- "unknown option '--entites': did you mean --entities?" e || echo "exit $rc: $(head -c 200 e)")" \
+    "$([ "$(wc -l <e)" -eq 1 ] || echo 'not one line')" "$([ -s o ] && echo 'it measured anyway')"
+
+"$bin" --entities 2k --repeat 1_0 --threads 1 --seed 7 >o 2>e
+rc=$?
+check "counts as people type them: 2k entities, 1_0 repeats" \
+    "$([ $rc -eq 0 ] || echo "exit $rc: $(head -c 200 e)")" \
+    "$(grep -q 'N=2000 entities, threads=1, repeats=10' o || echo "header: $(head -n 1 o)")"
+
+for bad in 1.5k5 50,000 1.2345k -1; do
+    "$bin" --entities "$bad" --repeat 1 >o 2>e
+    rc=$?
+    check "--entities $bad: refused in one line naming the flag" \
+        "$([ $rc -eq 2 ] && grep -q -- "--entities: '$bad'" e || echo "exit $rc: $(head -c 200 e)")" \
+        "$([ "$(wc -l <e)" -eq 1 ] || echo 'not one line')"
+done
 
 "$bin" --repeat 1 --csv missing/x.csv >o 2>e
 rc=$?
