@@ -193,7 +193,7 @@ bad "--repeat 0" "--repeat" bench --repeat 0 "${files[@]}"
 bad "--cpu-probe 5001" "--cpu-probe" bench --cpu-probe 5001 "${files[@]}"
 bad "--cpu-probe -1" "--cpu-probe" bench --cpu-probe -1 "${files[@]}"
 bad "--cpu-probe 1s" "--cpu-probe" bench --cpu-probe 1s "${files[@]}"
-bad "--frames -1" "--frames" bench --frames -1 "${files[@]}"
+bad "--frames -1: says negative" "--frames: '-1' is negative" bench --frames -1 "${files[@]}"
 bad "--seed x" "--seed" bench --seed x "${files[@]}"
 bad "--chart out.jpg" "--chart" bench --chart "$tmp/out.jpg" "${files[@]}"
 bad "--csv and --json the same file" "--csv" \
@@ -294,8 +294,14 @@ bad "bench --fraems=5: suggests --frames" "'--fraems': did you mean --frames?" \
     bench --fraems=5 "${files[@]}"
 bad "bench --inner-paralelism: suggests --inner-parallelism" "did you mean --inner-parallelism?" \
     bench --inner-paralelism on "${files[@]}"
-bad "bench --vsync: no bench flag near it" "unknown option '--vsync' (see" \
+bad "bench --vsync: the window's flag, named so" \
+    "--vsync is a flag of particles, not of particles bench (see particles --help)" \
     bench --vsync off "${files[@]}"
+bad "bench --qwerty: nothing near it" "unknown option '--qwerty' (see" \
+    bench --qwerty off "${files[@]}"
+wbad "run --csv: the bench's flag, named so" \
+    "--csv is a flag of particles bench, not of particles run (see particles bench --help)" \
+    run --csv "$tmp/out.csv"
 bad "bnech: suggests the mode bench" "unknown mode 'bnech': did you mean bench?" bnech
 wbad "run --entites: suggests --entities" "did you mean --entities?" run --entites 1000
 wbad "run --vsnyc: suggests --vsync" "did you mean --vsync?" run --vsnyc off

@@ -531,6 +531,16 @@ static const char *nearest_option(const struct option *all, const char *elem)
     return app_nearest(elem + 2, strcspn(elem + 2, "="), names, n);
 }
 
+/* The other mode's flag elem names exactly ("--csv" or "--csv=x"), or NULL. */
+static const char *other_mode_flag(const app_mode_cli *cli, const char *elem)
+{
+    if (!cli->other_flags || strncmp(elem, "--", 2) != 0) return NULL;
+    size_t len = strcspn(elem + 2, "=");
+    for (const char *const *f = cli->other_flags; *f; f++)
+        if (strlen(*f) == len && strncmp(*f, elem + 2, len) == 0) return *f;
+    return NULL;
+}
+
 /* One line for the '?' or ':' getopt_long returned on the argument elem,
  * as the user typed it. */
 static void report(const app_mode_cli *cli, int c, const char *elem, const struct option *all)
@@ -555,6 +565,9 @@ static void report(const app_mode_cli *cli, int c, const char *elem, const struc
     } else if (!is_long && optopt > 0 && optopt < 128 && strlen(elem) > 2)
         app_error(cli->prog, "unknown option '%s' in '%s' (see %s --help)", flag, elem,
                   cli->prog);
+    else if (c != ':' && (near = other_mode_flag(cli, elem)) != NULL)
+        app_error(cli->prog, "--%s is a flag of %s, not of %s (see %s --help)", near,
+                  cli->other_mode, cli->prog, cli->other_mode);
     else if (is_long && (near = nearest_option(all, elem)) != NULL)
         app_error(cli->prog, "unknown option '%.*s': did you mean --%s? (see %s --help)",
                   (int)strcspn(elem, "="), elem, near, cli->prog);
@@ -581,8 +594,12 @@ static bool check_given(const app_mode_cli *cli, int c, char **argv, int argc, i
     typed_flag(argv[at], c, flag, sizeof flag);
     if (!optarg) return true; /* a flag without value may be repeated */
     if (at + 1 < argc && optarg == argv[at + 1] && optarg[0] == '-' && optarg[1] != '\0') {
-        app_error(cli->prog, "%s needs a value: '%s' starts with '-' (give %s=%s if it is "
-                  "meant as the value)", flag, optarg, flag, optarg);
+        if ((optarg[1] >= '0' && optarg[1] <= '9') || optarg[1] == '.')
+            app_error(cli->prog, "%s: '%s' is negative: no flag takes a negative number", flag,
+                      optarg);
+        else
+            app_error(cli->prog, "%s needs a value: '%s' starts with '-' (give %s=%s if it is "
+                      "meant as the value)", flag, optarg, flag, optarg);
         return false;
     }
     for (uint32_t i = 0; i < *seen_n; i++)
@@ -718,10 +735,11 @@ void app_options_usage(FILE *f, uint32_t list_max, const app_sim_options *d)
 void app_options_usage_numbers(FILE *f, uint32_t list_max)
 {
     fprintf(f,
-            "A number may be written 200000, 200_000, 200k, 1.5M or 2e5 (k, M, G: 10^3,\n"
-            "10^6, 10^9; eN: 10^N) and must come to a whole number (1.5k is 1500,\n"
-            "1.2345k is refused). A comma never groups digits%s.\n",
-            list_max > 1u ? ": it separates the\n"
-                            "items of a list (1,500 is 1 and 500; 50,000 is refused as unclear)"
+            "A number (but a side of WxH, which is plain digits) may be written 200000,\n"
+            "200_000, 200k, 1.5M or 2e5 (k, M, G: 10^3, 10^6, 10^9; eN: 10^N) and must\n"
+            "come to a whole number (1.5k is 1500, 1.2345k is refused). A comma never\n"
+            "groups digits%s.\n",
+            list_max > 1u ? ": it separates the items of a list (1,500\n"
+                            "is 1 and 500; 50,000 is refused as unclear)"
                           : " (50,000 is refused)");
 }

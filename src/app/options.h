@@ -67,6 +67,11 @@ typedef struct app_mode_cli {
     /* Applies one of the mode's own flags; false after printing why not. */
     bool (*apply)(int code, const char *arg, void *mode_options);
     void *mode_options;
+    /* The other mode, named where a user gives one of its flags here
+     * ("--csv is a flag of particles bench"): its name and its own flags,
+     * NULL-terminated; NULL for none. */
+    const char *other_mode;
+    const char *const *other_flags;
 } app_mode_cli;
 
 /* The number of online CPUs, at least 1 and at most APP_MAX_THREADS. */

@@ -222,7 +222,11 @@ int bench_cli_parse(int argc, char **argv, bench_options *o)
 {
     app_sim_options sim = default_sim();
     *o = (bench_options){.repeat = 3, .cpu_probe_ms = BENCH_CPU_PROBE_MS};
-    bench_parse p = {{BENCH_PROG, BENCH_MAX_LIST, LONGOPTS, apply, NULL}, o, NULL};
+    static const char *const window_flags[] = {"screenshot", "vsync", "assets", "draw", "size",
+                                               NULL};
+    bench_parse p = {{BENCH_PROG, BENCH_MAX_LIST, LONGOPTS, apply, NULL, "particles",
+                      window_flags},
+                     o, NULL};
     p.cli.mode_options = &p;
     int rc = app_options_parse(argc, argv, &p.cli, &sim);
     memcpy(o->counts, sim.counts, sizeof o->counts);

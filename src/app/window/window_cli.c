@@ -191,7 +191,12 @@ int window_cli_parse(int argc, char **argv, window_options *o)
     *o = defaults();
     app_sim_options sim = sim_of(o);
     bool run = argc > 0 && strcmp(argv[0], "run") == 0;
-    window_parse p = {{run ? "particles run" : "particles", 1u, LONGOPTS, apply, NULL}, o};
+    static const char *const bench_flags[] = {"repeat",    "csv",       "json",     "chart",
+                                              "quiet",     "cpu-probe", "print-dag", "baseline",
+                                              "compare",   NULL};
+    window_parse p = {{run ? "particles run" : "particles", 1u, LONGOPTS, apply, NULL,
+                       "particles bench", bench_flags},
+                      o};
     p.cli.mode_options = &p;
     int rc = app_options_parse(argc, argv, &p.cli, &sim);
     if (rc != 0) return rc;
