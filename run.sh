@@ -10,7 +10,7 @@ cd "$(dirname "$0")"
 bash .ci/install-deps
 cmake --preset release >/dev/null
 cmake --build --preset release -j "$(nproc)" >/dev/null
-particles=build/release/src/app/particles
+particles=$PWD/build/release/src/app/particles # absolute: messages quote it to copy
 
 # The window's flags, each taking a value: those the bench takes too, and
 # the window's own. A flag may be shortened to a prefix naming only one.
