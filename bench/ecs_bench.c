@@ -177,21 +177,15 @@ static void usage(FILE *f)
             MAX_ENTITIES, MAX_THREADS, MAX_REPEAT, (unsigned long long)UINT64_MAX);
 }
 
-/* A count in [lo, hi] in the forms the particles program takes (200000,
- * 200_000, 200k, 1.5M, 2e5: app_scan_count). */
+/* Counts are read as the particles program reads them (app_parse_u32:
+ * 200000, 200_000, 200k, 1.5M, 2e5), with its one-line messages. */
+static const app_mode_cli CLI = {.prog = "ecs_bench"};
+
 static uint32_t parse_count(const char *flag, const char *s, uint32_t lo, uint32_t hi)
 {
     uint32_t v = 0;
-    switch (app_scan_count(s, strlen(s), lo, hi, &v)) {
-    case APP_COUNT_OK: return v;
-    case APP_COUNT_FRACTION: fail(2, "%s: '%s' is not a whole number", flag, s);
-    case APP_COUNT_RANGE:
-        fail(2, "%s: '%s' is out of range: a whole number from %u to %u", flag, s, lo, hi);
-    case APP_COUNT_FORM: break;
-    }
-    fail(2, "%s: '%s' is not a whole number from %u to %u: give digits (200000), with _ "
-            "between digits (200_000), a k, M or G suffix (200k, 1.5M) or a power of ten (2e5)",
-         flag, s, lo, hi);
+    if (!app_parse_u32(&CLI, flag, s, lo, hi, &v)) exit(2);
+    return v;
 }
 
 /* The seed: plain decimal digits, 0 to 2^64 - 1. */
@@ -214,12 +208,7 @@ static unsigned long long parse_seed(const char *s)
 /* "unknown option '--entites': did you mean --entities?" where one is near. */
 static _Noreturn void unknown_option(const char *arg, const struct option *longopts)
 {
-    const char *names[8];
-    size_t n = 0;
-    for (; longopts[n].name && n < sizeof names / sizeof names[0]; n++) names[n] = longopts[n].name;
-    const char *typed = arg[0] == '-' && arg[1] == '-' ? arg + 2 : arg;
-    size_t len = strcspn(typed, "=");
-    const char *near = app_nearest(typed, len, names, n);
+    const char *near = app_nearest_option(longopts, arg);
     if (near) fail(2, "unknown option '%s': did you mean --%s? (see --help)", arg, near);
     fail(2, "unknown option '%s' (see --help)", arg);
 }

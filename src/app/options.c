@@ -522,13 +522,14 @@ static void candidates(const struct option *all, const char *elem, char *buf, si
     }
 }
 
-/* The option nearest to the unknown "--name[=value]", or NULL. */
-static const char *nearest_option(const struct option *all, const char *elem)
+const char *app_nearest_option(const struct option *all, const char *elem)
 {
     const char *names[SHARED_N + MODE_OPTS_MAX];
     size_t n = 0;
-    for (const struct option *o = all; o->name; o++) names[n++] = o->name;
-    return app_nearest(elem + 2, strcspn(elem + 2, "="), names, n);
+    for (const struct option *o = all; o->name && n < sizeof names / sizeof names[0]; o++)
+        names[n++] = o->name;
+    const char *name = strncmp(elem, "--", 2) == 0 ? elem + 2 : elem;
+    return app_nearest(name, strcspn(name, "="), names, n);
 }
 
 /* The other mode's flag elem names exactly ("--csv" or "--csv=x"), or NULL. */
@@ -568,7 +569,7 @@ static void report(const app_mode_cli *cli, int c, const char *elem, const struc
     else if (c != ':' && (near = other_mode_flag(cli, elem)) != NULL)
         app_error(cli->prog, "--%s is a flag of %s, not of %s (see %s --help)", near,
                   cli->other_mode, cli->prog, cli->other_mode);
-    else if (is_long && (near = nearest_option(all, elem)) != NULL)
+    else if (is_long && (near = app_nearest_option(all, elem)) != NULL)
         app_error(cli->prog, "unknown option '%.*s': did you mean --%s? (see %s --help)",
                   (int)strcspn(elem, "="), elem, near, cli->prog);
     else

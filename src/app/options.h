@@ -125,6 +125,9 @@ size_t app_edit_distance(const char *a, size_t n, const char *b);
  * to 8, 3 beyond, and fewer edits than typed has letters); the first of
  * equals; NULL if none is. */
 const char *app_nearest(const char *typed, size_t len, const char *const *names, size_t n);
+/* Of the options all (NULL-terminated), the one nearest to the unknown
+ * "--name" or "--name=value" elem (app_nearest), or NULL. */
+const char *app_nearest_option(const struct option *all, const char *elem);
 
 /* Helpers for a mode's own flags; each prints one line on failure:
  * "<prog>: <flag>: '<value>' is not ...". Numbers are read by
