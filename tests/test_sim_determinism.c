@@ -12,7 +12,7 @@
  * split really happened (collision ran as one subtask per worker). Every
  * collision kernel the CPU has gives the reference's states too.
  */
-#include "test_util.h"
+#include "sim_test_util.h"
 
 #include "sim.h"
 
@@ -50,11 +50,7 @@ static sim_config config(uint32_t seed, uint32_t workers, bool inner_off, ecs_st
 
 static void run(const sim_config *cfg, trace *t)
 {
-    sim_world *w = NULL;
-    ecs_error err;
-    memset(&err, 0, sizeof err);
-    ecs_status st = sim_create(cfg, &w, &err);
-    if (st != ECS_OK) fail_msg("sim_create: %s: %s", ecs_status_name(st), err.message);
+    sim_world *w = sim_create_ok(cfg);
     ecs_context *ctx = sim_ecs(w);
     assert_int_equal(ecs_worker_count(ctx), cfg->workers);
     if (cfg->storage == ECS_STORAGE_DYNAMIC) assert_true(ecs_capacity(ctx) >= PARTICLES);
@@ -62,7 +58,7 @@ static void run(const sim_config *cfg, trace *t)
     t->hash[0] = sim_hash(w);
     t->alive[0] = sim_alive(w);
     for (uint32_t f = 1; f <= FRAMES; f++) {
-        st = sim_step(w);
+        ecs_status st = sim_step(w);
         if (st != ECS_OK) fail_msg("frame %u: %s", f, ecs_status_name(st));
         t->contacts_at[f - 1] = sim_contacts(w);
         t->contacts += sim_contacts(w);

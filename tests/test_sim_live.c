@@ -13,7 +13,7 @@
  * particles, the wave respawns the configured count, and the split in each
  * frame is the one asked for.
  */
-#include "test_util.h"
+#include "sim_test_util.h"
 
 #include "sim.h"
 
@@ -73,10 +73,7 @@ static void run(uint32_t max, bool live, trace *t)
     /* The live run starts on one worker: whatever is sized at creation
      * (the grid's parts) must already fit max. */
     sim_config cfg = config(live ? 1u : max, max);
-    sim_world *w = NULL;
-    ecs_error err;
-    ecs_status st = sim_create(&cfg, &w, &err);
-    if (st != ECS_OK) fail_msg("sim_create: %s: %s", ecs_status_name(st), err.message);
+    sim_world *w = sim_create_ok(&cfg);
     assert_int_equal(sim_max_workers(w), max);
     t->hash[0] = sim_hash(w);
     t->alive[0] = sim_alive(w);
@@ -106,7 +103,7 @@ static void run(uint32_t max, bool live, trace *t)
             added = 0;
         }
         uint32_t before = sim_alive(w), dying = deaths_next_frame(w);
-        st = sim_step(w);
+        ecs_status st = sim_step(w);
         if (st != ECS_OK) fail_msg("frame %u: %s", f, ecs_status_name(st));
         assert_int_equal(sim_alive(w), before - dying + added); /* sprays really landed */
         assert_int_equal(sim_spray_dropped(w), 0);

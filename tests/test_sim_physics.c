@@ -20,7 +20,7 @@
  *  (e) life: the alive count after every frame matches the spawn lives
  *      decremented in float; all are dead after about life_max / dt frames.
  */
-#include "test_util.h"
+#include "sim_test_util.h"
 
 #include <float.h>
 #include <math.h>
@@ -143,17 +143,6 @@ static void test_solve_contact(void **state)
 }
 
 /* ---- checks over a whole sim ----------------------------------------------- */
-
-static sim_world *sim_create_ok(const sim_config *cfg)
-{
-    sim_world *w = NULL;
-    ecs_error err;
-    memset(&err, 0, sizeof err);
-    ecs_status st = sim_create(cfg, &w, &err);
-    if (st != ECS_OK) fail_msg("sim_create: %s: %s", ecs_status_name(st), err.message);
-    assert_non_null(w);
-    return w;
-}
 
 static void step_ok_sim(sim_world *w)
 {

@@ -4,21 +4,11 @@
  * than wave 0, which is unchanged), the grid layout a UI sees, and the
  * generator's jump ahead that spawning draws its lanes with.
  */
-#include "test_util.h"
+#include "sim_test_util.h"
 
 #include <math.h>
 
 #include "rng.h"
-#include "sim.h"
-
-static sim_world *create_ok_world(const sim_config *cfg)
-{
-    sim_world *w = NULL;
-    ecs_error err;
-    ecs_status st = sim_create(cfg, &w, &err);
-    if (st != ECS_OK) fail_msg("sim_create: %s: %s", ecs_status_name(st), err.message);
-    return w;
-}
 
 /* Every live particle is whole and drawn from the workload, and its
  * circle is inside the world: sprays are created inside it and every step
@@ -61,7 +51,7 @@ static void test_spray_empty_world(void **state)
 {
     (void)state;
     sim_config cfg = empty_config(9);
-    sim_world *w = create_ok_world(&cfg);
+    sim_world *w = sim_create_ok(&cfg);
     assert_int_equal(sim_alive(w), 0);
     assert_int_equal(sim_step(w), ECS_OK); /* nothing alive: life still runs */
     assert_int_equal(sim_spray(w, 500.0f, 400.0f, 300), ECS_OK);
@@ -79,7 +69,7 @@ static void test_spray_empty_world(void **state)
     /* At a corner and far outside: the spray keeps its disc, moved just
      * inside the world (circles included), instead of piling on the walls. */
     sim_destroy(w);
-    w = create_ok_world(&cfg);
+    w = sim_create_ok(&cfg);
     const sim_params *p = sim_get_params(w);
     float reach = SIM_SPRAY_RADIUS + p->radius_max;
     assert_int_equal(sim_spray(w, 0.0f, 0.0f, 200), ECS_OK);
@@ -97,7 +87,7 @@ static uint64_t sprayed_hash(uint32_t seed, uint32_t workers)
 {
     sim_config cfg = empty_config(seed);
     cfg.workers = workers;
-    sim_world *w = create_ok_world(&cfg);
+    sim_world *w = sim_create_ok(&cfg);
     for (uint32_t f = 0; f < 5; f++) {
         assert_int_equal(sim_spray(w, 100.0f * (float)f, 300.0f, 40 + f), ECS_OK);
         assert_int_equal(sim_step(w), ECS_OK);
@@ -119,7 +109,7 @@ static void test_spray_errors(void **state)
 {
     (void)state;
     sim_config cfg = empty_config(1);
-    sim_world *w = create_ok_world(&cfg);
+    sim_world *w = sim_create_ok(&cfg);
     assert_int_equal(sim_spray(w, 10.0f, 10.0f, 0), ECS_ERR_INVALID);
     assert_int_equal(sim_spray(w, NAN, 10.0f, 5), ECS_ERR_INVALID);
     assert_int_equal(sim_spray(w, 10.0f, INFINITY, 5), ECS_ERR_INVALID);
@@ -148,7 +138,7 @@ static void test_spray_fixed_limit(void **state)
     cfg.params.life_min = 100.0f; /* nobody dies: the counts are exact */
     cfg.params.life_max = 200.0f;
     cfg.workers = 2;
-    sim_world *w = create_ok_world(&cfg);
+    sim_world *w = sim_create_ok(&cfg);
     assert_int_equal(sim_spray(w, 700.0f, 450.0f, 500), ECS_OK);
     assert_int_equal(sim_step(w), ECS_ERR_FULL);
     assert_int_equal(sim_alive(w), 1200);
@@ -191,7 +181,7 @@ static void test_new_wave(void **state)
     cfg.params.seed = 77;
     cfg.workers = 2;
     /* Wave 0 is what sim_create spawned before waves existed (recorded). */
-    sim_world *w = create_ok_world(&cfg);
+    sim_world *w = sim_create_ok(&cfg);
     assert_int_equal(sim_wave(w), 0);
     assert_true(sim_hash(w) == UINT64_C(0xefbaf8ec70bda0fd));
     assert_grid_order(w);
@@ -199,7 +189,7 @@ static void test_new_wave(void **state)
     assert_true(sim_hash(w) == UINT64_C(0x9b40ddf07f9aa4b7));
     sim_destroy(w);
 
-    w = create_ok_world(&cfg);
+    w = sim_create_ok(&cfg);
     uint64_t wave0 = sim_hash(w);
     assert_int_equal(sim_spray(w, 10.0f, 10.0f, 50), ECS_OK);
     assert_int_equal(sim_new_wave(w), ECS_OK);
@@ -221,7 +211,7 @@ static void test_new_wave(void **state)
 
     /* The same calls on another worker count: the same waves. */
     cfg.workers = 1;
-    w = create_ok_world(&cfg);
+    w = sim_create_ok(&cfg);
     assert_int_equal(sim_new_wave(w), ECS_OK);
     assert_true(sim_hash(w) == wave1);
     for (uint32_t f = 0; f < 5; f++) assert_int_equal(sim_step(w), ECS_OK);
@@ -234,7 +224,7 @@ static void test_grid_layout(void **state)
 {
     (void)state;
     sim_config cfg = empty_config(1);
-    sim_world *w = create_ok_world(&cfg);
+    sim_world *w = sim_create_ok(&cfg);
     const sim_params *p = sim_get_params(w);
     sim_grid_layout g = sim_get_grid_layout(w);
     assert_true(g.cell_size >= 2.0f * p->radius_max); /* a circle spans at most two cells */

@@ -8,21 +8,9 @@
  * as the density rule allows, in the thesis's world, and in a crowded
  * corner of it where the pushes are large.
  */
-#include "test_util.h"
+#include "sim_test_util.h"
 
 #include <math.h>
-
-#include "sim.h"
-
-static sim_world *create_world_ok(const sim_config *cfg)
-{
-    sim_world *w = NULL;
-    ecs_error err;
-    memset(&err, 0, sizeof err);
-    ecs_status st = sim_create(cfg, &w, &err);
-    if (st != ECS_OK) fail_msg("sim_create: %s: %s", ecs_status_name(st), err.message);
-    return w;
-}
 
 /* Fails on the first live circle not wholly inside the world; returns how
  * many circles touch a wall (lie against it), to show the walls were hit. */
@@ -49,7 +37,7 @@ static uint32_t check_inside(sim_world *w, const char *what)
 
 static void run_inside(const sim_config *cfg, uint32_t frames, const char *what)
 {
-    sim_world *w = create_world_ok(cfg);
+    sim_world *w = sim_create_ok(cfg);
     uint64_t against = 0, contacts = 0;
     for (uint32_t f = 0; f < frames && sim_alive(w) > 0; f++) {
         ecs_status st = sim_step(w);
