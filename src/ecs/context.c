@@ -206,6 +206,7 @@ static ecs_status build(ecs_context *ctx, const ecs_config *cfg, ecs_error *err)
         return ecs__fail(err, ECS_ERR_INVALID, "max_workers %u is below workers %u",
                          (unsigned)ctx->max_workers, (unsigned)ctx->workers);
     ctx->inner_off = cfg->inner_parallelism_off;
+    ctx->timeline_on = true;
     ctx->on_reclaim = cfg->on_reclaim;
     ctx->user = cfg->user;
     uint32_t capacity = cfg->capacity ? cfg->capacity : ECS_DEFAULT_CAPACITY;
@@ -258,6 +259,7 @@ void ecs_context_destroy(ecs_context *ctx)
     ecs__compact_fini(ctx);
     ecs__balance_fini(ctx);
     ecs__parallel_fini(ctx);
+    ecs__timeline_fini(ctx);
     for (uint32_t s = 0; ctx->systems && s < ctx->system_count; s++) {
         ecs_sys *sys = &ctx->systems[s];
         for (uint32_t i = 0; i < sys->subtask_cap; i++) ecs__subtask_fini(&sys->subtasks[i]);

@@ -55,6 +55,13 @@ typedef struct ecs_marks {
     size_t out, cmd, kill;
 } ecs_marks;
 
+/* When and where one pass of a subtask (or a finish callback) ran, for the
+ * timeline (timeline.c): written by the thread that ran it. */
+typedef struct ecs_stamp {
+    uint64_t start_ns, end_ns;
+    uint32_t worker;
+} ecs_stamp;
+
 /* Cache-line aligned: neighbouring subtasks run on different threads and
  * each writes its own counters. */
 typedef struct ecs_subtask_ {
@@ -74,6 +81,7 @@ typedef struct ecs_subtask_ {
      * [mark[p], mark[p + 1]) (the last pass up to the count), so the
      * replay can go pass by pass across subtasks. */
     ecs_marks marks[ECS_MAX_PASSES];
+    ecs_stamp stamps[ECS_MAX_PASSES];
 } ecs_subtask_;
 
 typedef struct ecs_sys {
@@ -103,6 +111,7 @@ typedef struct ecs_sys {
     ecs_job match_job;
     /* Stats of the last step. */
     uint64_t start_ns, end_ns;
+    ecs_stamp finish_stamps[ECS_MAX_PASSES];
 } ecs_sys;
 
 typedef struct ecs_compact ecs_compact; /* compact.c */
@@ -173,6 +182,16 @@ struct ecs_context {
     atomic_uint misuse_count;
     ecs_entity_fn on_reclaim;
     void *user;
+    /* The last step's timeline (timeline.c). */
+    bool timeline_on, timeline_valid;
+    uint64_t phase_start_ns, phase_end_ns;
+    uint32_t timeline_workers;
+    ecs_span *spans;
+    size_t span_count, span_cap;
+    ecs_sleep *sleeps;
+    size_t sleep_count, sleep_cap;
+    uint32_t sleeps_lost;
+    ecs_pool_sleep *sleep_scratch; /* POOL_SLEEP_LOG + 1 */
 };
 
 /* Where part i of n of count entries starts: the even split of a system's
@@ -192,6 +211,11 @@ void ecs__balance_fini(ecs_context *ctx);
 void ecs__balance_reset(ecs_context *ctx);
 void ecs__balance_update(ecs_context *ctx);
 uint32_t ecs__split_start(const ecs_context *ctx, uint32_t count, uint32_t i, uint32_t n);
+
+/* Timeline (timeline.c): build runs after the system phase, before the
+ * refresh (the subscribed lists still as the systems saw them). */
+void ecs__timeline_build(ecs_context *ctx);
+void ecs__timeline_fini(ecs_context *ctx);
 
 /* Storage (entity.c). */
 bool ecs__grow(ecs_context *ctx, uint32_t capacity);

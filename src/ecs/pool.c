@@ -91,6 +91,13 @@ typedef struct pool_ring {
      * been idle for POOL_STEAL_NS. Any thread fills a free slot with a
      * compare-and-swap; taking one empties it the same way. */
     _Alignas(64) _Atomic(ecs_job *) inbox[POOL_INBOX];
+    /* This thread's sleeps (ecs_pool_sleeps), a ring of the last
+     * POOL_SLEEP_LOG: `writing` moves before a slot is written and `head`
+     * after, so a reader can tell a slot that was overwritten while it
+     * read (a sequence lock per slot). since: the sleep going on (0: none). */
+    _Alignas(64) atomic_uint writing, head;
+    atomic_ullong since;
+    atomic_ullong slept[POOL_SLEEP_LOG][2];
 } pool_ring;
 
 typedef struct pool_park {
@@ -206,6 +213,66 @@ static void pool_wake(ecs_pool *pool, uint32_t n)
     if (woke > 0) atomic_fetch_add_explicit(&pool->woken, (unsigned)woke, memory_order_relaxed);
 }
 
+/* Logs one sleep in the thread's ring, then clears `since` (a reader that
+ * sees both keeps one). */
+static void sleep_log(pool_ring *r, uint64_t start, uint64_t end)
+{
+    unsigned h = atomic_load_explicit(&r->head, memory_order_relaxed);
+    atomic_store_explicit(&r->writing, h + 1u, memory_order_relaxed);
+    atomic_thread_fence(memory_order_release);
+    atomic_store_explicit(&r->slept[h % POOL_SLEEP_LOG][0], start, memory_order_relaxed);
+    atomic_store_explicit(&r->slept[h % POOL_SLEEP_LOG][1], end, memory_order_relaxed);
+    atomic_store_explicit(&r->head, h + 1u, memory_order_release);
+    atomic_store_explicit(&r->since, 0, memory_order_release);
+}
+
+static bool clip(uint64_t *a, uint64_t *b, uint64_t from, uint64_t to)
+{
+    if (*b < from || *a > to) return false;
+    if (*a < from) *a = from;
+    if (*b > to) *b = to;
+    return true;
+}
+
+uint32_t ecs_pool_sleeps(ecs_pool *pool, uint32_t thread, uint64_t from, uint64_t to,
+                         ecs_pool_sleep *out, uint32_t cap, uint32_t *lost)
+{
+    assert(thread < pool->threads);
+    pool_ring *r = &pool->rings[thread];
+    uint64_t since = atomic_load_explicit(&r->since, memory_order_acquire);
+    unsigned head = atomic_load_explicit(&r->head, memory_order_acquire);
+    unsigned first = head > POOL_SLEEP_LOG ? head - POOL_SLEEP_LOG : 0u;
+    uint64_t got[POOL_SLEEP_LOG][2];
+    for (unsigned i = first; i < head; i++)
+        for (int k = 0; k < 2; k++)
+            got[i - first][k] = atomic_load_explicit(&r->slept[i % POOL_SLEEP_LOG][k],
+                                                     memory_order_relaxed);
+    atomic_thread_fence(memory_order_acquire);
+    unsigned writing = atomic_load_explicit(&r->writing, memory_order_relaxed);
+    /* Slot of record i is rewritten by record i + POOL_SLEEP_LOG. */
+    unsigned valid = writing > POOL_SLEEP_LOG ? writing - POOL_SLEEP_LOG : 0u;
+    uint32_t n = 0, dropped = 0;
+    bool since_logged = false;
+    for (unsigned i = first; i < head; i++) {
+        uint64_t a = got[i - first][0], b = got[i - first][1];
+        if (i < valid) {
+            dropped++;
+            continue;
+        }
+        if (a == since) since_logged = true;
+        if (!clip(&a, &b, from, to)) continue;
+        if (n < cap) out[n++] = (ecs_pool_sleep){a, b};
+        else dropped++;
+    }
+    uint64_t a = since, b = to;
+    if (since != 0 && !since_logged && clip(&a, &b, from, to)) {
+        if (n < cap) out[n++] = (ecs_pool_sleep){a, b};
+        else dropped++;
+    }
+    if (lost) *lost = dropped;
+    return n;
+}
+
 /* Sleeps until woken, unless a job or the wake condition turns up first.
  * Returns a job if one was taken. A worker that is no longer active
  * returns at once, to park. */
@@ -221,7 +288,13 @@ static ecs_job *pool_sleep(ecs_pool *pool, atomic_uint *counter)
         bool done = counter ? atomic_load_explicit(counter, memory_order_seq_cst) == 0
                             : atomic_load_explicit(&pool->stopping, memory_order_seq_cst) ||
                                   !self_active(pool);
-        if (!done) futex_wait(&pool->seq, seen);
+        if (!done) {
+            pool_ring *r = &pool->rings[self_index(pool)];
+            uint64_t t0 = ecs__now_ns();
+            atomic_store_explicit(&r->since, t0, memory_order_relaxed);
+            futex_wait(&pool->seq, seen);
+            sleep_log(r, t0, ecs__now_ns());
+        }
     }
     atomic_fetch_sub_explicit(&pool->sleepers, 1, memory_order_relaxed);
     return job;
@@ -318,6 +391,14 @@ ecs_pool *ecs_pool_create(uint32_t threads)
         ok = pool->rings[i].slots != NULL;
         if (ok) ck_ring_init(&pool->rings[i].ring, POOL_RING_SIZE);
         for (uint32_t k = 0; ok && k < POOL_INBOX; k++) atomic_init(&pool->rings[i].inbox[k], NULL);
+        if (ok) {
+            pool_ring *r = &pool->rings[i];
+            atomic_init(&r->writing, 0);
+            atomic_init(&r->head, 0);
+            atomic_init(&r->since, 0);
+            for (uint32_t k = 0; k < POOL_SLEEP_LOG; k++)
+                atomic_init(&r->slept[k][0], 0), atomic_init(&r->slept[k][1], 0);
+        }
     }
     if (!ok) {
         pool_free(pool);

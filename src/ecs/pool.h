@@ -64,6 +64,19 @@ typedef struct ecs_pool_wake_stats {
 } ecs_pool_wake_stats;
 ecs_pool_wake_stats ecs_pool_wakes(ecs_pool *pool);
 
+/* Every thread logs when it slept on the futex (its last POOL_SLEEP_LOG
+ * sleeps, by the monotonic clock). The sleeps of thread t that overlap
+ * [from, to], oldest first, clipped to it, one still going on included
+ * (ending at to): at most cap are written to out, the count is returned,
+ * and *lost counts those overwritten before they could be read. Any
+ * thread may call it while the logging thread runs. */
+typedef struct ecs_pool_sleep {
+    uint64_t start_ns, end_ns;
+} ecs_pool_sleep;
+#define POOL_SLEEP_LOG 64u
+uint32_t ecs_pool_sleeps(ecs_pool *pool, uint32_t thread, uint64_t from, uint64_t to,
+                         ecs_pool_sleep *out, uint32_t cap, uint32_t *lost);
+
 /* The calling thread's index in the pool: 0 for the owner (and any thread
  * that is not one of its workers), 1.. for the workers. */
 uint32_t ecs_pool_self(const ecs_pool *pool);

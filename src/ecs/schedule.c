@@ -118,14 +118,21 @@ static void subtask_execute(ecs_subtask_ *st)
     };
     const ecs_caller outer = ecs__caller; /* a callback may step another context */
     ecs__caller = (ecs_caller){sys, false};
-    if (!measured(sys, sys->subtask_count)) {
+    ecs_context *ctx = sys->ctx;
+    bool meter = measured(sys, sys->subtask_count);
+    if (!meter && !ctx->timeline_on) {
         sys->def.process(&it);
     } else {
         uint64_t t0 = ecs__now_ns();
         sys->def.process(&it);
-        ecs_meter *m = &sys->ctx->meters[ecs_pool_self(sys->ctx->pool)];
-        m->ns += ecs__now_ns() - t0;
-        m->entities += it.count;
+        uint64_t t1 = ecs__now_ns();
+        uint32_t self = ecs_pool_self(ctx->pool);
+        st->stamps[it.pass] = (ecs_stamp){t0, t1, self};
+        if (meter) {
+            ecs_meter *m = &ctx->meters[self];
+            m->ns += t1 - t0;
+            m->entities += it.count;
+        }
     }
     ecs__caller = outer;
 }
@@ -134,7 +141,12 @@ static void system_finish(ecs_sys *sys)
 {
     const ecs_caller outer = ecs__caller;
     ecs__caller = (ecs_caller){sys, true};
+    bool timed = sys->ctx->timeline_on;
+    uint64_t t0 = timed ? ecs__now_ns() : 0u;
     sys->def.finish(sys->ctx, sys->id, sys->def.user);
+    if (timed)
+        sys->finish_stamps[sys->pass] =
+            (ecs_stamp){t0, ecs__now_ns(), ecs_pool_self(sys->ctx->pool)};
     ecs__caller = outer;
 }
 
@@ -234,8 +246,11 @@ ecs_status ecs_step(ecs_context *ctx, ecs_step_fn fn, void *user)
     st = ecs__prepare_subtasks(ctx);
     if (st != ECS_OK) return step_result(ctx, st);
     ctx->running = ctx->in_systems = true;
+    ctx->phase_start_ns = ecs__now_ns();
     ecs__run_systems(ctx);
+    ctx->phase_end_ns = ecs__now_ns();
     ctx->running = ctx->in_systems = false;
+    ecs__timeline_build(ctx);
     ecs__balance_update(ctx);
     ecs__refresh(ctx, true);
     return step_result(ctx, ctx->step_status);

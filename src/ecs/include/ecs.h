@@ -474,6 +474,73 @@ ecs_system_stats ecs_system_stats_get(const ecs_context *ctx, uint32_t system);
  * k >= ecs_worker_count. */
 double ecs_worker_share(const ecs_context *ctx, uint32_t worker);
 
+/* ---- Timeline of the last step ------------------------------------------ */
+
+/* Every step records when each subtask and each finish callback ran and on
+ * which worker, and when each worker slept (blocked in the kernel, waiting
+ * for work); the rest of a worker's time in the step is idle (looking for
+ * work, or between jobs). Two clock reads per subtask: cheap enough to stay
+ * on, and ecs_set_timeline turns it off. Times are nanoseconds since the
+ * system phase began (after the step callback and the refresh before it);
+ * wall_ns is that phase's length, up to the last system's completion. */
+
+/* ecs_span.subtask of a finish callback's span. */
+#define ECS_SPAN_FINISH UINT32_MAX
+
+typedef struct ecs_span {
+    uint64_t start_ns, end_ns;
+    uint32_t worker;  /* 0 the owner thread, 1.. the pool's threads */
+    uint32_t system;
+    uint32_t pass;
+    uint32_t subtask; /* ECS_SPAN_FINISH for the system's finish callback */
+    /* The subtask's entities: count of them, all with indices in [lo, hi)
+     * (the system's subscribed indices in that interval); 0 for a finish. */
+    uint32_t count, lo, hi;
+} ecs_span;
+
+typedef struct ecs_sleep {
+    uint64_t start_ns, end_ns; /* clipped to [0, wall_ns] */
+    uint32_t worker;
+} ecs_sleep;
+
+typedef struct ecs_timeline {
+    uint64_t wall_ns;
+    uint32_t workers;    /* active workers in that step: worker < workers */
+    uint32_t systems;
+    const ecs_span *spans; /* by system, then pass, then subtask, the finish last */
+    uint32_t span_count;
+    const ecs_sleep *sleeps; /* by worker, then start */
+    uint32_t sleep_count;
+    uint32_t sleeps_lost; /* sleeps of the step not kept (each worker keeps its last 64) */
+} ecs_timeline;
+
+/* The last step's timeline, valid until the next step (or
+ * ecs_set_timeline). False, with *out zeroed, when no step ran with the
+ * timeline on since it was last turned on, or when it ran out of memory. */
+bool ecs_timeline_get(const ecs_context *ctx, ecs_timeline *out);
+/* On by default; between steps only (owner thread, like ecs_set_workers).
+ * Off, a step reads no clock per subtask (the balanced split still times
+ * its own systems). */
+void ecs_set_timeline(ecs_context *ctx, bool on);
+
+/* What a timeline says about the parallelism of its step:
+ *   work: the sum of all span lengths (subtasks and finishes);
+ *   span: the critical path: the longest chain through the step's DAG
+ *         where every pass of a system starts when its dependencies (or
+ *         its previous pass) finished, lasts as long as its longest
+ *         subtask, then its finish: the step's length on unlimited
+ *         workers with no scheduling cost;
+ *   available = work / span (what the step offers), achieved = work /
+ *   wall (what the run got: at most the worker count);
+ *   busy[w] = worker w's span time / wall, for w < busy_count (<= 1). */
+typedef struct ecs_profile {
+    double work_ms, span_ms, wall_ms;
+    double available, achieved;
+} ecs_profile;
+
+ecs_profile ecs_timeline_profile(const ecs_context *ctx, const ecs_timeline *tl, double *busy,
+                                 uint32_t busy_count);
+
 /* In a finish callback: the pass that just ended (0 for one-pass systems). */
 uint32_t ecs_system_pass(const ecs_context *ctx, uint32_t system);
 

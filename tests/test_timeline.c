@@ -1,0 +1,302 @@
+/* test_timeline.c - the last step's timeline (ecs_timeline_get) and its
+ * profile (ecs_timeline_profile):
+ *   - a step of a small DAG (a two-pass system with a finish, a chunked
+ *     dependent, an independent one) at 1, 2 and 3 workers and with inner
+ *     parallelism off gives one span per subtask pass and finish, in
+ *     (system, pass, subtask) order; entity counts add up to the
+ *     subscription; spans of one worker never overlap; every dependency
+ *     and every pass barrier holds in time; sleeps lie in the step and
+ *     off the worker's spans; the profile's figures obey work >= span,
+ *     span <= wall, achieved <= workers, busy shares in [0, 1];
+ *   - the profile of a hand-made timeline gives the exact work and span;
+ *   - off: no timeline; on again: none until the next step; from a
+ *     system: refused as misuse;
+ *   - a pool thread's sleep is logged once it has slept and been woken. */
+#include "test_util.h"
+
+#include "pool.h"
+
+#include <sched.h>
+
+enum { C_A, C_B, C_C };
+enum { S_TWO, S_CHUNKS, S_ALONE };
+#define ENTITIES 1000u
+
+static const ecs_component_def comps[] = {
+    {"a", sizeof(uint32_t), 0}, {"b", sizeof(uint32_t), 0}, {"c", 0, 0}};
+
+/* Real work, so spans have a length: each entity's value stirred. */
+static void stir(ecs_iter *it)
+{
+    uint32_t *a = ecs_iter_write(it, C_A);
+    for (uint32_t k = 0; k < it->count; k++) {
+        uint32_t i = it->entities[k];
+        for (int r = 0; r < 50; r++) a[i] = a[i] * 1664525u + 1013904223u;
+    }
+}
+
+static void copy_a(ecs_iter *it)
+{
+    const uint32_t *a = ecs_iter_read(it, C_A);
+    uint32_t *b = ecs_iter_write(it, C_B);
+    for (uint32_t k = 0; k < it->count; k++) b[it->entities[k]] = a[it->entities[k]];
+}
+
+static void finish_noop(ecs_context *ctx, uint32_t system, void *user)
+{
+    (void)ctx, (void)system, (void)user;
+}
+
+static void set_timeline_in_system(ecs_iter *it) { ecs_set_timeline(it->ctx, false); }
+
+static const ecs_system_def systems[] = {
+    [S_TWO] = {.name = "two", .writes = ECS_IDS_INIT(C_A), .passes = 2,
+               .parallelism = {ECS_SPLIT_PER_WORKER, 0, 0, false},
+               .process = stir, .finish = finish_noop},
+    [S_CHUNKS] = {.name = "chunks", .reads = ECS_IDS_INIT(C_A), .writes = ECS_IDS_INIT(C_B),
+                  .after = ECS_IDS_INIT(S_TWO),
+                  .parallelism = {ECS_SPLIT_CHUNKS, 300, 0, false}, .process = copy_a},
+    [S_ALONE] = {.name = "alone", .reads = ECS_IDS_INIT(C_C), .process = noop_process,
+                 .parallelism = {ECS_SPLIT_PER_WORKER, 0, 0, false}},
+};
+
+static ecs_context *make(uint32_t workers, bool inner_off, const ecs_system_def *defs)
+{
+    ecs_config cfg = tu_config(comps, 3, defs, 3, workers);
+    cfg.inner_parallelism_off = inner_off;
+    ecs_context *ctx = ctx_create_ok(&cfg);
+    for (uint32_t i = 0; i < ENTITIES; i++) {
+        ecs_entity e = create_ok(ctx);
+        if (i % 7 == 3) continue; /* holes: not every index subscribed */
+        assert_int_equal(ecs_add(ctx, e, C_A, &i), ECS_OK);
+        assert_int_equal(ecs_add(ctx, e, C_B, &i), ECS_OK);
+        if (i % 2) assert_int_equal(ecs_add(ctx, e, C_C, NULL), ECS_OK);
+    }
+    return ctx;
+}
+
+static uint64_t end_of(const ecs_timeline *tl, uint32_t system, uint32_t pass)
+{
+    uint64_t end = 0;
+    for (uint32_t k = 0; k < tl->span_count; k++)
+        if (tl->spans[k].system == system && tl->spans[k].pass == pass && tl->spans[k].end_ns > end)
+            end = tl->spans[k].end_ns;
+    return end;
+}
+
+static void check_order_and_counts(ecs_context *ctx, const ecs_timeline *tl)
+{
+    uint32_t k = 0;
+    for (uint32_t s = 0; s < 3; s++) {
+        uint32_t n = ecs_output_subtasks(ctx, s), subscribed = 0;
+        ecs_subscribed(ctx, s, &subscribed);
+        uint32_t passes = systems[s].passes ? systems[s].passes : 1u;
+        for (uint32_t p = 0; p < passes; p++) {
+            uint32_t entities = 0;
+            for (uint32_t i = 0; i < n; i++, k++) {
+                assert_true(k < tl->span_count);
+                const ecs_span *sp = &tl->spans[k];
+                assert_int_equal(sp->system, s);
+                assert_int_equal(sp->pass, p);
+                assert_int_equal(sp->subtask, i);
+                entities += sp->count;
+                if (sp->count) assert_true(sp->hi - sp->lo >= sp->count);
+            }
+            assert_int_equal(entities, subscribed);
+            if (systems[s].finish) {
+                assert_true(k < tl->span_count);
+                assert_int_equal(tl->spans[k].subtask, ECS_SPAN_FINISH);
+                assert_int_equal(tl->spans[k].count, 0);
+                k++;
+            }
+        }
+    }
+    assert_int_equal(k, tl->span_count);
+}
+
+/* Spans (and sleeps) of one worker never overlap each other. */
+static void check_lanes(const ecs_timeline *tl)
+{
+    for (uint32_t a = 0; a < tl->span_count; a++) {
+        const ecs_span *x = &tl->spans[a];
+        assert_true(x->start_ns <= x->end_ns && x->end_ns <= tl->wall_ns);
+        assert_true(x->worker < tl->workers);
+        for (uint32_t b = a + 1; b < tl->span_count; b++) {
+            const ecs_span *y = &tl->spans[b];
+            if (x->worker == y->worker)
+                assert_true(x->end_ns <= y->start_ns || y->end_ns <= x->start_ns);
+        }
+        for (uint32_t z = 0; z < tl->sleep_count; z++) {
+            const ecs_sleep *s = &tl->sleeps[z];
+            if (s->worker == x->worker)
+                assert_true(s->end_ns <= x->start_ns || x->end_ns <= s->start_ns);
+        }
+    }
+    for (uint32_t z = 0; z < tl->sleep_count; z++) {
+        assert_true(tl->sleeps[z].start_ns <= tl->sleeps[z].end_ns);
+        assert_true(tl->sleeps[z].end_ns <= tl->wall_ns);
+        assert_true(tl->sleeps[z].worker < tl->workers);
+    }
+}
+
+static void check_order_in_time(const ecs_timeline *tl)
+{
+    uint64_t two_done = end_of(tl, S_TWO, 1);
+    for (uint32_t k = 0; k < tl->span_count; k++) {
+        const ecs_span *sp = &tl->spans[k];
+        if (sp->system == S_CHUNKS) assert_true(sp->start_ns >= two_done);
+        if (sp->system == S_TWO && sp->pass == 1) assert_true(sp->start_ns >= end_of(tl, S_TWO, 0));
+        if (sp->system == S_TWO && sp->subtask == ECS_SPAN_FINISH) {
+            for (uint32_t j = 0; j < tl->span_count; j++) /* after its pass's subtasks */
+                if (tl->spans[j].system == S_TWO && tl->spans[j].pass == sp->pass &&
+                    tl->spans[j].subtask != ECS_SPAN_FINISH)
+                    assert_true(sp->start_ns >= tl->spans[j].end_ns);
+        }
+    }
+}
+
+static void check_profile(ecs_context *ctx, const ecs_timeline *tl)
+{
+    double busy[4];
+    ecs_profile pr = ecs_timeline_profile(ctx, tl, busy, 4);
+    double work = 0;
+    for (uint32_t k = 0; k < tl->span_count; k++)
+        work += (double)(tl->spans[k].end_ns - tl->spans[k].start_ns) / 1e6;
+    assert_true(pr.work_ms > 0.0);
+    assert_true(pr.work_ms > work * 0.999999 && pr.work_ms < work * 1.000001);
+    assert_true(pr.span_ms > 0.0 && pr.span_ms <= pr.work_ms && pr.span_ms <= pr.wall_ms);
+    assert_true(pr.available >= 1.0);
+    assert_true(pr.achieved > 0.0 && pr.achieved <= (double)tl->workers + 1e-9);
+    for (uint32_t w = 0; w < 4; w++) {
+        assert_true(busy[w] >= 0.0 && busy[w] <= 1.0);
+        if (w >= tl->workers) assert_true(busy[w] == 0.0);
+    }
+}
+
+static void a_step_recorded(void **state)
+{
+    (void)state;
+    const struct {
+        uint32_t workers;
+        bool inner_off;
+    } cases[] = {{1, false}, {2, false}, {3, false}, {3, true}};
+    for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
+        ecs_context *ctx = make(cases[c].workers, cases[c].inner_off, systems);
+        for (int step = 0; step < 5; step++) {
+            step_ok(ctx, NULL, NULL);
+            ecs_timeline tl;
+            assert_true(ecs_timeline_get(ctx, &tl));
+            assert_int_equal(tl.workers, cases[c].workers);
+            assert_int_equal(tl.systems, 3);
+            assert_true(tl.wall_ns > 0);
+            check_order_and_counts(ctx, &tl);
+            check_lanes(&tl);
+            check_order_in_time(&tl);
+            check_profile(ctx, &tl);
+        }
+        ecs_context_destroy(ctx);
+    }
+}
+
+static void profile_of_a_known_timeline(void **state)
+{
+    (void)state;
+    ecs_context *ctx = make(2, false, systems);
+    /* two: pass 0 subtasks 3 and 5 then finish 1; pass 1 subtask 2, finish
+     * 1; chunks 4 after it; alone 20 beside: span max(5+1+2+1+4, 20). */
+    const ecs_span spans[] = {
+        {0, 3000, 0, S_TWO, 0, 0, 10, 0, 10},        {0, 5000, 1, S_TWO, 0, 1, 10, 10, 20},
+        {5000, 6000, 0, S_TWO, 0, ECS_SPAN_FINISH, 0, 0, 0},
+        {6000, 8000, 0, S_TWO, 1, 0, 20, 0, 20},     {8000, 9000, 0, S_TWO, 1, ECS_SPAN_FINISH, 0, 0, 0},
+        {9000, 13000, 0, S_CHUNKS, 0, 0, 20, 0, 20}, {5000, 25000, 1, S_ALONE, 0, 0, 20, 0, 20},
+    };
+    ecs_timeline tl = {.wall_ns = 25000, .workers = 2, .systems = 3, .spans = spans,
+                       .span_count = ARRAY_LEN(spans)};
+    double busy[2];
+    ecs_profile pr = ecs_timeline_profile(ctx, &tl, busy, 2);
+    assert_true(pr.work_ms > 0.035999 && pr.work_ms < 0.036001);
+    assert_true(pr.span_ms > 0.019999 && pr.span_ms < 0.020001);
+    assert_true(pr.wall_ms > 0.024999 && pr.wall_ms < 0.025001);
+    assert_true(pr.available > 1.7999 && pr.available < 1.8001);
+    assert_true(pr.achieved > 1.4399 && pr.achieved < 1.4401);
+    assert_true(busy[0] > 0.4399 && busy[0] < 0.4401); /* 3 + 1 + 2 + 1 + 4 of 25 */
+    assert_true(busy[1] > 0.9999 && busy[1] < 1.0001); /* 5 + 20 of 25 */
+    ecs_context_destroy(ctx);
+}
+
+static void off_and_on(void **state)
+{
+    (void)state;
+    ecs_context *ctx = make(2, false, systems);
+    ecs_timeline tl;
+    assert_false(ecs_timeline_get(ctx, &tl)); /* no step yet */
+    assert_int_equal(tl.span_count, 0);
+    step_ok(ctx, NULL, NULL);
+    assert_true(ecs_timeline_get(ctx, &tl));
+    ecs_set_timeline(ctx, false);
+    assert_false(ecs_timeline_get(ctx, &tl));
+    step_ok(ctx, NULL, NULL);
+    assert_false(ecs_timeline_get(ctx, &tl));
+    ecs_set_timeline(ctx, true);
+    assert_false(ecs_timeline_get(ctx, &tl));
+    step_ok(ctx, NULL, NULL);
+    assert_true(ecs_timeline_get(ctx, &tl));
+    ecs_context_destroy(ctx);
+
+    ecs_system_def bad[3];
+    memcpy(bad, systems, sizeof bad);
+    bad[S_ALONE].process = set_timeline_in_system;
+    ctx = make(2, false, bad);
+    assert_int_equal(ecs_step(ctx, NULL, NULL), ECS_ERR_MISUSE);
+    assert_non_null(strstr(ecs_misuse_message(ctx), "ecs_set_timeline"));
+    assert_true(ecs_timeline_get(ctx, &tl)); /* still on */
+    ecs_context_destroy(ctx);
+}
+
+static void count_job(ecs_job *job)
+{
+    (void)job;
+}
+
+static void pool_logs_a_sleep(void **state)
+{
+    (void)state;
+    ecs_pool *pool = ecs_pool_create(2);
+    assert_non_null(pool);
+    uint64_t t0 = ecs__now_ns();
+    /* The worker spins a while, then announces its sleep. */
+    while (ecs_pool_wakes(pool).sleepers < 1) sched_yield(); /* the ctest timeout bounds it */
+    ecs_job job = {.run = count_job};
+    atomic_init(&job.published, 0);
+    ecs_pool_sleep got[POOL_SLEEP_LOG + 1];
+    uint32_t n = 0, lost = 0;
+    /* Jobs wake it; once one of its sleeps is over (or going on), it shows. */
+    while (n == 0) {
+        ecs_pool_push(pool, &job);
+        atomic_uint none = 0;
+        ecs_pool_wait(pool, &none);
+        while (atomic_load(&job.published)) sched_yield();
+        n = ecs_pool_sleeps(pool, 1, t0, ecs__now_ns(), got, POOL_SLEEP_LOG + 1, &lost);
+    }
+    uint64_t t1 = ecs__now_ns();
+    for (uint32_t k = 0; k < n; k++) {
+        assert_true(got[k].start_ns >= t0 && got[k].start_ns <= got[k].end_ns);
+        assert_true(got[k].end_ns <= t1);
+        if (k) assert_true(got[k].start_ns >= got[k - 1].end_ns);
+    }
+    assert_int_equal(lost, 0);
+    /* A window before any sleep holds none. */
+    assert_int_equal(ecs_pool_sleeps(pool, 1, 0, t0 - 1, got, POOL_SLEEP_LOG + 1, &lost), 0);
+    ecs_pool_destroy(pool);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_step_recorded),
+        cmocka_unit_test(profile_of_a_known_timeline),
+        cmocka_unit_test(off_and_on),
+        cmocka_unit_test(pool_logs_a_sleep),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
