@@ -19,7 +19,8 @@ enum {
     OPT_CPU_PROBE,
     OPT_PRINT_DAG,
     OPT_BASELINE,
-    OPT_COMPARE
+    OPT_COMPARE,
+    OPT_WEAK
 };
 
 static const struct option LONGOPTS[] = {
@@ -33,6 +34,7 @@ static const struct option LONGOPTS[] = {
     {"print-dag", no_argument, NULL, OPT_PRINT_DAG},
     {"baseline", required_argument, NULL, OPT_BASELINE},
     {"compare", required_argument, NULL, OPT_COMPARE},
+    {"weak", no_argument, NULL, OPT_WEAK},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 
@@ -45,7 +47,8 @@ static app_sim_options default_sim(void)
         .ip_n = 2,
         .storages = {ECS_STORAGE_FIXED, ECS_STORAGE_DYNAMIC},
         .storage_n = 2,
-        .threads = app_online_cpus(),
+        .threads = {app_online_cpus()},
+        .thread_n = 1,
         .fixed_limit = BENCH_THESIS_FIXED_LIMIT,
     };
 }
@@ -167,6 +170,7 @@ static bool apply(int c, const char *arg, void *ctx)
     case OPT_PRINT_DAG: o->print_dag = true; return true;
     case OPT_BASELINE: return app_parse_file(cli, "--baseline", arg, &o->baseline);
     case OPT_COMPARE: return app_parse_file(cli, "--compare", arg, &o->compare);
+    case OPT_WEAK: o->weak = true; return true;
     case 'h': o->help = true; return true;
     default: return false;
     }
@@ -218,6 +222,33 @@ static bool check_no_run(const bench_parse *p, uint32_t given)
     return true;
 }
 
+/* --weak: two thread counts or more, no baseline (its configurations ran
+ * other worlds), and every scaled configuration a world the simulation
+ * takes: its sides, its density, its fixed storage. */
+static bool check_weak(const bench_options *o)
+{
+    if (!o->weak) return true;
+    if (o->thread_n < 2) {
+        bench_error("--weak grows the world with the thread count: give two or more in "
+                    "--threads (e.g. --threads 1,2,4)");
+        return false;
+    }
+    if (o->baseline) {
+        bench_error("--weak with --baseline %s: a weak-scaling run is not compared with a "
+                    "baseline; compare its JSON files by hand", o->baseline);
+        return false;
+    }
+    char why[200];
+    for (uint32_t i = 0; i < o->count_n; i++)
+        for (uint32_t t = 0; t < o->thread_n; t++)
+            if (!bench_world_check(o, o->counts[i], o->threads[t], why, sizeof why)) {
+                bench_error("--weak: --entities %u at --threads %u: %s", (unsigned)o->counts[i],
+                            (unsigned)o->threads[t], why);
+                return false;
+            }
+    return true;
+}
+
 int bench_cli_parse(int argc, char **argv, bench_options *o)
 {
     app_sim_options sim = default_sim();
@@ -235,12 +266,13 @@ int bench_cli_parse(int argc, char **argv, bench_options *o)
     o->ip_n = sim.ip_n;
     memcpy(o->storages, sim.storages, sizeof o->storages);
     o->storage_n = sim.storage_n;
-    o->threads = sim.threads;
+    memcpy(o->threads, sim.threads, sizeof o->threads);
+    o->thread_n = sim.thread_n;
     o->seed = sim.seed;
     o->fixed_limit = sim.fixed_limit;
     o->kernel = sim.kernel;
     o->world_w = sim.world_w;
     o->world_h = sim.world_h;
     if (rc != 0 || o->help) return rc;
-    return check_no_run(&p, sim.given) && check_files(o) ? 0 : 2;
+    return check_no_run(&p, sim.given) && check_files(o) && check_weak(o) ? 0 : 2;
 }
