@@ -194,7 +194,7 @@ int window_cli_parse(int argc, char **argv, window_options *o)
     bool run = argc > 0 && strcmp(argv[0], "run") == 0;
     static const char *const bench_flags[] = {"repeat",    "csv",       "json",     "chart",
                                               "quiet",     "cpu-probe", "print-dag", "baseline",
-                                              "compare",   NULL};
+                                              "compare",   "weak",      NULL};
     window_parse p = {{run ? "particles run" : "particles", 1u, LONGOPTS, apply, NULL,
                        "particles bench", bench_flags},
                       o};
