@@ -32,6 +32,8 @@ failed=0
 check() { # NAME CONDITION-RESULT(0/1) DETAIL
     if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1: $3"; failed=1; fi
 }
+# NAME WHY: passes when WHY, the list of what is wrong, is empty.
+check_none() { check "$1" "$([ -z "$2" ] && echo 0 || echo 1)" "$2"; }
 
 "$bin" bench --threads 1,2 --entities 3000 --frames 20 --repeat 1 --cpu-probe 0 \
     --csv "$tmp/s.csv" --json "$tmp/s.json" >"$tmp/out" 2>"$tmp/err"
@@ -46,7 +48,7 @@ why=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
             print g " at " t " threads: " rows[g "," t] + 0 " rows" }
         if (n != 4) print n + 0 " configurations, not 4"
     }' "$tmp/s.csv")
-check "the CSV: one row per thread count of each configuration" $([ -z "$why" ]; echo $?) "$why"
+check_none "the CSV: one row per thread count of each configuration" "$why"
 
 # The scaling tables against the CSV and against their own arithmetic.
 why=$(awk -v csv="$tmp/s.csv" '
@@ -89,8 +91,8 @@ why=$(awk -v csv="$tmp/s.csv" '
     systems { systems = 0 }
     END { if (tables != 4) print tables + 0 " scaling tables, not 4"
           if (sys_rows != 4 * 9) print sys_rows + 0 " per-system rows, not 36" }' "$tmp/out")
-check "scaling tables: totals from the CSV, speedup T1/Tn, efficiency speedup/threads, parallelism in range" \
-    $([ -z "$why" ]; echo $?) "$why"
+check_none "scaling tables: totals from the CSV, speedup T1/Tn, efficiency speedup/threads, parallelism in range" \
+    "$why"
 
 grep -q '^Table 1. Inner parallelism (IP) at 2 threads' "$tmp/out" &&
     grep -q 'achieved off .* on .* | busy off .* on ' "$tmp/out"
@@ -115,14 +117,14 @@ check "bench --weak runs" $? "$(cat "$tmp/err")"
 got=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
     { printf "%s %s %sx%s;", $col["threads"], $col["particles"], $col["world_w"], $col["world_h"] }' \
     "$tmp/w.csv")
-check "--weak: 2000 particles in 1440x900 at 1 thread, 4000 in 2036x1273 at 2" \
-    $([ "$got" = "1 2000 1440x900;2 4000 2036x1273;" ]; echo $?) "got '$got'"
+[ "$got" = "1 2000 1440x900;2 4000 2036x1273;" ]
+check "--weak: 2000 particles in 1440x900 at 1 thread, 4000 in 2036x1273 at 2" $? "got '$got'"
 why=$(awk '/^Weak scaling: 2000 particles per base thread count/ { on = 1; next }
     on && $1 ~ /^[0-9]+$/ && NF == 9 { if ($1 == 1) t1 = $3
         else if (($5 - t1 / $3) > 0.006 || (t1 / $3 - $5) > 0.006) print "efficiency " $5 " vs " t1 "/" $3
         n++ }
     END { if (n != 2) print n + 0 " rows" }' "$tmp/wout")
-check "--weak: the table says weak scaling, efficiency T1/Tn" $([ -z "$why" ]; echo $?) "$why"
+check_none "--weak: the table says weak scaling, efficiency T1/Tn" "$why"
 
 # scaling_csv.sh on a CSV of known totals: medians per count and threads.
 {
@@ -133,10 +135,10 @@ check "--weak: the table says weak scaling, efficiency T1/Tn" $([ -z "$why" ]; e
 } >"$tmp/known.csv"
 mkdir "$tmp/known"
 bash "$here/../bench/scaling_csv.sh" "$tmp/known.csv" "$tmp/known" 2>"$tmp/err"
-got=$(cat "$tmp/known/scaling-100.csv" 2>/dev/null | tr '\n' ';')
-got2=$(cat "$tmp/known/scaling-200.csv" 2>/dev/null | tr '\n' ';')
-check "scaling_csv.sh: threads,ms with the median total per thread count" \
-    $([ "$got" = "threads,ms;1,20.000;2,20.000;" ] && [ "$got2" = "threads,ms;1,80.000;" ]; echo $?) \
+got=$(tr '\n' ';' <"$tmp/known/scaling-100.csv" 2>/dev/null)
+got2=$(tr '\n' ';' <"$tmp/known/scaling-200.csv" 2>/dev/null)
+[ "$got" = "threads,ms;1,20.000;2,20.000;" ] && [ "$got2" = "threads,ms;1,80.000;" ]
+check "scaling_csv.sh: threads,ms with the median total per thread count" $? \
     "got '$got' and '$got2' $(cat "$tmp/err")"
 
 # bench/scaling.sh at a tiny size: its files, one row per thread count.
