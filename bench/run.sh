@@ -11,6 +11,12 @@
 #   bench/run.sh engine [DIR]  1-thread 200 000 and constant-density scaling
 #                              to 1 000 000 particles, written to
 #                              DIR/engine.txt and DIR/engine-*.csv (bench/engine.sh)
+#   bench/run.sh scaling [DIR] strong scaling over 1, 2, 4, ... threads up to
+#                              the online CPUs (and their number), 50 000 and
+#                              200 000 particles, IP on, fixed storage, 3
+#                              repeats, written to DIR/scaling.{txt,csv,json,png}
+#                              and DIR/scaling-COUNT.csv (threads,ms; ms = the
+#                              median total ms per run) (bench/scaling.sh)
 #   bench/run.sh window [DIR]  the window's fps and its split at 50 000 and
 #                              200 000 particles, points and quads (under
 #                              xvfb-run without a display), written to
@@ -34,7 +40,7 @@ results_dir() {
 
 mode=${1:-}
 case "$mode" in
-full | engine | window) out=$(results_dir "${2:-}") ;;
+full | engine | scaling | window) out=$(results_dir "${2:-}") ;;
 esac
 bash .ci/install-deps
 cmake --preset release >/dev/null
@@ -47,6 +53,9 @@ ecs)
     ;;
 engine)
     bash bench/engine.sh "$particles" "$out"
+    ;;
+scaling)
+    bash bench/scaling.sh "$particles" "$out"
     ;;
 window)
     bash bench/window.sh "$particles" 5 | tee "$out/window.txt"

@@ -113,11 +113,11 @@ refused "no configuration in common" "none of its configurations" "$tmp/base.jso
 # a change of +0.0 %; a negative world side is no side a world has.
 sed -E 's/"total_ms": [0-9.]+/"total_ms": 1e999/' "$tmp/base.json" >"$tmp/inf.json"
 notours="not a JSON written by particles bench --json"
-refused "an infinite total_ms" "$notours: a run lacks count, inner_parallelism, storage or \
-total_ms (a finite number of ms above 0)" "$tmp/inf.json"
+refused "an infinite total_ms" "$notours: a run lacks count, inner_parallelism, storage, threads \
+or total_ms (a finite number of ms above 0)" "$tmp/inf.json"
 sed -E 's/"total_ms": [0-9.]+/"total_ms": 0/' "$tmp/base.json" >"$tmp/zero.json"
-refused "a total_ms of 0" "$notours: a run lacks count, inner_parallelism, storage or \
-total_ms (a finite number of ms above 0)" "$tmp/zero.json"
+refused "a total_ms of 0" "$notours: a run lacks count, inner_parallelism, storage, threads \
+or total_ms (a finite number of ms above 0)" "$tmp/zero.json"
 sed -E 's/"world": \[[0-9]+,/"world": [-1,/' "$tmp/base.json" >"$tmp/world.json"
 refused "a negative world side" "$notours: its \"options\" lack threads, frames, seed, kernel or world" \
     "$tmp/world.json"

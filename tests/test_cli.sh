@@ -189,6 +189,35 @@ bad "--entities 5000000 in the default world (too dense)" "at most 638755" \
 bad "--entities 1000,640000 (one count too dense)" "--entities 640000 with --world 1440x900" \
     bench --entities 1000,640000 --storage dynamic "${files[@]}"
 bad "--threads abc" "--threads" bench --threads abc "${files[@]}"
+# --threads: a list, ranges LOW..HIGH, or both mixed; each count 1..256,
+# none twice, at most 32 in all.
+bad "--threads 1,2,2 (duplicate)" "--threads: '2' is listed twice" \
+    bench --threads 1,2,2 "${files[@]}"
+bad "--threads 1..4,3 (3 in the range and listed)" "--threads: '3' is listed twice" \
+    bench --threads 1..4,3 "${files[@]}"
+bad "--threads 4..2 (downwards)" "'4..2' runs downwards" bench --threads 4..2 "${files[@]}"
+bad "--threads 0..2 (0 out of range)" "--threads: '0' is out of range: a whole number from 1 to 256" \
+    bench --threads 0..2 "${files[@]}"
+bad "--threads 1..257" "--threads: '257' is out of range" bench --threads 1..257 "${files[@]}"
+bad "--threads 1..33 (more than 32)" "--threads: '1..33' has 33 items, more than 32" \
+    bench --threads 1..33 "${files[@]}"
+bad "--threads ..4 (no low end)" "--threads: '..4' is not a range LOW..HIGH" \
+    bench --threads ..4 "${files[@]}"
+bad "--threads 1...4" "--threads: '1...4' is not a range LOW..HIGH" \
+    bench --threads 1...4 "${files[@]}"
+bad "--threads 1..2..3" "--threads: '1..2..3' is not a range LOW..HIGH" \
+    bench --threads 1..2..3 "${files[@]}"
+bad "--threads 1,,2 (empty item)" "--threads: empty item" bench --threads 1,,2 "${files[@]}"
+# --weak scales the world with several thread counts, and the scaled
+# worlds must be ones the simulation takes.
+bad "--weak with one thread count" "--weak grows the world with the thread count" \
+    bench --weak --threads 2 "${files[@]}"
+bad "--weak past the fixed limit" "--weak: --entities 100000 at --threads 8: 800000 particles exceed the fixed storage limit" \
+    bench --weak --threads 1,8 --entities 100000 --storage fixed "${files[@]}"
+bad "--weak past the world's largest side" "--weak: --entities 1000 at --threads 256: the world" \
+    bench --weak --threads 1,256 --entities 1000 --world 10000x10000 --storage dynamic "${files[@]}"
+bad "--weak with --baseline" "--weak with --baseline" \
+    bench --weak --threads 1,2 --baseline "$tmp/none.json" "${files[@]}"
 bad "--repeat 0" "--repeat" bench --repeat 0 "${files[@]}"
 bad "--cpu-probe 5001" "--cpu-probe" bench --cpu-probe 5001 "${files[@]}"
 bad "--cpu-probe -1" "--cpu-probe" bench --cpu-probe -1 "${files[@]}"
@@ -254,6 +283,9 @@ wbad "run --entities 500000 (fixed, over the default limit)" "--entities" run --
 wbad "run --fixed-limit 1000 --entities 2000" "--entities" \
     run --fixed-limit 1000 --entities 2000
 wbad "run --threads 0" "--threads" run --threads 0
+wbad "run --threads 1,2 (one value)" "--threads: '1,2' is not a single value" run --threads 1,2
+wbad "run --threads 1..4 (one value)" "--threads: '1..4' is not a single value" run --threads 1..4
+wbad "run --weak (a bench flag)" "--weak is a flag of particles bench" run --weak
 wbad "run --inner-parallelism both: for the bench" "give on or off" run --inner-parallelism both
 wbad "run --inner-parallelism on,off (one value)" "--inner-parallelism" \
     run --inner-parallelism on,off
@@ -384,7 +416,7 @@ else
 fi
 
 all_options=(--entities --inner-parallelism --storage --threads --repeat --seed --frames
-    --fixed-limit --kernel --world --csv --json --chart --quiet --cpu-probe --print-dag
+    --fixed-limit --kernel --world --csv --json --chart --quiet --cpu-probe --print-dag --weak
     --help)
 for h in --help -h; do
     good "particles bench $h" bench "$h"
@@ -479,6 +511,16 @@ good "bench --ent 3000 --fr 5 (prefixes)" bench --ent 3000 --fr 5 --rep 1 --inne
 rows=$(awk -F, 'NR > 1 && $1 == 3000' "$tmp/p.csv" 2>/dev/null | wc -l)
 [ "$rows" -eq 1 ] || good_why+=("want one row for 3000 particles in p.csv, got $rows")
 report "bench: unique prefixes taken as their flags"
+
+# --threads 1..2,4: the counts 1, 2 and 4, each a configuration, in the
+# order given, every repeat of each.
+rm -f "$tmp"/t.*
+good "bench --threads 1..2,4" bench --threads 1..2,4 --entities 300 --frames 2 --repeat 2 \
+    --inner on --storage fixed --quiet --csv "$tmp/t.csv"
+got=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "threads") c = i; next }
+    { printf "%s%s", sep, $c; sep = "," }' "$tmp/t.csv" 2>/dev/null)
+[ "$got" = "1,2,4,1,2,4" ] || good_why+=("want threads 1,2,4,1,2,4 in t.csv's rows, got '$got'")
+report "bench: --threads 1..2,4 runs 1, 2 and 4 threads, interleaved"
 
 # A tiny real run: 2 counts x 2 IP x 2 storage x 2 repeats = 16 runs.
 rm -f "$tmp"/a.* "$tmp"/*.tmp

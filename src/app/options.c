@@ -267,11 +267,79 @@ typedef struct list_kind {
     const char *const *words; /* NULL: integers in [lo, hi] */
     uint32_t word_n, lo, hi, cap;
     const char *both;         /* what "both" stands for in a list; NULL: no "both" */
+    bool ranges;              /* an item may be a range LO..HI: every number in it */
 } list_kind;
 
-static const list_kind COUNTS = {"--entities", NULL, 0, 1u, ECS_MAX_ENTITIES, APP_MAX_LIST, NULL};
-static const list_kind IPS = {"--inner-parallelism", IP_WORDS, 2, 0, 0, 2, "on,off"};
-static const list_kind STORAGES = {"--storage", STORAGE_WORDS, 2, 0, 0, 2, "fixed,dynamic"};
+static const list_kind COUNTS = {"--entities", NULL, 0, 1u, ECS_MAX_ENTITIES, APP_MAX_LIST, NULL,
+                                 false};
+static const list_kind IPS = {"--inner-parallelism", IP_WORDS, 2, 0, 0, 2, "on,off", false};
+static const list_kind STORAGES = {"--storage", STORAGE_WORDS, 2, 0, 0, 2, "fixed,dynamic",
+                                   false};
+static const list_kind THREADS = {"--threads", NULL, 0, 1u, APP_MAX_THREADS, APP_MAX_LIST, NULL,
+                                  true};
+
+/* Appends v (typed as s[0..len)) to out[0..*n), refusing a repeat or one
+ * item past max. */
+static bool add_item(const app_mode_cli *cli, const list_kind *k, uint32_t v, const char *s,
+                     size_t len, uint32_t *out, uint32_t *n, uint32_t max, const char *arg)
+{
+    for (uint32_t i = 0; i < *n; i++) {
+        if (out[i] == v) {
+            app_error(cli->prog, "%s: '%.*s' is listed twice", k->flag, (int)len, s);
+            return false;
+        }
+    }
+    if (*n == max) {
+        app_error(cli->prog, "%s: more than %u items in '%s'", k->flag, (unsigned)max, arg);
+        return false;
+    }
+    out[(*n)++] = v;
+    return true;
+}
+
+/* The ".." in s[0..len), or NULL. */
+static const char *find_dots(const char *s, size_t len)
+{
+    for (size_t i = 0; i + 1 < len; i++)
+        if (s[i] == '.' && s[i + 1] == '.') return s + i;
+    return NULL;
+}
+
+/* An item LO..HI (dots at its ".."): every number from LO to HI, each added
+ * as if listed. */
+static bool parse_range(const app_mode_cli *cli, const char *s, size_t len, const char *dots,
+                        const list_kind *k, uint32_t *out, uint32_t *n, uint32_t max,
+                        const char *arg)
+{
+    size_t lo_len = (size_t)(dots - s), hi_len = len - lo_len - 2u;
+    uint32_t lo, hi;
+    app_count_status a = app_scan_count(s, lo_len, k->lo, k->hi, &lo);
+    app_count_status b = app_scan_count(dots + 2, hi_len, k->lo, k->hi, &hi);
+    if ((a != APP_COUNT_OK && a != APP_COUNT_RANGE) || (b != APP_COUNT_OK && b != APP_COUNT_RANGE)) {
+        app_error(cli->prog, "%s: '%.*s' is not a range LOW..HIGH of two whole numbers from %u "
+                  "to %u (e.g. 1..8)", k->flag, (int)len, s, (unsigned)k->lo, (unsigned)k->hi);
+        return false;
+    }
+    /* A number out of range: its own message. */
+    if (a != APP_COUNT_OK) return u32_item(cli, k->flag, s, lo_len, k->lo, k->hi, &lo);
+    if (b != APP_COUNT_OK) return u32_item(cli, k->flag, dots + 2, hi_len, k->lo, k->hi, &hi);
+    if (lo > hi) {
+        app_error(cli->prog, "%s: '%.*s' runs downwards: a range goes from low to high (%.*s..%.*s)",
+                  k->flag, (int)len, s, (int)hi_len, dots + 2, (int)lo_len, s);
+        return false;
+    }
+    if ((uint64_t)*n + (hi - lo) + 1u > max) {
+        app_error(cli->prog, "%s: '%s' has %u items, more than %u", k->flag, arg,
+                  (unsigned)(*n + (hi - lo) + 1u), (unsigned)max);
+        return false;
+    }
+    for (uint32_t v = lo;; v++) {
+        char typed[16];
+        int tn = snprintf(typed, sizeof typed, "%u", (unsigned)v);
+        if (!add_item(cli, k, v, typed, (size_t)tn, out, n, max, arg)) return false;
+        if (v == hi) return true;
+    }
+}
 
 static bool parse_item(const app_mode_cli *cli, const char *s, size_t len, const list_kind *k,
                        uint32_t *out, uint32_t *n, uint32_t max, const char *arg)
@@ -288,21 +356,11 @@ static bool parse_item(const app_mode_cli *cli, const char *s, size_t len, const
                       k->flag, k->both, arg);
         return false;
     }
+    const char *dots = k->ranges ? find_dots(s, len) : NULL;
+    if (dots) return parse_range(cli, s, len, dots, k, out, n, max, arg);
     bool ok = k->words ? word_item(cli, k->flag, s, len, k->words, k->word_n, &v)
                        : u32_item(cli, k->flag, s, len, k->lo, k->hi, &v);
-    if (!ok) return false;
-    for (uint32_t i = 0; i < *n; i++) {
-        if (out[i] == v) {
-            app_error(cli->prog, "%s: '%.*s' is listed twice", k->flag, (int)len, s);
-            return false;
-        }
-    }
-    if (*n == max) {
-        app_error(cli->prog, "%s: more than %u items in '%s'", k->flag, (unsigned)max, arg);
-        return false;
-    }
-    out[(*n)++] = v;
-    return true;
+    return ok && add_item(cli, k, v, s, len, out, n, max, arg);
 }
 
 /* A comma-separated list of at most min(list_max, k->cap) items into out. */
@@ -327,7 +385,7 @@ static bool parse_list(const app_mode_cli *cli, const char *arg, const list_kind
         return false;
     }
     if (max <= 1u) {
-        if (strchr(arg, ',')) {
+        if (strchr(arg, ',') || (k->ranges && strstr(arg, ".."))) {
             app_error(cli->prog, "%s: '%s' is not a single value (this mode runs one "
                       "simulation; lists are for particles bench)", k->flag, arg);
             return false;
@@ -412,8 +470,7 @@ static bool apply_shared(const app_mode_cli *cli, int c, const char *arg, app_si
         if (!parse_list(cli, arg, &STORAGES, idx, &sim->storage_n)) return false;
         for (uint32_t i = 0; i < sim->storage_n; i++) sim->storages[i] = STORAGE_KINDS[idx[i]];
         return true;
-    case APP_OPT_THREADS:
-        return app_parse_u32(cli, "--threads", arg, 1u, APP_MAX_THREADS, &sim->threads);
+    case APP_OPT_THREADS: return parse_list(cli, arg, &THREADS, sim->threads, &sim->thread_n);
     case APP_OPT_SEED: return app_parse_u32(cli, "--seed", arg, 0u, APP_SEED_MAX, &sim->seed);
     case APP_OPT_FIXED_LIMIT:
         return app_parse_u32(cli, "--fixed-limit", arg, 1u, ECS_MAX_ENTITIES, &sim->fixed_limit);
@@ -700,12 +757,20 @@ void app_options_usage(FILE *f, uint32_t list_max, const app_sim_options *d)
     bool list = list_max > 1u;
     uint32_t cpus = app_online_cpus();
     usage_lists(f, list, d);
-    fprintf(f, "  --threads N               workers including the caller, 1..%u\n",
-            APP_MAX_THREADS);
-    if (d->threads == cpus)
+    if (list)
+        fprintf(f,
+                "  --threads LIST            workers including the caller, each 1..%u:\n"
+                "                            counts comma-separated (1,2,4,8) or ranges\n"
+                "                            LOW..HIGH, every count in between (1..16),\n"
+                "                            mixed (1..4,8), at most %u counts in all\n",
+                APP_MAX_THREADS, (unsigned)APP_MAX_LIST);
+    else
+        fprintf(f, "  --threads N               workers including the caller, 1..%u\n",
+                APP_MAX_THREADS);
+    if (d->thread_n == 1 && d->threads[0] == cpus)
         fprintf(f, "                            (default: online CPUs, here %u)\n", cpus);
     else
-        fprintf(f, "                            (default %u)\n", (unsigned)d->threads);
+        fprintf(f, "                            (default %u)\n", (unsigned)d->threads[0]);
     fprintf(f, "  --seed S                  Park-Miller seed, 0..%u (default %u): the\n"
                "                            generator's own range, every seed distinct but\n"
                "                            0, which it maps to 1 as the thesis\n",

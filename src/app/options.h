@@ -47,7 +47,8 @@ typedef struct app_sim_options {
     uint32_t ip_n;
     ecs_storage storages[2]; /* in the order given */
     uint32_t storage_n;
-    uint32_t threads; /* workers, the caller included */
+    uint32_t threads[APP_MAX_LIST]; /* workers, the caller included, in the order given */
+    uint32_t thread_n;
     uint32_t seed;
     uint32_t fixed_limit;
     uint32_t given; /* set by the parser: APP_GIVEN(code) of each shared flag given */

@@ -9,6 +9,7 @@
 #include "bench_mem.h"
 #include "bench_msg.h"
 #include "bench_run.h"
+#include "bench_scaling.h"
 #include "bench_summary.h"
 #include "bench_tables.h"
 #include "out.h"
@@ -123,6 +124,7 @@ static void print_report(const bench_set *s)
     bench_print_table1(s);
     bench_print_table2(s);
     bench_print_breakdown(s);
+    bench_print_scaling(s);
 }
 
 /* The exit status after the report and the files: a failed write first,

@@ -17,11 +17,16 @@
 
 /* ---- samples -------------------------------------------------------------- */
 
-int bench_samples_find(const bench_samples *b, const bench_config *c)
+bool bench_samples_by_threads(uint32_t threads_a, uint32_t threads_b)
+{
+    return threads_a == 0 || threads_b == 0;
+}
+
+int bench_samples_find(const bench_samples *b, const bench_config *c, bool by_threads)
 {
     for (uint32_t i = 0; i < b->cfg_n; i++)
         if (b->cfg[i].count == c->count && b->cfg[i].ip_on == c->ip_on &&
-            b->cfg[i].storage == c->storage)
+            b->cfg[i].storage == c->storage && (!by_threads || b->cfg[i].threads == c->threads))
             return (int)i;
     return -1;
 }
@@ -30,7 +35,7 @@ int bench_samples_find(const bench_samples *b, const bench_config *c)
  * or memory. */
 static bool add_sample(bench_samples *b, const bench_config *c, double ms)
 {
-    int i = bench_samples_find(b, c);
+    int i = bench_samples_find(b, c, true);
     if (i < 0) {
         if (b->cfg_n == BENCH_SAMPLES_MAX_CFG) return false;
         i = (int)b->cfg_n++;
@@ -55,7 +60,7 @@ bool bench_samples_of_set(bench_samples *b, const bench_set *s)
     const bench_options *o = s->opt;
     const sim_params d = sim_default_params();
     memset(b, 0, sizeof *b);
-    b->opts = (bench_sample_opts){o->threads, o->frames, o->seed,
+    b->opts = (bench_sample_opts){o->thread_n == 1 ? o->threads[0] : 0u, o->frames, o->seed,
                                   o->world_w ? o->world_w : (uint32_t)d.world_w,
                                   o->world_w ? o->world_h : (uint32_t)d.world_h, ""};
     snprintf(b->opts.kernel, sizeof b->opts.kernel, "%s",
@@ -136,8 +141,13 @@ static bool u32_of(const cJSON *o, const char *key, uint32_t max, uint32_t *out)
 /* One element of "runs": its configuration and total ms, which must be
  * above 0 (every run spends time spawning) and finite (cJSON reads 1e999
  * as infinity), or the medians and their change would be meaningless. */
-static bool read_run(const cJSON *r, bench_config *c, double *ms)
+static bool read_run(const cJSON *r, uint32_t threads, bench_config *c, double *ms)
 {
+    const cJSON *t_run = cJSON_GetObjectItemCaseSensitive(r, "threads");
+    c->threads = threads;
+    if (t_run && (!u32_in(t_run, BENCH_MAX_THREADS, &c->threads) || c->threads == 0))
+        return false;
+    if (c->threads == 0) return false; /* several thread counts: each run names its own */
     const char *ip = str_of(r, "inner_parallelism"), *st = str_of(r, "storage");
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(r, "total_ms");
     if (!u32_of(r, "count", ECS_MAX_ENTITIES, &c->count) || c->count == 0 || !ip || !st ||
@@ -158,7 +168,9 @@ static bool read_opts(const cJSON *o, bench_sample_opts *out)
     const cJSON *w0 = cJSON_IsArray(w) ? cJSON_GetArrayItem(w, 0) : NULL;
     const cJSON *w1 = cJSON_IsArray(w) ? cJSON_GetArrayItem(w, 1) : NULL;
     const char *kernel = str_of(o, "kernel");
-    if (!u32_of(o, "threads", UINT32_MAX, &out->threads) ||
+    const cJSON *threads = cJSON_GetObjectItemCaseSensitive(o, "threads");
+    out->threads = 0; /* a list: several */
+    if ((!cJSON_IsArray(threads) && !u32_in(threads, UINT32_MAX, &out->threads)) ||
         !u32_of(o, "frames", UINT32_MAX, &out->frames) ||
         !u32_of(o, "seed", UINT32_MAX, &out->seed) || !kernel ||
         !u32_in(w0, UINT32_MAX, &out->world_w) || !u32_in(w1, UINT32_MAX, &out->world_h))
@@ -180,11 +192,12 @@ static const char *read_tree(const cJSON *root, bench_samples *b)
     cJSON_ArrayForEach(r, runs) {
         bench_config c;
         double ms;
-        if (!read_run(r, &c, &ms))
-            return "a run lacks count, inner_parallelism, storage or total_ms (a finite "
-                   "number of ms above 0)";
+        if (!read_run(r, b->opts.threads, &c, &ms))
+            return "a run lacks count, inner_parallelism, storage, threads or total_ms (a "
+                   "finite number of ms above 0)";
         if (!add_sample(b, &c, ms))
-            return "more runs of one configuration than --repeat allows, or out of memory";
+            return "more runs of one configuration than --repeat allows, more configurations "
+                   "than a run can have, or out of memory";
     }
     return b->cfg_n ? NULL : "its \"runs\" list is empty";
 }
@@ -238,26 +251,31 @@ int bench_samples_load(bench_samples *b, const char *flag, const char *path)
 /* One line: none of base's configurations is among what is compared. */
 static bool no_match(const bench_samples *b, const char *flag, const char *what)
 {
-    bench_error("%s %s: none of its configurations (particles, inner parallelism, storage; "
-                "first %u, IP %s, %s) is one of %s", flag, b->name, (unsigned)b->cfg[0].count,
-                bench_ip_name(b->cfg[0].ip_on), bench_storage_name(b->cfg[0].storage), what);
+    bench_error("%s %s: none of its configurations (particles, inner parallelism, storage, "
+                "threads; first %u, IP %s, %s, %u threads) is one of %s", flag, b->name,
+                (unsigned)b->cfg[0].count, bench_ip_name(b->cfg[0].ip_on),
+                bench_storage_name(b->cfg[0].storage), (unsigned)b->cfg[0].threads, what);
     return false;
 }
 
 bool bench_samples_match(const bench_samples *b, const char *flag, const bench_options *o)
 {
+    bool by_threads = bench_samples_by_threads(b->opts.threads,
+                                               o->thread_n == 1 ? o->threads[0] : 0u);
     for (uint32_t i = 0; i < o->count_n; i++)
         for (uint32_t k = 0; k < o->ip_n; k++)
-            for (uint32_t m = 0; m < o->storage_n; m++) {
-                bench_config c = {o->counts[i], o->ip_on[k], o->storages[m]};
-                if (bench_samples_find(b, &c) >= 0) return true;
-            }
+            for (uint32_t m = 0; m < o->storage_n; m++)
+                for (uint32_t t = 0; t < o->thread_n; t++) {
+                    bench_config c = {o->counts[i], o->ip_on[k], o->storages[m], o->threads[t]};
+                    if (bench_samples_find(b, &c, by_threads) >= 0) return true;
+                }
     return no_match(b, flag, "this run's");
 }
 
 bool bench_samples_overlap(const bench_samples *b, const char *flag, const bench_samples *cur)
 {
+    bool by_threads = bench_samples_by_threads(b->opts.threads, cur->opts.threads);
     for (uint32_t i = 0; i < cur->cfg_n; i++)
-        if (bench_samples_find(b, &cur->cfg[i]) >= 0) return true;
+        if (bench_samples_find(b, &cur->cfg[i], by_threads) >= 0) return true;
     return no_match(b, flag, cur->name);
 }

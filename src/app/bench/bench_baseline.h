@@ -11,11 +11,13 @@
 
 #include "bench_data.h"
 
-#define BENCH_SAMPLES_MAX_CFG (BENCH_MAX_LIST * 4u) /* counts x 2 IP x 2 storages */
+/* counts x 2 IP x 2 storages x thread counts */
+#define BENCH_SAMPLES_MAX_CFG (BENCH_MAX_LIST * 4u * BENCH_MAX_LIST)
 
 /* The options that change what a configuration's time means. */
 typedef struct bench_sample_opts {
-    uint32_t threads, frames, seed, world_w, world_h;
+    uint32_t threads; /* the one thread count of every run; 0: several */
+    uint32_t frames, seed, world_w, world_h;
     char kernel[16];
 } bench_sample_opts;
 
@@ -37,8 +39,12 @@ int bench_samples_load(bench_samples *b, const char *flag, const char *path);
 bool bench_samples_of_set(bench_samples *b, const bench_set *s);
 void bench_samples_free(bench_samples *b);
 
-/* The index of configuration c in b, or -1. */
-int bench_samples_find(const bench_samples *b, const bench_config *c);
+/* Whether two runs' configurations are told apart by their thread counts
+ * too: when either ran several (one each: the note names a difference). */
+bool bench_samples_by_threads(uint32_t threads_a, uint32_t threads_b);
+/* The index of configuration c in b, or -1; by_threads: the thread counts
+ * must match too. */
+int bench_samples_find(const bench_samples *b, const bench_config *c, bool by_threads);
 /* Whether some configuration of o (or of cur) is in b; else one line
  * naming flag and b's file. */
 bool bench_samples_match(const bench_samples *b, const char *flag, const bench_options *o);

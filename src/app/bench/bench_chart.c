@@ -4,6 +4,7 @@
  * included) sent through a pipe: no temporary files of its own. */
 #include "bench_chart.h"
 #include "bench_msg.h"
+#include "bench_scaling.h"
 #include "stop.h"
 
 #include <fcntl.h>
@@ -59,7 +60,7 @@ static uint32_t series(const bench_options *o, bench_config out[MAX_SERIES])
             for (uint32_t a = 0; a < o->ip_n; a++)
                 for (uint32_t b = 0; b < o->storage_n; b++)
                     if (o->ip_on[a] == ips[i] && o->storages[b] == kinds[k])
-                        out[n++] = (bench_config){0u, ips[i], kinds[k]};
+                        out[n++] = (bench_config){0u, ips[i], kinds[k], o->threads[0]};
     return n;
 }
 
@@ -72,7 +73,7 @@ static void script_data(FILE *f, const bench_set *s, const bench_config *ser, ui
         uint32_t count = s->opt->counts[i];
         fprintf(f, "%u", (unsigned)count);
         for (uint32_t j = 0; j < n; j++) {
-            int c = bench_set_find(s, count, ser[j].ip_on, ser[j].storage);
+            int c = bench_set_find(s, count, ser[j].ip_on, ser[j].storage, ser[j].threads);
             fprintf(f, " %.3f %.3f", s->sums[c].total.mean, s->sums[c].total.sd);
         }
         fputc('\n', f);
@@ -113,7 +114,7 @@ static void script_title(FILE *f, const bench_set *s)
     put_quoted(f, line);
     fprintf(f, " . \"\\n\" . ");
     snprintf(line, sizeof line, "%s, %u threads, seed %u", s->machine.cpu,
-             (unsigned)s->opt->threads, (unsigned)s->opt->seed);
+             (unsigned)s->opt->threads[0], (unsigned)s->opt->seed);
     put_quoted(f, line);
     fprintf(f, " noenhanced\n");
 }
@@ -128,7 +129,7 @@ static void script_plot(FILE *f, const bench_config *ser, uint32_t n)
     fputc('\n', f);
 }
 
-static void write_script(FILE *f, const bench_set *s, const char *out, bool svg,
+static void write_bars(FILE *f, const bench_set *s, const char *out, bool svg,
                          const bench_config *ser, uint32_t n)
 {
     script_data(f, s, ser, n);
@@ -148,6 +149,69 @@ static void write_script(FILE *f, const bench_set *s, const char *out, bool svg,
                "set key outside right top\n");
     script_plot(f, ser, n);
     fprintf(f, "set output\n"); /* closes the file before gnuplot exits */
+}
+
+/* Several thread counts: speedup (weak: efficiency) against threads, one
+ * line per (count, IP, storage) group, each a datablock $gN, with the
+ * ideal line. */
+static void write_scaling(FILE *f, const bench_set *s, const char *out, bool svg)
+{
+    const bench_options *o = s->opt;
+    uint32_t groups = s->cfg_n / o->thread_n, base = bench_base_threads(o);
+    for (uint32_t g = 0; g < groups; g++) {
+        fprintf(f, "$g%u << EOD\n", (unsigned)g);
+        for (uint32_t t = 0; t < o->thread_n; t++) {
+            bench_scale_point p = bench_scale_point_of(s, g * o->thread_n + t);
+            fprintf(f, "%u %.4f\n", (unsigned)p.threads, o->weak ? p.efficiency : p.speedup);
+        }
+        fprintf(f, "EOD\n");
+    }
+    script_terminal(f, svg);
+    fprintf(f, "set output ");
+    put_quoted(f, out);
+    fputc('\n', f);
+    char line[256];
+    fprintf(f, "set title ");
+    snprintf(line, sizeof line, "particles bench: %s against threads, medians of %u",
+             o->weak ? "weak-scaling efficiency T(base)/T(n)" : "speedup T(base)/T(n)",
+             (unsigned)o->repeat);
+    put_quoted(f, line);
+    fprintf(f, " . \"\\n\" . ");
+    snprintf(line, sizeof line, "%s, base %u thread%s, seed %u", s->machine.cpu, (unsigned)base,
+             base == 1 ? "" : "s", (unsigned)o->seed);
+    put_quoted(f, line);
+    fprintf(f, " noenhanced\n"
+               "set xlabel 'threads'\n"
+               "set ylabel '%s'\n"
+               "set xrange [0:*]\n"
+               "set yrange [0:*]\n"
+               "set grid\n"
+               "set key outside right top noenhanced\n",
+            o->weak ? "efficiency (1: flat time as the world grows)" : "speedup");
+    /* Ideal: efficiency 1; speedup = threads / base. */
+    if (o->weak)
+        fprintf(f, "plot 1 title 'ideal (efficiency 1)'");
+    else if (base == 1)
+        fprintf(f, "plot x title 'ideal (speedup = threads)'");
+    else
+        fprintf(f, "plot x / %u.0 title 'ideal (speedup = threads / %u)'", (unsigned)base,
+                (unsigned)base);
+    fprintf(f, " with lines dashtype 2 lc rgb '#808080'");
+    for (uint32_t g = 0; g < groups; g++) {
+        const bench_config *k = &s->cfgs[g * o->thread_n];
+        fprintf(f, ", $g%u using 1:2 with linespoints title '%u, IP %s, %s'", (unsigned)g,
+                (unsigned)k->count, bench_ip_name(k->ip_on), bench_storage_name(k->storage));
+    }
+    fprintf(f, "\nset output\n");
+}
+
+static void write_script(FILE *f, const bench_set *s, const char *out, bool svg,
+                         const bench_config *ser, uint32_t n)
+{
+    if (s->opt->thread_n > 1)
+        write_scaling(f, s, out, svg);
+    else
+        write_bars(f, s, out, svg, ser, n);
 }
 
 /* Starts exe reading its script from a pipe (*to), its stdout sent to

@@ -15,8 +15,9 @@ static bool same_outcome(const bench_result *a, const bench_result *b)
 static void outcome_text(char *buf, size_t size, const bench_set *s, uint32_t r, uint32_t c)
 {
     const bench_result *x = bench_set_run(s, r, c);
-    int n = snprintf(buf, size, "IP %s, %s, repeat %u: ", bench_ip_name(s->cfgs[c].ip_on),
-                     bench_storage_name(s->cfgs[c].storage), (unsigned)r + 1u);
+    int n = snprintf(buf, size, "IP %s, %s, %u threads, repeat %u: ",
+                     bench_ip_name(s->cfgs[c].ip_on), bench_storage_name(s->cfgs[c].storage),
+                     (unsigned)s->cfgs[c].threads, (unsigned)r + 1u);
     if (x->has_check && n > 0 && (size_t)n < size)
         n += snprintf(buf + n, size - (size_t)n, "frame %u %016llx, ", BENCH_CHECK_FRAME,
                       (unsigned long long)x->check_hash);
@@ -40,14 +41,15 @@ static void report_mismatch(const bench_set *s, uint32_t count, uint32_t r0, uin
                b);
 }
 
-/* Compares every run of count against the first one that ran. */
-static bool check_count(const bench_set *s, uint32_t count, bool print)
+/* Compares every run of count (and of threads, unless 0) against the
+ * first one that ran. */
+static bool check_count(const bench_set *s, uint32_t count, uint32_t threads, bool print)
 {
     const bench_result *ref = NULL;
     uint32_t r0 = 0, c0 = 0;
     for (uint32_t r = 0; r < s->opt->repeat; r++) {
         for (uint32_t c = 0; c < s->cfg_n; c++) {
-            if (s->cfgs[c].count != count) continue;
+            if (s->cfgs[c].count != count || (threads && s->cfgs[c].threads != threads)) continue;
             if (!ref) {
                 ref = bench_set_run(s, r, c);
                 r0 = r;
@@ -65,11 +67,16 @@ bool bench_check_determinism(const bench_set *s, bool print)
 {
     const bench_options *o = s->opt;
     bool ok = true;
-    for (uint32_t i = 0; i < o->count_n; i++) ok = check_count(s, o->counts[i], print) && ok;
+    /* --weak: each thread count simulates its own world. */
+    for (uint32_t i = 0; i < o->count_n; i++)
+        for (uint32_t t = 0; t < (o->weak ? o->thread_n : 1u); t++)
+            ok = check_count(s, o->counts[i], o->weak ? o->threads[t] : 0u, print) && ok;
     if (!ok || !print) return ok;
-    printf("\ndeterminism: OK: for each count, its %u run(s) (every IP, storage and repeat) "
+    printf("\ndeterminism: OK: for each count%s, its %u run(s) (every IP, storage, %srepeat) "
            "agreed on the state hash with particles alive ",
-           (unsigned)(o->ip_n * o->storage_n * o->repeat));
+           o->weak ? " and thread count (weak scaling: one world each)" : "",
+           (unsigned)(o->ip_n * o->storage_n * o->repeat * (o->weak ? 1u : o->thread_n)),
+           o->weak ? "" : "thread count and ");
     const bench_result *x = &s->runs[0];
     if (x->has_check && x->has_half)
         printf("after frame %u and when half had died (frame %llu for %u)", BENCH_CHECK_FRAME,

@@ -19,7 +19,8 @@ enum {
     OPT_CPU_PROBE,
     OPT_PRINT_DAG,
     OPT_BASELINE,
-    OPT_COMPARE
+    OPT_COMPARE,
+    OPT_WEAK
 };
 
 static const struct option LONGOPTS[] = {
@@ -33,6 +34,7 @@ static const struct option LONGOPTS[] = {
     {"print-dag", no_argument, NULL, OPT_PRINT_DAG},
     {"baseline", required_argument, NULL, OPT_BASELINE},
     {"compare", required_argument, NULL, OPT_COMPARE},
+    {"weak", no_argument, NULL, OPT_WEAK},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 
@@ -45,7 +47,8 @@ static app_sim_options default_sim(void)
         .ip_n = 2,
         .storages = {ECS_STORAGE_FIXED, ECS_STORAGE_DYNAMIC},
         .storage_n = 2,
-        .threads = app_online_cpus(),
+        .threads = {app_online_cpus()},
+        .thread_n = 1,
         .fixed_limit = BENCH_THESIS_FIXED_LIMIT,
     };
 }
@@ -55,9 +58,10 @@ void bench_cli_usage(FILE *f)
     const app_sim_options d = default_sim();
     fputs("usage: particles bench [options]\n"
           "Runs the thesis particle simulation headless for every combination of the\n"
-          "listed counts, inner parallelism (IP) and storage settings, --repeat times\n"
-          "(for each repeat, each count, each IP, each storage), and prints the\n"
-          "thesis's tables with its published figures beside ours.\n"
+          "listed counts, inner parallelism (IP), storage settings and thread counts,\n"
+          "--repeat times (for each repeat, each count, each IP, each storage, each\n"
+          "thread count), and prints the thesis's tables with its published figures\n"
+          "beside ours (and, for several thread counts, the scaling tables).\n"
           "\n",
           f);
     app_options_usage(f, BENCH_MAX_LIST, &d);
@@ -69,8 +73,16 @@ void bench_cli_usage(FILE *f)
             "  --csv FILE                write one row per run (- : standard output)\n"
             "  --json FILE               write machine, options, runs and per-configuration\n"
             "                            mean, sd and median (- : standard output)\n"
-            "  --chart FILE              draw mean total ms per count with sd error bars,\n"
-            "                            FILE ending in .png or .svg (needs gnuplot)\n"
+            "  --chart FILE              draw mean total ms per count with sd error bars;\n"
+            "                            with several thread counts, speedup (--weak:\n"
+            "                            efficiency) against threads per (count, IP,\n"
+            "                            storage) with the ideal line; FILE ending in\n"
+            "                            .png or .svg (needs gnuplot)\n"
+            "  --weak                    weak scaling, with two or more thread counts:\n"
+            "                            --entities and --world are what the smallest\n"
+            "                            thread count B runs; at T threads the particles\n"
+            "                            are scaled by T/B and each world side by\n"
+            "                            sqrt(T/B) (both rounded): constant density\n"
             "  --quiet                   no progress line and no tables on stdout; files\n"
             "                            are still written\n"
             "  --cpu-probe MS            before the runs and after each repeat, time each\n"
@@ -130,6 +142,20 @@ void bench_cli_usage(FILE *f)
             "reported too; a run to the end leaves nothing alive, so it is the same for\n"
             "every count and seed.\n"
             "\n"
+            "Scaling: with several thread counts, each is a configuration like a count,\n"
+            "and after the per-system table come, per (count, IP, storage), the median\n"
+            "total ms at each thread count, the speedup T(B)/T(T) over the smallest\n"
+            "count B, the parallel efficiency speedup x B/T, and each system's ms per\n"
+            "frame and speedup. With --weak the efficiency is T(B)/T(T) (1: the time\n"
+            "stays flat while the world grows) and the speedup is that x T/B. Every run\n"
+            "sums the ECS timeline over its frames (the system phase of each step):\n"
+            "work = all subtask and finish time, span = the critical path through the\n"
+            "system DAG, wall = the phase's length; available parallelism = work/span\n"
+            "(what the DAG offers), achieved = work/wall (what the run got, at most the\n"
+            "threads), busy = the workers' mean share of wall spent in subtasks. Table 1\n"
+            "shows achieved and busy for IP off and on, which a busy machine's wall\n"
+            "clock hides. In the CSV and JSON, every run carries its threads.\n"
+            "\n"
             "Total ms = sim_create (spawning included) + every sim_step.\n"
             "Exit status: 0 done; 1 a run failed, the determinism check failed, or an\n"
             "output could not be written (no file replaced); 2 bad input; 3 only the\n"
@@ -167,6 +193,7 @@ static bool apply(int c, const char *arg, void *ctx)
     case OPT_PRINT_DAG: o->print_dag = true; return true;
     case OPT_BASELINE: return app_parse_file(cli, "--baseline", arg, &o->baseline);
     case OPT_COMPARE: return app_parse_file(cli, "--compare", arg, &o->compare);
+    case OPT_WEAK: o->weak = true; return true;
     case 'h': o->help = true; return true;
     default: return false;
     }
@@ -218,6 +245,33 @@ static bool check_no_run(const bench_parse *p, uint32_t given)
     return true;
 }
 
+/* --weak: two thread counts or more, no baseline (its configurations ran
+ * other worlds), and every scaled configuration a world the simulation
+ * takes: its sides, its density, its fixed storage. */
+static bool check_weak(const bench_options *o)
+{
+    if (!o->weak) return true;
+    if (o->thread_n < 2) {
+        bench_error("--weak grows the world with the thread count: give two or more in "
+                    "--threads (e.g. --threads 1,2,4)");
+        return false;
+    }
+    if (o->baseline) {
+        bench_error("--weak with --baseline %s: a weak-scaling run is not compared with a "
+                    "baseline; compare its JSON files by hand", o->baseline);
+        return false;
+    }
+    char why[200];
+    for (uint32_t i = 0; i < o->count_n; i++)
+        for (uint32_t t = 0; t < o->thread_n; t++)
+            if (!bench_world_check(o, o->counts[i], o->threads[t], why, sizeof why)) {
+                bench_error("--weak: --entities %u at --threads %u: %s", (unsigned)o->counts[i],
+                            (unsigned)o->threads[t], why);
+                return false;
+            }
+    return true;
+}
+
 int bench_cli_parse(int argc, char **argv, bench_options *o)
 {
     app_sim_options sim = default_sim();
@@ -235,12 +289,13 @@ int bench_cli_parse(int argc, char **argv, bench_options *o)
     o->ip_n = sim.ip_n;
     memcpy(o->storages, sim.storages, sizeof o->storages);
     o->storage_n = sim.storage_n;
-    o->threads = sim.threads;
+    memcpy(o->threads, sim.threads, sizeof o->threads);
+    o->thread_n = sim.thread_n;
     o->seed = sim.seed;
     o->fixed_limit = sim.fixed_limit;
     o->kernel = sim.kernel;
     o->world_w = sim.world_w;
     o->world_h = sim.world_h;
     if (rc != 0 || o->help) return rc;
-    return check_no_run(&p, sim.given) && check_files(o) ? 0 : 2;
+    return check_no_run(&p, sim.given) && check_files(o) && check_weak(o) ? 0 : 2;
 }

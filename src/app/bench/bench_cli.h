@@ -26,7 +26,9 @@ typedef struct bench_options {
     uint32_t ip_n;
     ecs_storage storages[2];         /* in the order given */
     uint32_t storage_n;
-    uint32_t threads;                /* workers, the caller included */
+    uint32_t threads[BENCH_MAX_LIST]; /* workers, the caller included, in the order given */
+    uint32_t thread_n;
+    bool weak;                       /* --weak: particles and world grow with the threads */
     uint32_t repeat;
     uint32_t seed;
     uint32_t frames;                 /* 0: until every particle died */

@@ -46,7 +46,8 @@ static void differing(char *buf, size_t size, const bench_sample_opts *a,
                       const bench_sample_opts *b)
 {
     buf[0] = '\0';
-    if (a->threads != b->threads) append(buf, size, "threads %u", (unsigned)a->threads);
+    if (a->threads != b->threads && a->threads && b->threads)
+        append(buf, size, "threads %u", (unsigned)a->threads);
     if (a->frames != b->frames)
         append(buf, size, "frames %u%s", (unsigned)a->frames, a->frames ? "" : " (to the end)");
     if (a->seed != b->seed) append(buf, size, "seed %u", (unsigned)a->seed);
@@ -55,12 +56,14 @@ static void differing(char *buf, size_t size, const bench_sample_opts *a,
     if (strcmp(a->kernel, b->kernel) != 0) append(buf, size, "kernel %s", a->kernel);
 }
 
-static void print_line(const bench_samples *base, const bench_samples *cur, uint32_t c)
+static void print_line(const bench_samples *base, const bench_samples *cur, uint32_t c,
+                       bool by_threads)
 {
     const bench_config *k = &cur->cfg[c];
     printf("%9u  IP %-3s  %-7s  ", (unsigned)k->count, bench_ip_name(k->ip_on),
            bench_storage_name(k->storage));
-    int b = bench_samples_find(base, k);
+    if (by_threads) printf("%3u threads  ", (unsigned)k->threads);
+    int b = bench_samples_find(base, k, by_threads);
     if (b < 0) {
         printf("not in the baseline\n");
         return;
@@ -101,5 +104,6 @@ void bench_baseline_print(const bench_samples *base, const bench_samples *cur)
     if (theirs[0])
         printf("note: the baseline ran with %s, %s with %s: a change comes from that too\n",
                theirs, cur->name ? cur->name : "this run", ours);
-    for (uint32_t c = 0; c < cur->cfg_n; c++) print_line(base, cur, c);
+    bool by_threads = bench_samples_by_threads(base->opts.threads, cur->opts.threads);
+    for (uint32_t c = 0; c < cur->cfg_n; c++) print_line(base, cur, c, by_threads);
 }

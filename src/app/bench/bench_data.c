@@ -1,13 +1,67 @@
 /* bench_data.c - the configuration and result tables of one benchmark. */
 #include "bench_data.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+
+uint32_t bench_base_threads(const bench_options *o)
+{
+    uint32_t least = o->threads[0];
+    for (uint32_t t = 1; t < o->thread_n; t++)
+        if (o->threads[t] < least) least = o->threads[t];
+    return least;
+}
+
+bench_world bench_world_of(const bench_options *o, uint32_t count, uint32_t threads)
+{
+    const sim_params d = sim_default_params();
+    bench_world b = {count, o->world_w ? o->world_w : (uint32_t)d.world_w,
+                     o->world_w ? o->world_h : (uint32_t)d.world_h};
+    if (!o->weak) return b;
+    double ratio = (double)threads / (double)bench_base_threads(o), side = sqrt(ratio);
+    double n = floor((double)count * ratio + 0.5);
+    b.particles = n > (double)UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+    b.w = (uint32_t)floor((double)b.w * side + 0.5);
+    b.h = (uint32_t)floor((double)b.h * side + 0.5);
+    return b;
+}
+
+bool bench_world_check(const bench_options *o, uint32_t count, uint32_t threads, char *why,
+                       size_t size)
+{
+    bench_world b = bench_world_of(o, count, threads);
+    sim_params p = sim_default_params();
+    p.world_w = (float)b.w;
+    p.world_h = (float)b.h;
+    bool fixed = false;
+    for (uint32_t k = 0; k < o->storage_n; k++) fixed |= o->storages[k] == ECS_STORAGE_FIXED;
+    if (b.w > SIM_WORLD_SIDE_MAX || b.h > SIM_WORLD_SIDE_MAX) {
+        snprintf(why, size, "the world %ux%u has a side over %u units", (unsigned)b.w,
+                 (unsigned)b.h, (unsigned)SIM_WORLD_SIDE_MAX);
+        return false;
+    }
+    if (!sim_params_check(&p, why, size)) return false;
+    if (b.particles > ECS_MAX_ENTITIES || b.particles > sim_max_particles(&p)) {
+        snprintf(why, size, "%u particles in %ux%u: more than the world holds (at most %u)",
+                 (unsigned)b.particles, (unsigned)b.w, (unsigned)b.h,
+                 (unsigned)(sim_max_particles(&p) < ECS_MAX_ENTITIES ? sim_max_particles(&p)
+                                                                    : ECS_MAX_ENTITIES));
+        return false;
+    }
+    if (fixed && b.particles > o->fixed_limit) {
+        snprintf(why, size, "%u particles exceed the fixed storage limit %u (--fixed-limit)",
+                 (unsigned)b.particles, (unsigned)o->fixed_limit);
+        return false;
+    }
+    return true;
+}
 
 bool bench_set_init(bench_set *s, const bench_options *o)
 {
     *s = (bench_set){.opt = o};
     bench_machine_read(&s->machine);
-    s->cfg_n = o->count_n * o->ip_n * o->storage_n;
+    s->cfg_n = o->count_n * o->ip_n * o->storage_n * o->thread_n;
     s->cfgs = calloc(s->cfg_n, sizeof *s->cfgs);
     s->runs = calloc((size_t)s->cfg_n * o->repeat, sizeof *s->runs);
     s->sums = calloc(s->cfg_n, sizeof *s->sums);
@@ -20,7 +74,9 @@ bool bench_set_init(bench_set *s, const bench_options *o)
     for (uint32_t i = 0; i < o->count_n; i++)
         for (uint32_t j = 0; j < o->ip_n; j++)
             for (uint32_t k = 0; k < o->storage_n; k++)
-                s->cfgs[c++] = (bench_config){o->counts[i], o->ip_on[j], o->storages[k]};
+                for (uint32_t t = 0; t < o->thread_n; t++)
+                    s->cfgs[c++] = (bench_config){o->counts[i], o->ip_on[j], o->storages[k],
+                                                  o->threads[t]};
     return true;
 }
 
@@ -43,11 +99,14 @@ const bench_result *bench_set_run(const bench_set *s, uint32_t repeat, uint32_t 
     return &s->runs[(size_t)repeat * s->cfg_n + cfg];
 }
 
-int bench_set_find(const bench_set *s, uint32_t count, bool ip_on, ecs_storage storage)
+int bench_set_find(const bench_set *s, uint32_t count, bool ip_on, ecs_storage storage,
+                   uint32_t threads)
 {
     for (uint32_t c = 0; c < s->cfg_n; c++) {
         const bench_config *k = &s->cfgs[c];
-        if (k->count == count && k->ip_on == ip_on && k->storage == storage) return (int)c;
+        if (k->count == count && k->ip_on == ip_on && k->storage == storage &&
+            k->threads == threads)
+            return (int)c;
     }
     return -1;
 }

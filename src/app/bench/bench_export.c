@@ -13,7 +13,7 @@ static void csv_head(FILE *f, const bench_set *s)
                "hash_half_dead,final_hash",
             BENCH_CHECK_FRAME);
     for (uint32_t k = 0; k < SIM_SYSTEM_COUNT; k++) fprintf(f, ",ms_%s", s->systems[k]);
-    fputc('\n', f);
+    fprintf(f, ",particles,world_w,world_h,work_ms,span_ms,wall_ms,available,achieved,busy\n");
 }
 
 static void csv_row(FILE *f, const bench_set *s, uint32_t r, uint32_t c)
@@ -21,7 +21,7 @@ static void csv_row(FILE *f, const bench_set *s, uint32_t r, uint32_t c)
     const bench_config *k = &s->cfgs[c];
     const bench_result *x = bench_set_run(s, r, c);
     fprintf(f, "%u,%s,%s,%u,%u,%u,%llu,%.3f,%.3f,%.4f,%.4f,%.1f,%.2f,", (unsigned)k->count,
-            bench_ip_name(k->ip_on), bench_storage_name(k->storage), (unsigned)s->opt->threads,
+            bench_ip_name(k->ip_on), bench_storage_name(k->storage), (unsigned)k->threads,
             (unsigned)x->repeat, (unsigned)s->opt->seed, (unsigned long long)x->frames,
             x->total_ms, x->spawn_ms, x->step_mean_ms, x->step_p99_ms, x->contacts_per_frame,
             x->peak_rss_mib);
@@ -34,7 +34,10 @@ static void csv_row(FILE *f, const bench_set *s, uint32_t r, uint32_t c)
         fputc(',', f);
     fprintf(f, ",%016llx", (unsigned long long)x->hash);
     for (uint32_t i = 0; i < SIM_SYSTEM_COUNT; i++) fprintf(f, ",%.4f", x->system_ms[i]);
-    fputc('\n', f);
+    bench_world w = bench_world_of(s->opt, k->count, k->threads);
+    fprintf(f, ",%u,%u,%u,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f\n", (unsigned)w.particles, (unsigned)w.w,
+            (unsigned)w.h, x->work_ms, x->span_ms, x->wall_ms, x->available, x->achieved,
+            x->busy);
 }
 
 void bench_export_csv(FILE *f, const bench_set *s)
@@ -72,9 +75,14 @@ static void json_options(FILE *f, const bench_options *o)
     for (uint32_t i = 0; i < o->storage_n; i++)
         fprintf(f, "%s\"%s\"", i ? ", " : "", bench_storage_name(o->storages[i]));
     const sim_params d = sim_default_params();
-    fprintf(f, "], \"threads\": %u, \"repeat\": %u, \"seed\": %u, \"frames\": %u, "
+    /* One thread count: a number, as before lists; several: a list. */
+    fprintf(f, "], \"threads\": %s", o->thread_n > 1 ? "[" : "");
+    for (uint32_t i = 0; i < o->thread_n; i++)
+        fprintf(f, "%s%u", i ? ", " : "", (unsigned)o->threads[i]);
+    fprintf(f, "%s, \"weak\": %s, \"repeat\": %u, \"seed\": %u, \"frames\": %u, "
                "\"fixed_limit\": %u, \"kernel\": \"%s\", \"world\": [%u, %u]},\n",
-            (unsigned)o->threads, (unsigned)o->repeat, (unsigned)o->seed, (unsigned)o->frames,
+            o->thread_n > 1 ? "]" : "", o->weak ? "true" : "false", (unsigned)o->repeat,
+            (unsigned)o->seed, (unsigned)o->frames,
             (unsigned)o->fixed_limit, sim_kernel_name(sim_kernel_resolve(o->kernel)),
             o->world_w ? (unsigned)o->world_w : (unsigned)d.world_w,
             o->world_w ? (unsigned)o->world_h : (unsigned)d.world_h);
@@ -151,22 +159,25 @@ static void json_head(FILE *f, const bench_set *s)
     fprintf(f, "],\n");
 }
 
-static void json_config(FILE *f, const bench_config *k)
+static void json_config(FILE *f, const bench_set *s, const bench_config *k)
 {
-    fprintf(f, "\"count\": %u, \"inner_parallelism\": \"%s\", \"storage\": \"%s\"",
-            (unsigned)k->count, bench_ip_name(k->ip_on), bench_storage_name(k->storage));
+    bench_world w = bench_world_of(s->opt, k->count, k->threads);
+    fprintf(f, "\"count\": %u, \"inner_parallelism\": \"%s\", \"storage\": \"%s\", "
+               "\"threads\": %u, \"particles\": %u, \"world\": [%u, %u]",
+            (unsigned)k->count, bench_ip_name(k->ip_on), bench_storage_name(k->storage),
+            (unsigned)k->threads, (unsigned)w.particles, (unsigned)w.w, (unsigned)w.h);
 }
 
 static void json_run(FILE *f, const bench_set *s, uint32_t r, uint32_t c)
 {
     const bench_result *x = bench_set_run(s, r, c);
     fprintf(f, "    {");
-    json_config(f, &s->cfgs[c]);
-    fprintf(f, ", \"threads\": %u, \"repeat\": %u, \"seed\": %u, \"frames\": %llu, "
+    json_config(f, s, &s->cfgs[c]);
+    fprintf(f, ", \"repeat\": %u, \"seed\": %u, \"frames\": %llu, "
                "\"total_ms\": %.3f, \"spawn_ms\": %.3f, \"step_mean_ms\": %.4f, "
                "\"step_p99_ms\": %.4f, \"contacts_per_frame\": %.1f, \"peak_rss_mib\": %.2f, "
                "\"final_hash\": \"%016llx\", \"hash_frame%u\": ",
-            (unsigned)s->opt->threads, (unsigned)x->repeat, (unsigned)s->opt->seed,
+            (unsigned)x->repeat, (unsigned)s->opt->seed,
             (unsigned long long)x->frames, x->total_ms, x->spawn_ms, x->step_mean_ms,
             x->step_p99_ms, x->contacts_per_frame, x->peak_rss_mib, (unsigned long long)x->hash,
             BENCH_CHECK_FRAME);
@@ -179,6 +190,9 @@ static void json_run(FILE *f, const bench_set *s, uint32_t r, uint32_t c)
                 (unsigned long long)x->half_frame, (unsigned long long)x->half_hash);
     else
         fprintf(f, ", \"half_dead_frame\": null, \"hash_half_dead\": null");
+    fprintf(f, ", \"work_ms\": %.3f, \"span_ms\": %.3f, \"wall_ms\": %.3f, \"available\": %.4f, "
+               "\"achieved\": %.4f, \"busy\": %.4f",
+            x->work_ms, x->span_ms, x->wall_ms, x->available, x->achieved, x->busy);
     fprintf(f, ", \"systems_ms\": {");
     for (uint32_t k = 0; k < SIM_SYSTEM_COUNT; k++)
         fprintf(f, "%s\"%s\": %.4f", k ? ", " : "", s->systems[k], x->system_ms[k]);
@@ -195,7 +209,7 @@ static void json_summary(FILE *f, const bench_set *s, uint32_t c)
 {
     const bench_summary *m = &s->sums[c];
     fprintf(f, "    {");
-    json_config(f, &s->cfgs[c]);
+    json_config(f, s, &s->cfgs[c]);
     fprintf(f, ", \"runs\": %u, \"frames\": %.1f", (unsigned)s->opt->repeat, m->frames);
     json_stat(f, "total_ms", m->total);
     json_stat(f, "spawn_ms", m->spawn);
@@ -203,6 +217,9 @@ static void json_summary(FILE *f, const bench_set *s, uint32_t c)
     json_stat(f, "step_p99_ms", m->step_p99);
     json_stat(f, "contacts_per_frame", m->contacts);
     json_stat(f, "peak_rss_mib", m->rss);
+    json_stat(f, "available", m->available);
+    json_stat(f, "achieved", m->achieved);
+    json_stat(f, "busy", m->busy);
     fprintf(f, ", \"systems_ms\": {");
     for (uint32_t k = 0; k < SIM_SYSTEM_COUNT; k++) {
         fprintf(f, "%s\"%s\": {\"mean\": %.4f, \"sd\": %.4f}", k ? ", " : "", s->systems[k],

@@ -15,26 +15,30 @@ typedef struct run_state {
     sim_world *w;
     const bench_config *cfg;
     uint32_t index, repeat; /* 0-based */
+    uint32_t particles;     /* at the start: the count, or with --weak its scaled count */
     double start_ms;
     uint64_t contacts;
     double system_ms[SIM_SYSTEM_COUNT]; /* summed over frames */
+    double work_ms, span_ms, wall_ms;   /* the timeline's profiles, summed */
+    double busy_ms[BENCH_MAX_THREADS];  /* each worker's busy time, summed */
 } run_state;
 
 static double now_ms(void) { return (double)app_now_ns() * 1e-6; }
 
-static sim_config make_config(const bench_options *o, const bench_config *c, uint32_t particles)
+static sim_config make_config(const bench_options *o, const bench_config *c, bool empty)
 {
     sim_config sc = sim_default_config();
+    bench_world b = bench_world_of(o, c->count, c->threads);
     sc.params.seed = o->seed;
-    sc.particles = particles;
+    sc.particles = empty ? 0u : b.particles;
     sc.storage = c->storage;
     sc.capacity = c->storage == ECS_STORAGE_FIXED ? o->fixed_limit : 0u;
-    sc.workers = o->threads;
+    sc.workers = c->threads;
     sc.inner_parallelism_off = !c->ip_on;
     sc.kernel = o->kernel;
-    if (o->world_w) {
-        sc.params.world_w = (float)o->world_w;
-        sc.params.world_h = (float)o->world_h;
+    if (o->world_w || o->weak) {
+        sc.params.world_w = (float)b.w;
+        sc.params.world_h = (float)b.h;
     }
     return sc;
 }
@@ -69,17 +73,34 @@ static void show_progress(bench_runner *r, const run_state *s, uint64_t frame, d
     if (!bench_progress_due(&r->progress, now)) return;
     char text[200];
     snprintf(text, sizeof text,
-             "run %u/%u: %u particles, IP %s, %s, repeat %u/%u: frame %llu, alive %u, %.1f s",
-             (unsigned)s->index + 1u, (unsigned)r->run_n, (unsigned)s->cfg->count,
+             "run %u/%u: %u particles, IP %s, %s, %u threads, repeat %u/%u: frame %llu, "
+             "alive %u, %.1f s",
+             (unsigned)s->index + 1u, (unsigned)r->run_n, (unsigned)s->particles,
              bench_ip_name(s->cfg->ip_on), bench_storage_name(s->cfg->storage),
+             (unsigned)s->cfg->threads,
              (unsigned)s->repeat + 1u, (unsigned)r->opt->repeat, (unsigned long long)frame,
              (unsigned)sim_alive(s->w), (now - s->start_ms) / 1e3);
     bench_progress_show(&r->progress, text, now);
 }
 
+/* The last step's timeline profile, added to the run's sums. */
+static void add_profile(run_state *s, const ecs_context *ctx)
+{
+    ecs_timeline tl;
+    if (!ecs_timeline_get(ctx, &tl)) return;
+    double busy[BENCH_MAX_THREADS];
+    uint32_t n = tl.workers < BENCH_MAX_THREADS ? tl.workers : BENCH_MAX_THREADS;
+    ecs_profile p = ecs_timeline_profile(ctx, &tl, busy, n);
+    s->work_ms += p.work_ms;
+    s->span_ms += p.span_ms;
+    s->wall_ms += p.wall_ms;
+    for (uint32_t w = 0; w < n; w++) s->busy_ms[w] += busy[w] * p.wall_ms;
+}
+
 static void after_frame(run_state *s, uint64_t frame, bench_result *out)
 {
     ecs_context *ctx = sim_ecs(s->w);
+    add_profile(s, ctx);
     for (uint32_t k = 0; k < SIM_SYSTEM_COUNT; k++)
         s->system_ms[k] += ecs_system_stats_get(ctx, k).wall_ms;
     s->contacts += sim_contacts(s->w);
@@ -87,7 +108,7 @@ static void after_frame(run_state *s, uint64_t frame, bench_result *out)
         out->check_hash = sim_hash(s->w);
         out->has_check = true;
     }
-    if (!out->has_half && 2u * (uint64_t)sim_alive(s->w) <= s->cfg->count) {
+    if (!out->has_half && 2u * (uint64_t)sim_alive(s->w) <= s->particles) {
         out->half_frame = frame;
         out->half_hash = sim_hash(s->w);
         out->has_half = true;
@@ -124,6 +145,14 @@ static void finish(bench_runner *r, const run_state *s, bench_result *out)
     out->step_p99_ms = bench_percentile(r->step_ms, n, 99.0);
     out->contacts_per_frame = (double)s->contacts * per_frame;
     for (uint32_t k = 0; k < SIM_SYSTEM_COUNT; k++) out->system_ms[k] = s->system_ms[k] * per_frame;
+    out->work_ms = s->work_ms;
+    out->span_ms = s->span_ms;
+    out->wall_ms = s->wall_ms;
+    out->available = s->span_ms > 0.0 ? s->work_ms / s->span_ms : 0.0;
+    out->achieved = s->wall_ms > 0.0 ? s->work_ms / s->wall_ms : 0.0;
+    double busy = 0.0;
+    for (uint32_t w = 0; w < s->cfg->threads; w++) busy += s->busy_ms[w];
+    out->busy = s->wall_ms > 0.0 ? busy / (s->wall_ms * (double)s->cfg->threads) : 0.0;
     out->hash = sim_hash(s->w);
 }
 
@@ -139,9 +168,10 @@ static void report_failure(bench_runner *r, const run_state *s, const char *what
                            const char *msg)
 {
     bench_progress_clear(&r->progress);
-    bench_error("%s failed (%u particles, IP %s, %s, repeat %u): %s%s%s", what,
+    bench_error("%s failed (%u particles, IP %s, %s, %u threads, repeat %u): %s%s%s", what,
                 (unsigned)s->cfg->count, bench_ip_name(s->cfg->ip_on),
-                bench_storage_name(s->cfg->storage), (unsigned)s->repeat + 1u,
+                bench_storage_name(s->cfg->storage), (unsigned)s->cfg->threads,
+                (unsigned)s->repeat + 1u,
                 ecs_status_name(st), msg[0] ? ": " : "", msg);
 }
 
@@ -150,7 +180,8 @@ int bench_run(bench_runner *r, uint32_t index, uint32_t repeat, const bench_conf
 {
     *out = (bench_result){.repeat = repeat + 1u};
     run_state s = {.cfg = cfg, .index = index, .repeat = repeat};
-    sim_config sc = make_config(r->opt, cfg, cfg->count);
+    sim_config sc = make_config(r->opt, cfg, false);
+    s.particles = sc.particles;
     bool reset_ok = bench_mem_reset_peak();
     ecs_error err = {.message = ""};
     s.start_ms = now_ms();
@@ -178,8 +209,8 @@ int bench_run(bench_runner *r, uint32_t index, uint32_t repeat, const bench_conf
 
 int bench_run_print_dag(const bench_options *o)
 {
-    bench_config c = {0u, o->ip_on[0], o->storages[0]};
-    sim_config sc = make_config(o, &c, 0u);
+    bench_config c = {0u, o->ip_on[0], o->storages[0], o->threads[0]};
+    sim_config sc = make_config(o, &c, true);
     sc.capacity = 1u; /* the graph needs no particles: no entity storage to speak of */
     sc.workers = 1u;
     sim_world *w = NULL;

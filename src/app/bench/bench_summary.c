@@ -18,6 +18,9 @@ static double f_contacts(const bench_result *r, uint32_t a)
 }
 static double f_rss(const bench_result *r, uint32_t a) { (void)a; return r->peak_rss_mib; }
 static double f_frames(const bench_result *r, uint32_t a) { (void)a; return (double)r->frames; }
+static double f_available(const bench_result *r, uint32_t a) { (void)a; return r->available; }
+static double f_achieved(const bench_result *r, uint32_t a) { (void)a; return r->achieved; }
+static double f_busy(const bench_result *r, uint32_t a) { (void)a; return r->busy; }
 static double f_system(const bench_result *r, uint32_t k) { return r->system_ms[k]; }
 
 static bench_stat stat_of(const bench_set *s, uint32_t cfg, field_fn f, uint32_t arg)
@@ -38,6 +41,9 @@ static void summarize_one(const bench_set *s, uint32_t c, bench_summary *out)
     out->contacts = stat_of(s, c, f_contacts, 0);
     out->rss = stat_of(s, c, f_rss, 0);
     out->frames = stat_of(s, c, f_frames, 0).mean;
+    out->available = stat_of(s, c, f_available, 0);
+    out->achieved = stat_of(s, c, f_achieved, 0);
+    out->busy = stat_of(s, c, f_busy, 0);
     for (uint32_t k = 0; k < SIM_SYSTEM_COUNT; k++) out->system[k] = stat_of(s, c, f_system, k);
 }
 

@@ -33,10 +33,20 @@ static double change_pct(double base, double x)
 
 static void print_stat(bench_stat s) { printf("%9.1f ± %7.1f", s.mean, s.sd); }
 
-static const bench_summary *summary(const bench_set *s, uint32_t count, bool ip, ecs_storage st)
+static const bench_summary *summary(const bench_set *s, uint32_t count, bool ip, ecs_storage st,
+                                   uint32_t threads)
 {
-    int c = bench_set_find(s, count, ip, st);
+    int c = bench_set_find(s, count, ip, st, threads);
     return c < 0 ? NULL : &s->sums[c];
+}
+
+/* " at N threads" where several thread counts ran, else "". */
+static const char *at_threads(const bench_set *s, uint32_t threads, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    if (s->opt->thread_n > 1)
+        snprintf(buf, size, " at %u thread%s", (unsigned)threads, threads == 1 ? "" : "s");
+    return buf;
 }
 
 /* One probe's line: each CPU's chain speed, then its sweep speed, then the
@@ -112,12 +122,21 @@ void bench_print_header(const bench_set *s)
     else
         snprintf(frames, sizeof frames, "until every particle died");
     const sim_params d = sim_default_params();
-    printf("machine: %s, %ld online CPUs | threads %u | repeats %u | seed %u | frames: %s\n"
-           "collision kernel: %s | world %ux%u\n",
-           s->machine.cpu, s->machine.online, (unsigned)o->threads, (unsigned)o->repeat,
+    char threads[BENCH_MAX_LIST * 5] = "";
+    for (uint32_t t = 0; t < o->thread_n; t++) {
+        size_t used = strlen(threads);
+        snprintf(threads + used, sizeof threads - used, "%s%u", t ? "," : "",
+                 (unsigned)o->threads[t]);
+    }
+    printf("machine: %s, %ld online CPUs | threads %s | repeats %u | seed %u | frames: %s\n"
+           "collision kernel: %s | world %ux%u%s\n",
+           s->machine.cpu, s->machine.online, threads, (unsigned)o->repeat,
            (unsigned)o->seed, frames, sim_kernel_name(sim_kernel_resolve(o->kernel)),
            o->world_w ? (unsigned)o->world_w : (unsigned)d.world_w,
-           o->world_w ? (unsigned)o->world_h : (unsigned)d.world_h);
+           o->world_w ? (unsigned)o->world_h : (unsigned)d.world_h,
+           o->weak ? " at the smallest thread count (weak scaling: the particles and the "
+                     "world's area grow with the threads)"
+                   : "");
     print_cpu_speeds(&s->machine);
     print_machine_warning(&s->machine);
     if (!bench_set_rss_per_run(s))
@@ -127,9 +146,10 @@ void bench_print_header(const bench_set *s)
 
 /* ---- Table 1: inner parallelism ------------------------------------------- */
 
-static void table1_row(const bench_set *s, uint32_t count, ecs_storage st)
+static void table1_row(const bench_set *s, uint32_t count, ecs_storage st, uint32_t threads)
 {
-    const bench_summary *off = summary(s, count, false, st), *on = summary(s, count, true, st);
+    const bench_summary *off = summary(s, count, false, st, threads);
+    const bench_summary *on = summary(s, count, true, st, threads);
     printf("%9u  %-7s  ", (unsigned)count, bench_storage_name(st));
     print_stat(off->total);
     printf("  ");
@@ -144,6 +164,48 @@ static void table1_row(const bench_set *s, uint32_t count, ecs_storage st)
         printf(" %8s  %8s  %10s | %10s\n", "-", "-", "-", "-");
 }
 
+/* The medians of IP off and on, with the timeline's achieved parallelism
+ * and busy share: unlike the wall clock, these hold on a shared machine. */
+static void table1_medians(const bench_set *s, uint32_t threads)
+{
+    const bench_options *o = s->opt;
+    printf("medians of %u (achieved = work / wall of the system phase; busy = the workers' "
+           "mean share of it in subtasks):\n", (unsigned)o->repeat);
+    for (uint32_t i = 0; i < o->count_n; i++)
+        for (uint32_t k = 0; k < o->storage_n; k++) {
+            const bench_summary *off = summary(s, o->counts[i], false, o->storages[k], threads);
+            const bench_summary *on = summary(s, o->counts[i], true, o->storages[k], threads);
+            printf("%9u  %-7s  IP off %9.1f  IP on %9.1f  speedup %5.2fx | achieved off %5.2f "
+                   "on %5.2f | busy off %3.0f %% on %3.0f %%\n",
+                   (unsigned)o->counts[i], bench_storage_name(o->storages[k]), off->total.median,
+                   on->total.median,
+                   on->total.median > 0.0 ? off->total.median / on->total.median : 0.0,
+                   off->achieved.median, on->achieved.median, off->busy.median * 100.0,
+                   on->busy.median * 100.0);
+        }
+}
+
+static void table1_at(const bench_set *s, uint32_t threads)
+{
+    const bench_options *o = s->opt;
+    char at[32];
+    printf("\nTable 1. Inner parallelism (IP)%s: total ms per run, mean ± sd of %u "
+           "(create with spawning + every frame)\n",
+           at_threads(s, threads, at, sizeof at), (unsigned)o->repeat);
+    printf("%9s  %-7s  %19s  %19s  %10s  %7s | %8s  %8s  %10s | %10s\n", "particles", "storage",
+           "IP off (baseline)", "IP on", "change", "speedup", "thesis", "thesis", "thesis",
+           "ours vs");
+    printf("%9s  %-7s  %19s  %19s  %10s  %7s | %8s  %8s  %10s | %10s\n", "", "", "", "", "", "",
+           "IP off", "IP on", "change", "thesis on");
+    for (uint32_t i = 0; i < o->count_n; i++)
+        for (uint32_t k = 0; k < o->storage_n; k++)
+            table1_row(s, o->counts[i], o->storages[k], threads);
+    printf("thesis: 8 threads, Intel i7-2700K, g++ 6.1 -Ofast, mean of 3; \"ours vs thesis on\" "
+           "= thesis IP-on ms / our IP-on ms\n");
+    /* Medians too: on a shared machine one slow repeat moves a mean, not a median. */
+    table1_medians(s, threads);
+}
+
 void bench_print_table1(const bench_set *s)
 {
     const bench_options *o = s->opt;
@@ -151,36 +213,15 @@ void bench_print_table1(const bench_set *s)
         printf("\nTable 1 (inner parallelism) needs --inner-parallelism on,off: skipped.\n");
         return;
     }
-    printf("\nTable 1. Inner parallelism (IP): total ms per run, mean ± sd of %u "
-           "(create with spawning + every frame)\n",
-           (unsigned)o->repeat);
-    printf("%9s  %-7s  %19s  %19s  %10s  %7s | %8s  %8s  %10s | %10s\n", "particles", "storage",
-           "IP off (baseline)", "IP on", "change", "speedup", "thesis", "thesis", "thesis",
-           "ours vs");
-    printf("%9s  %-7s  %19s  %19s  %10s  %7s | %8s  %8s  %10s | %10s\n", "", "", "", "", "", "",
-           "IP off", "IP on", "change", "thesis on");
-    for (uint32_t i = 0; i < o->count_n; i++)
-        for (uint32_t k = 0; k < o->storage_n; k++) table1_row(s, o->counts[i], o->storages[k]);
-    printf("thesis: 8 threads, Intel i7-2700K, g++ 6.1 -Ofast, mean of 3; \"ours vs thesis on\" "
-           "= thesis IP-on ms / our IP-on ms\n");
-    /* Medians too: on a shared machine one slow repeat moves a mean, not a median. */
-    printf("medians of %u:\n", (unsigned)o->repeat);
-    for (uint32_t i = 0; i < o->count_n; i++)
-        for (uint32_t k = 0; k < o->storage_n; k++) {
-            const bench_summary *off = summary(s, o->counts[i], false, o->storages[k]);
-            const bench_summary *on = summary(s, o->counts[i], true, o->storages[k]);
-            printf("%9u  %-7s  IP off %9.1f  IP on %9.1f  speedup %5.2fx\n", (unsigned)o->counts[i],
-                   bench_storage_name(o->storages[k]), off->total.median, on->total.median,
-                   on->total.median > 0.0 ? off->total.median / on->total.median : 0.0);
-        }
+    for (uint32_t t = 0; t < o->thread_n; t++) table1_at(s, o->threads[t]);
 }
 
 /* ---- Table 2: storage ----------------------------------------------------- */
 
-static void table2_row(const bench_set *s, uint32_t count, bool ip)
+static void table2_row(const bench_set *s, uint32_t count, bool ip, uint32_t threads)
 {
-    const bench_summary *fix = summary(s, count, ip, ECS_STORAGE_FIXED);
-    const bench_summary *dyn = summary(s, count, ip, ECS_STORAGE_DYNAMIC);
+    const bench_summary *fix = summary(s, count, ip, ECS_STORAGE_FIXED, threads);
+    const bench_summary *dyn = summary(s, count, ip, ECS_STORAGE_DYNAMIC, threads);
     printf("%9u  %-3s  ", (unsigned)count, bench_ip_name(ip));
     print_stat(fix->total);
     printf("  ");
@@ -193,6 +234,21 @@ static void table2_row(const bench_set *s, uint32_t count, bool ip)
         printf(" %10s\n", "-");
 }
 
+static void table2_at(const bench_set *s, uint32_t threads)
+{
+    const bench_options *o = s->opt;
+    char at[32];
+    printf("\nTable 2. Storage%s: total ms per run, mean ± sd of %u\n",
+           at_threads(s, threads, at, sizeof at), (unsigned)o->repeat);
+    printf("%9s  %-3s  %19s  %19s  %10s | %10s\n", "particles", "IP", "fixed (baseline)",
+           "dynamic", "change", "thesis");
+    for (uint32_t i = 0; i < o->count_n; i++)
+        for (uint32_t j = 0; j < o->ip_n; j++) table2_row(s, o->counts[i], o->ip_on[j], threads);
+    printf("fixed: capacity = --fixed-limit %u, reserved up front; dynamic: starts at %u "
+           "entities and doubles while spawning\n",
+           (unsigned)o->fixed_limit, (unsigned)ECS_DEFAULT_CAPACITY);
+}
+
 void bench_print_table2(const bench_set *s)
 {
     const bench_options *o = s->opt;
@@ -200,14 +256,7 @@ void bench_print_table2(const bench_set *s)
         printf("\nTable 2 (storage) needs --storage fixed,dynamic: skipped.\n");
         return;
     }
-    printf("\nTable 2. Storage: total ms per run, mean ± sd of %u\n", (unsigned)o->repeat);
-    printf("%9s  %-3s  %19s  %19s  %10s | %10s\n", "particles", "IP", "fixed (baseline)",
-           "dynamic", "change", "thesis");
-    for (uint32_t i = 0; i < o->count_n; i++)
-        for (uint32_t j = 0; j < o->ip_n; j++) table2_row(s, o->counts[i], o->ip_on[j]);
-    printf("fixed: capacity = --fixed-limit %u, reserved up front; dynamic: starts at %u "
-           "entities and doubles while spawning\n",
-           (unsigned)o->fixed_limit, (unsigned)ECS_DEFAULT_CAPACITY);
+    for (uint32_t t = 0; t < o->thread_n; t++) table2_at(s, o->threads[t]);
 }
 
 /* ---- per-system breakdown -------------------------------------------------- */
@@ -221,6 +270,7 @@ static int system_width(const bench_set *s, uint32_t k)
 static void breakdown_head(const bench_set *s)
 {
     printf("%9s  %-3s  %-7s", "particles", "IP", "storage");
+    if (s->opt->thread_n > 1) printf("  %7s", "threads");
     for (uint32_t k = 0; k < SIM_SYSTEM_COUNT; k++)
         printf("  %*s", system_width(s, k), s->systems[k]);
     printf("  %6s  %10s  %8s  %8s  %s\n", "frames", "contacts/f", "p99 ms", "peak MiB",
@@ -231,8 +281,9 @@ static void breakdown_row(const bench_set *s, uint32_t c)
 {
     const bench_config *k = &s->cfgs[c];
     const bench_summary *m = &s->sums[c];
-    printf("%9u  %-3s  %-7s", (unsigned)k->count, bench_ip_name(k->ip_on),
-           bench_storage_name(k->storage));
+    printf("%9u  %-3s  %-7s", (unsigned)bench_world_of(s->opt, k->count, k->threads).particles,
+           bench_ip_name(k->ip_on), bench_storage_name(k->storage));
+    if (s->opt->thread_n > 1) printf("  %7u", (unsigned)k->threads);
     for (uint32_t i = 0; i < SIM_SYSTEM_COUNT; i++)
         printf("  %*.3f", system_width(s, i), m->system[i].mean);
     printf("  %6.0f  %10.0f  %8.2f  %8.1f  %016llx\n", m->frames, m->contacts.mean,

@@ -56,7 +56,8 @@ static app_sim_options sim_of(const window_options *o)
         .ip_n = 1,
         .storages = {o->storage},
         .storage_n = 1,
-        .threads = o->threads,
+        .threads = {o->threads},
+        .thread_n = 1,
         .seed = o->seed,
         .fixed_limit = o->fixed_limit,
         .kernel = o->kernel,
@@ -193,7 +194,7 @@ int window_cli_parse(int argc, char **argv, window_options *o)
     bool run = argc > 0 && strcmp(argv[0], "run") == 0;
     static const char *const bench_flags[] = {"repeat",    "csv",       "json",     "chart",
                                               "quiet",     "cpu-probe", "print-dag", "baseline",
-                                              "compare",   NULL};
+                                              "compare",   "weak",      NULL};
     window_parse p = {{run ? "particles run" : "particles", 1u, LONGOPTS, apply, NULL,
                        "particles bench", bench_flags},
                       o};
@@ -203,7 +204,7 @@ int window_cli_parse(int argc, char **argv, window_options *o)
     o->particles = sim.counts[0];
     o->ip_on = sim.ip_on[0];
     o->storage = sim.storages[0];
-    o->threads = sim.threads;
+    o->threads = sim.threads[0];
     o->seed = sim.seed;
     o->fixed_limit = sim.fixed_limit;
     o->kernel = sim.kernel;
