@@ -413,3 +413,12 @@ int app_trace_write(const app_trace *t, FILE *f)
     fputs("\n]}\n", f);
     return 0;
 }
+
+int app_trace_write_out(const app_trace *t, app_out *out)
+{
+    FILE *f = app_out_begin(out);
+    if (!f) return 1;
+    int rc = app_trace_write(t, f);
+    int end = app_out_end(out, f);
+    return rc ? rc : end;
+}

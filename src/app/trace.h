@@ -19,6 +19,7 @@
 
 #include "ecs.h"
 #include "options.h"
+#include "out.h"
 
 #define APP_TRACE_FIRST_DEFAULT 1u
 #define APP_TRACE_LAST_DEFAULT 5u
@@ -68,5 +69,8 @@ bool app_trace_run_short(const app_trace *t);
 /* Writes the whole trace to f. Returns 0, or 1 after printing why not (a
  * step's timeline could not be kept: out of memory). */
 int app_trace_write(const app_trace *t, FILE *f);
+/* app_trace_write to out's stream (app_out_begin .. app_out_end), not yet
+ * committed. Returns 0, or 1 after printing why not. */
+int app_trace_write_out(const app_trace *t, app_out *out);
 
 #endif /* APP_TRACE_H */

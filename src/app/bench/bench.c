@@ -93,15 +93,6 @@ static int write_table(app_out *out, const bench_set *s, bool deterministic, boo
     return app_out_end(out, f);
 }
 
-static int write_trace(app_out *out, const app_trace *trace)
-{
-    FILE *f = app_out_begin(out);
-    if (!f) return 1;
-    int rc = app_trace_write(trace, f);
-    int end = app_out_end(out, f);
-    return rc ? rc : end;
-}
-
 static int commit_outputs(void *outs) { return app_out_commit_all(outs, OUT_COUNT); }
 
 /* Writes the CSV and JSON then the chart, each to its temporary (or in
@@ -115,7 +106,7 @@ static int write_outputs(bench_outputs *b, const bench_set *s, bool deterministi
     int rc = 0;
     if (o[OUT_CSV].kind) rc = write_table(&o[OUT_CSV], s, deterministic, false);
     if (rc == 0 && o[OUT_JSON].kind) rc = write_table(&o[OUT_JSON], s, deterministic, true);
-    if (rc == 0 && o[OUT_TRACE].kind) rc = write_trace(&o[OUT_TRACE], b->trace);
+    if (rc == 0 && o[OUT_TRACE].kind) rc = app_trace_write_out(b->trace, &o[OUT_TRACE]);
     bool chart_ok = true;
     if (rc == 0 && o[OUT_CHART].kind && !app_stop_signal()) {
         chart_ok = bench_chart_write(s, b->gnuplot, app_out_name(&o[OUT_CHART]),
