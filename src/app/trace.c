@@ -57,10 +57,15 @@ bool app_trace_parse_frames(const app_mode_cli *cli, const char *arg, app_trace_
     size_t a = strcspn(arg, ":");
     const char *b = arg + a + (arg[a] != '\0');
     uint32_t first, last;
-    if (arg[a] != ':' || !app_scan_u32(arg, a, 1u, UINT32_MAX, &first) ||
-        !app_scan_u32(b, strlen(b), 1u, UINT32_MAX, &last)) {
+    if (arg[a] != ':' || !app_scan_u32(arg, a, 0u, UINT32_MAX, &first) ||
+        !app_scan_u32(b, strlen(b), 0u, UINT32_MAX, &last)) {
         app_error(cli->prog, "--trace-frames: '%s' is not A:B, two frame numbers in digits, "
                   "1 <= A <= B (e.g. 1:5)", arg);
+        return false;
+    }
+    if (first == 0u) {
+        app_error(cli->prog, "--trace-frames: '%s': frames count from 1 (the first step); "
+                  "A >= 1", arg);
         return false;
     }
     if (last < first) {
@@ -69,8 +74,8 @@ bool app_trace_parse_frames(const app_mode_cli *cli, const char *arg, app_trace_
         return false;
     }
     if (last - first >= APP_TRACE_MAX_FRAMES) {
-        app_error(cli->prog, "--trace-frames: '%s' is %llu frames; at most %u (B - A < %u) "
-                  "keep a trace file to tens of MB", arg,
+        app_error(cli->prog, "--trace-frames: '%s' is %llu frames; at most %u (B - A < %u), "
+                  "which keeps a trace file to tens of MB", arg,
                   (unsigned long long)last - first + 1u, APP_TRACE_MAX_FRAMES,
                   APP_TRACE_MAX_FRAMES);
         return false;
