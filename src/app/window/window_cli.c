@@ -131,9 +131,9 @@ void window_cli_usage(FILE *f)
           "one summary line at exit: frames, mean fps, mean step ms, mean render ms\n"
           "(prepare + upload + draw). Exit status: 0 done, 1 no display / no OpenGL\n"
           "3.3 / a missing or broken shader or font (one line says which) / the\n"
-          "screenshot failed while written (a full disk), 2 bad input (an --assets\n"
-          "that is not a directory, a --screenshot whose file cannot be created,\n"
-          "both checked before the window opens), 128+N stopped by\n"
+          "screenshot or trace failed while written (a full disk), 2 bad input (an\n"
+          "--assets that is not a directory, a --screenshot or --trace whose file\n"
+          "cannot be created, checked before the window opens), 128+N stopped by\n"
           "signal N (SIGINT, SIGTERM, SIGHUP: no screenshot written, the old one\n"
           "kept). With no display it says so and suggests `particles bench`;\n"
           "SDL_VIDEODRIVER=offscreen is accepted only when set explicitly.\n",
