@@ -14,7 +14,6 @@ typedef struct trace_frame {
     uint64_t start_ns, end_ns;   /* the sim_step call, monotonic */
     uint64_t wall_ns;            /* the system phase's length */
     uint32_t workers, sleeps_lost;
-    bool has_timeline;           /* false: ecs_timeline_get had none (out of memory) */
     size_t span_first, sleep_first, stat_first;
     uint32_t span_count, sleep_count;
 } trace_frame;
@@ -201,7 +200,7 @@ static bool keep_frame(app_trace *t, const ecs_context *ctx, uint64_t end_ns)
 {
     trace_run *r = &t->runs[t->run_n - 1u];
     ecs_timeline tl;
-    bool has = ecs_timeline_get(ctx, &tl);
+    if (!ecs_timeline_get(ctx, &tl)) return false; /* the ecs ran out of memory for it */
     if (!r->names && !take_names(r, ctx, ecs_system_count(ctx))) return false;
     uint32_t systems = r->systems; /* one context per run: the same every frame */
     if (!reserve((void **)&t->frames, &t->frame_cap, t->frame_n + 1u, sizeof *t->frames) ||
@@ -217,7 +216,6 @@ static bool keep_frame(app_trace *t, const ecs_context *ctx, uint64_t end_ns)
                        .wall_ns = tl.wall_ns,
                        .workers = tl.workers,
                        .sleeps_lost = tl.sleeps_lost,
-                       .has_timeline = has,
                        .span_first = t->span_n,
                        .sleep_first = t->sleep_n,
                        .stat_first = t->stat_n,
@@ -354,10 +352,10 @@ static void put_step(trace_out *o, const app_trace *t, const trace_run *r,
                      const trace_frame *fr, uint32_t pid, uint64_t at)
 {
     FILE *f = put_event(o, "step", "step", pid, STEP_TID, at, fr->end_ns - fr->start_ns);
-    fprintf(f, "\"frame\":%llu,\"timeline\":%s,\"workers\":%u,\"wall_ms\":%.6f,"
-            "\"sleeps_lost\":%u,\"systems\":{",
-            (unsigned long long)fr->number, fr->has_timeline ? "true" : "false",
-            (unsigned)fr->workers, (double)fr->wall_ns / 1e6, (unsigned)fr->sleeps_lost);
+    fprintf(f, "\"frame\":%llu,\"workers\":%u,\"wall_ms\":%.6f,\"sleeps_lost\":%u,"
+            "\"systems\":{",
+            (unsigned long long)fr->number, (unsigned)fr->workers, (double)fr->wall_ns / 1e6,
+            (unsigned)fr->sleeps_lost);
     for (uint32_t s = 0; s < r->systems; s++) {
         const trace_stat *st = &t->stats[fr->stat_first + s];
         if (s) fputc(',', f);
