@@ -79,7 +79,7 @@ bool app_trace_parse_frames(const app_mode_cli *cli, const char *arg, app_trace_
                   APP_TRACE_MAX_FRAMES);
         return false;
     }
-    *out = (app_trace_frames){first, last, true};
+    *out = (app_trace_frames){.first = first, .last = last, .given = true};
     return true;
 }
 

@@ -244,7 +244,8 @@ int bench_cli_parse(int argc, char **argv, bench_options *o)
     app_sim_options sim = default_sim();
     *o = (bench_options){.repeat = 3,
                          .cpu_probe_ms = BENCH_CPU_PROBE_MS,
-                         .trace_frames = {APP_TRACE_FIRST_DEFAULT, APP_TRACE_LAST_DEFAULT}};
+                         .trace_frames = {.first = APP_TRACE_FIRST_DEFAULT,
+                                          .last = APP_TRACE_LAST_DEFAULT}};
     static const char *const window_flags[] = {"screenshot", "vsync", "assets", "draw", "size",
                                                NULL};
     bench_parse p = {{BENCH_PROG, BENCH_MAX_LIST, LONGOPTS, apply, NULL, "particles",

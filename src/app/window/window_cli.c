@@ -48,7 +48,7 @@ static window_options defaults(void)
         .draw = WINDOW_DRAW_POINTS,
         .width = 1440u,
         .height = 900u,
-        .trace_frames = {APP_TRACE_FIRST_DEFAULT, APP_TRACE_LAST_DEFAULT},
+        .trace_frames = {.first = APP_TRACE_FIRST_DEFAULT, .last = APP_TRACE_LAST_DEFAULT},
     };
 }
 
