@@ -27,6 +27,9 @@
 #     accepts, replacing the old file; the --frames summary is still the
 #     only line on standard output;
 #   - the default frames are 1:5 (IP off, dynamic storage);
+#   - a window closed (Esc) before step A says so in one note and still
+#     writes a valid trace with its process and no events;
+#   - SIGTERM while it runs: exit 143, the old trace kept, no temporary;
 #   - --trace - (standard output holds the summary), --trace naming the
 #     --screenshot's file, --trace-frames without --trace, past --frames or
 #     with B < A exit 2 with one line, the old file kept.
@@ -38,6 +41,8 @@ fi
 bin=$1
 mode=$2
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=window_key.sh
+. "$here/window_key.sh"
 if [ "$mode" = window ] && [ -z "${DISPLAY:-}" ]; then
     echo "FAIL no DISPLAY: run this under xvfb-run (tests/run.sh does)"
     exit 1
@@ -78,6 +83,20 @@ bad() { # NAME WANT ARGS...
         $(( rc != 2 || kept != 0 || $(wc -l <"$tmp/err") != 1 || $(wc -c <"$tmp/out") != 0 ||
             $(grep -cF -- "$want" "$tmp/err") != 1 )) \
         "exit $rc: $(cat "$tmp/err" "$tmp/out")"
+}
+
+# A run that ended (exit RC) before frame A: stderr is the one NOTE line
+# (an extended regex), FILE a valid trace with the one process LABEL and
+# no events.
+ended_early() { # NAME RC FILE LABEL NOTE
+    python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+names = [e["args"]["name"] for e in d["traceEvents"] if e["name"] == "process_name"]
+assert names == [sys.argv[2]], names
+assert not [e for e in d["traceEvents"] if e["ph"] == "X"], "events"' "$3" "$4" 2>"$tmp/check"
+    check "$1" $(( $2 != 0 || $? != 0 || $(wc -l <"$tmp/err") != 1 ||
+                   $(grep -cE "$5" "$tmp/err") != 1 )) "exit $2: $(cat "$tmp/err" "$tmp/check")"
 }
 
 # The labels the trace must give its processes, from a --json of the same
@@ -158,19 +177,9 @@ assert steps and all(list(e["args"]["systems"]) == j["systems"] for e in steps),
     # traced), a valid file with its process and no events.
     "${base[@]}" --entities 100 --inner-parallelism on --storage fixed --repeat 2 --quiet \
         --trace "$tmp/early.json" --trace-frames 5000:5001 2>"$tmp/err"
-    rc=$?
-    python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
-names = [e["args"]["name"] for e in d["traceEvents"] if e["name"] == "process_name"]
-assert names == ["100 particles, IP on, fixed, 2 threads"], names
-assert not [e for e in d["traceEvents"] if e["ph"] == "X"], "events"' "$tmp/early.json" \
-        2>"$tmp/check"
-    local pyrc=$?
-    check "a run that ends before frame A: one note, a trace with no frames" \
-        $(( rc != 0 || pyrc != 0 || $(wc -l <"$tmp/err") != 1 ||
-            $(grep -c '^particles bench: note: --trace: 100 particles, IP on, fixed, 2 threads ended after frame [0-9]*, before frame 5000 of --trace-frames 5000:5001' "$tmp/err") != 1 )) \
-        "exit $rc: $(cat "$tmp/err" "$tmp/check")"
+    ended_early "a run that ends before frame A: one note, a trace with no frames" $? \
+        "$tmp/early.json" "100 particles, IP on, fixed, 2 threads" \
+        '^particles bench: note: --trace: 100 particles, IP on, fixed, 2 threads ended after frame [0-9]+, before frame 5000 of --trace-frames 5000:5001: none of its frames traced$'
 
     base+=(--entities 3000 --frames 20 --repeat 1 --quiet)
     local k=(--trace "$tmp/keep.png")
@@ -212,6 +221,44 @@ run_window() {
     traced "default frames 1:5" "$tmp/d.json" 1:5 5000 \
         "window: 5000 particles a wave, IP off, dynamic, 2 threads at start" \
         --threads 2 --inner-parallelism off --storage dynamic --frames 6 --trace "$tmp/d.json"
+
+    # Esc before step A: exit 0, one note, a valid file with the run's
+    # process and no frames (xdotool presses the key: window_key.sh).
+    local pid wid rc
+    "${base[@]}" --threads 2 --trace "$tmp/esc.json" --trace-frames 100000:100001 \
+        >"$tmp/out" 2>"$tmp/err" &
+    pid=$!
+    wid=$(window_key "$pid" Escape)
+    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill "$pid" 2>/dev/null
+    wait "$pid"
+    rc=$?
+    [ -n "$wid" ] || check "Esc before step A" 1 "no window appeared: $(cat "$tmp/err")"
+    ended_early "Esc before step A: one note, a trace with no frames" $rc "$tmp/esc.json" \
+        "window: 5000 particles a wave, IP on, fixed, 2 threads at start" \
+        '^particles: note: --trace: window: 5000 particles a wave, IP on, fixed, 2 threads at start ended after frame [0-9]+, before frame 100000 of --trace-frames 100000:100001: none of its frames traced$'
+
+    # SIGTERM while the window runs: exit 143, the old trace kept, no
+    # temporary left. The temporary exists once the target was checked,
+    # before the window opens: wait for it (bounded), then signal.
+    echo old >"$tmp/sig.json"
+    "${base[@]}" --trace "$tmp/sig.json" >"$tmp/out" 2>"$tmp/err" &
+    pid=$!
+    for _ in $(seq 400); do
+        ls -A "$tmp" | grep -q '^\.sig\.json\.' && break
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.05
+    done
+    kill -TERM "$pid"
+    for _ in $(seq 400); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+    kill -0 "$pid" 2>/dev/null && kill -KILL "$pid"
+    wait "$pid"
+    rc=$?
+    local kept=0
+    [ "$(cat "$tmp/sig.json")" = old ] || kept=1
+    check "SIGTERM: exit 143, the old trace kept, no temporary" \
+        $(( rc != 143 || kept != 0 || $(ls -A "$tmp" | grep -c '^\.sig') != 0 )) \
+        "exit $rc, files: $(ls -A "$tmp" | tr '\n' ' ')"
 
     bad "--trace -" "--trace: '-' (standard output) is not allowed here" --frames 3 --trace -
     bad "--trace and --screenshot one file" \
