@@ -4,10 +4,11 @@
 #
 #   bash tests/test_alloc_fail.sh path/to/particles_fault
 #
-# For every k from 1 to the number of allocations of a small run with CSV
-# and JSON: exit 1 or 2 (never a crash: under the asan preset a leak or a
-# memory error ends the process otherwise), one line on stderr that says
-# memory ran out, the old CSV and JSON untouched and no temporary left;
+# For every k from 1 to the number of allocations of a small run with CSV,
+# JSON and a trace: exit 1 or 2 (never a crash: under the asan preset a
+# leak or a memory error ends the process otherwise), one line on stderr
+# that says memory ran out, the old CSV, JSON and trace untouched and no
+# temporary left;
 # or, where the code does without that allocation or retries it (the
 # ecs's ordering hint and refresh scratch), exit 0 with both files written
 # and the same hashes as the run without failures.
@@ -25,7 +26,8 @@ cd "$tmp" || exit 2
 
 failed=0
 run=(bench --entities 100 --frames 3 --repeat 1 --threads 1 --inner-parallelism on
-    --storage dynamic --quiet --csv out.csv --json out.json --cpu-probe 1)
+    --storage dynamic --quiet --csv out.csv --json out.json --trace out.trace --trace-frames 2:3
+    --cpu-probe 1)
 
 PARTICLES_ALLOC_REPORT=$tmp/report "$bin" "${run[@]}" 2>err
 rc=$?
@@ -41,13 +43,14 @@ clean=$(hashes out.csv)
 bad_k=0
 absorbed=0
 for k in $(seq 1 "$n"); do
-    echo oldcsv >out.csv && echo oldjson >out.json
+    echo oldcsv >out.csv && echo oldjson >out.json && echo oldtrace >out.trace
     PARTICLES_FAIL_ALLOC=$k "$bin" "${run[@]}" >out 2>err
     rc=$?
     why=
     if [ $rc -eq 0 ]; then
         absorbed=$((absorbed + 1))
-        if [ -s err ] || [ "$(head -c 6 out.csv)" != count, ] || [ "$(head -c 1 out.json)" != "{" ]; then
+        if [ -s err ] || [ "$(head -c 6 out.csv)" != count, ] || [ "$(head -c 1 out.json)" != "{" ] ||
+            [ "$(head -c 1 out.trace)" != "{" ]; then
             why="exit 0 but the files are not written: $(head -c 100 err)"
         elif [ "$(hashes out.csv)" != "$clean" ]; then
             why="exit 0 but the hashes differ from the run without failures"
@@ -56,9 +59,10 @@ for k in $(seq 1 "$n"); do
         why="exit $rc"
     elif [ "$(wc -l <err)" -ne 1 ] || ! grep -qiE 'out of memory|NOMEM|cannot allocate|could not start' err; then
         why="stderr is not one line saying memory ran out"
-    elif [ "$(cat out.csv)" != oldcsv ] || [ "$(cat out.json)" != oldjson ]; then
+    elif [ "$(cat out.csv)" != oldcsv ] || [ "$(cat out.json)" != oldjson ] ||
+        [ "$(cat out.trace)" != oldtrace ]; then
         why="an old file was replaced"
-    elif [ "$(ls -A | tr '\n' ' ')" != "err out out.csv out.json report " ]; then
+    elif [ "$(ls -A | tr '\n' ' ')" != "err out out.csv out.json out.trace report " ]; then
         why="files now: $(ls -A | tr '\n' ' ')"
     elif [ -s out ]; then
         why="stdout: $(head -c 100 out)"

@@ -22,6 +22,8 @@ if [ -z "${DISPLAY:-}" ]; then
     exit 1
 fi
 
+# shellcheck source=window_key.sh
+. "$(dirname "$0")/window_key.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/particles-window.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 out=$tmp/stdout
@@ -161,22 +163,12 @@ rc=$?
     fail "quads, dynamic storage, 1 worker, IP off" "exit $rc: $(head -c 300 "$err")"
 
 # Quit with Esc before any --frames: --screenshot still saves the frame on
-# screen, and the exit is clean. xdotool finds the window (a bounded poll
-# for it to appear) and sends the key. --all: xdotool's search ORs its
-# conditions by default, so without it any window named particles (the
-# install test's, running beside this one on the shared display) matched
-# and took the Esc.
+# screen, and the exit is clean. xdotool finds the window and sends the
+# key (window_key.sh).
 if command -v xdotool >/dev/null; then
     "$bin" --entities 2000 --vsync off --screenshot "$tmp/esc.png" >"$out" 2>"$err" &
     pid=$!
-    wid=""
-    for _ in $(seq 100); do
-        wid=$(xdotool search --all --pid "$pid" --name '^particles$' 2>/dev/null | head -1)
-        [ -n "$wid" ] && break
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    [ -n "$wid" ] && xdotool key --window "$wid" Escape
+    wid=$(window_key "$pid" Escape)
     for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     kill "$pid" 2>/dev/null && fail "Esc quits" "still running 10 s after Esc"
     wait "$pid"

@@ -12,6 +12,7 @@
 #include "bench_scaling.h"
 #include "bench_summary.h"
 #include "bench_tables.h"
+#include "bench_trace.h"
 #include "out.h"
 #include "stop.h"
 
@@ -21,11 +22,12 @@
 
 #define CHART_FAILED 3 /* documented in bench_cli_usage */
 
-enum { OUT_CSV, OUT_JSON, OUT_CHART, OUT_COUNT };
+enum { OUT_CSV, OUT_JSON, OUT_CHART, OUT_TRACE, OUT_COUNT };
 
 typedef struct bench_outputs {
     app_out out[OUT_COUNT];
     char gnuplot[PATH_MAX];
+    app_trace *trace; /* --trace's frames, kept while the runs go */
 } bench_outputs;
 
 static int stage_outputs(const bench_options *o, bench_outputs *b)
@@ -35,6 +37,9 @@ static int stage_outputs(const bench_options *o, bench_outputs *b)
         rc = app_out_stage(&b->out[OUT_JSON], BENCH_PROG, "--json", o->json,
                            APP_OUT_ALLOW_STDOUT);
     if (rc == 0) rc = app_out_stage(&b->out[OUT_CHART], BENCH_PROG, "--chart", o->chart, 0);
+    if (rc == 0)
+        rc = app_out_stage(&b->out[OUT_TRACE], BENCH_PROG, "--trace", o->trace,
+                           APP_OUT_ALLOW_STDOUT);
     if (rc == 0) rc = app_out_check_distinct(b->out, OUT_COUNT);
     if (rc == 0 && o->chart && !bench_chart_find(b->gnuplot, sizeof b->gnuplot)) {
         bench_error("--chart %s: gnuplot is not installed, or not on PATH (apt-get install "
@@ -56,10 +61,11 @@ static bool uses_stdout(const bench_outputs *b)
  * the repeats spreads slow drift of the machine over every configuration.
  * With probe, each CPU's speed is measured before the runs and after each
  * repeat (--cpu-probe): snapshots of the machine at the ends of repeats. */
-static int run_all(bench_set *s, bool probe)
+static int run_all(bench_set *s, bool probe, app_trace *trace)
 {
     bench_runner r;
     bench_runner_init(&r, s->opt, bench_set_run_count(s));
+    r.trace = trace;
     bench_mem_init();
     int rc = 0;
     uint32_t i = 0;
@@ -101,6 +107,7 @@ static int write_outputs(bench_outputs *b, const bench_set *s, bool deterministi
     int rc = 0;
     if (o[OUT_CSV].kind) rc = write_table(&o[OUT_CSV], s, deterministic, false);
     if (rc == 0 && o[OUT_JSON].kind) rc = write_table(&o[OUT_JSON], s, deterministic, true);
+    if (rc == 0 && o[OUT_TRACE].kind) rc = app_trace_write_out(b->trace, &o[OUT_TRACE]);
     bool chart_ok = true;
     if (rc == 0 && o[OUT_CHART].kind && !app_stop_signal()) {
         chart_ok = bench_chart_write(s, b->gnuplot, app_out_name(&o[OUT_CHART]),
@@ -161,7 +168,7 @@ static int benchmark(const bench_options *o, bench_outputs *b, const bench_sampl
     }
     /* The CPU speeds go to the tables and the JSON: not probed for neither. */
     bool tables = !o->quiet && !uses_stdout(b);
-    int rc = run_all(&s, o->cpu_probe_ms && (tables || o->json));
+    int rc = run_all(&s, o->cpu_probe_ms && (tables || o->json), b->trace);
     if (rc == 0) {
         bench_summarize(&s);
         if (tables) print_report(&s);
@@ -232,9 +239,14 @@ int bench_main(int argc, char **argv)
     memset(&b, 0, sizeof b);
     memset(&base, 0, sizeof base);
     rc = stage_outputs(&o, &b);
+    if (rc == 0 && o.trace && !(b.trace = app_trace_new(BENCH_PROG, &o.trace_frames))) {
+        bench_error("--trace %s: out of memory", o.trace);
+        rc = 1;
+    }
     if (rc == 0 && o.baseline) rc = load_baseline(&o, &b, &base);
     if (rc == 0) rc = benchmark(&o, &b, o.baseline ? &base : NULL);
     bench_samples_free(&base);
     for (int i = 0; i < OUT_COUNT; i++) app_out_discard(&b.out[i]);
+    app_trace_free(b.trace);
     return rc;
 }

@@ -20,7 +20,9 @@ enum {
     OPT_PRINT_DAG,
     OPT_BASELINE,
     OPT_COMPARE,
-    OPT_WEAK
+    OPT_WEAK,
+    OPT_TRACE,
+    OPT_TRACE_FRAMES
 };
 
 static const struct option LONGOPTS[] = {
@@ -35,6 +37,8 @@ static const struct option LONGOPTS[] = {
     {"baseline", required_argument, NULL, OPT_BASELINE},
     {"compare", required_argument, NULL, OPT_COMPARE},
     {"weak", no_argument, NULL, OPT_WEAK},
+    {"trace", required_argument, NULL, OPT_TRACE},
+    {"trace-frames", required_argument, NULL, OPT_TRACE_FRAMES},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 
@@ -102,6 +106,11 @@ void bench_cli_usage(FILE *f)
             "  --compare FILE            with --baseline: compare FILE, a later --json,\n"
             "                            with the baseline instead of running; takes no\n"
             "                            other option\n"
+            "  --trace FILE              write the ECS timeline of frames --trace-frames of\n"
+            "                            each configuration's first repeat as a Chrome\n"
+            "                            trace, JSON (- : standard output; see Traces)\n"
+            "  --trace-frames A:B        the frames --trace keeps, 1-based, A through B,\n"
+            "                            1 <= A <= B, at most %u (default %u:%u)\n"
             "  --print-dag               print the system DAG as Graphviz dot and exit;\n"
             "                            takes no other option\n"
             "  -h, --help                print this and exit\n"
@@ -110,18 +119,19 @@ void bench_cli_usage(FILE *f)
             "after '=' (--csv=-x.csv). A value listed twice in one list is rejected.\n"
             "A long flag may be shortened to any prefix that names only it (--ent\n"
             "1000 for --entities 1000; --s is refused: --seed or --storage).\n",
-            BENCH_MAX_REPEAT, BENCH_MAX_FRAMES, BENCH_PROBE_MAX_MS, BENCH_CPU_PROBE_MS);
+            BENCH_MAX_REPEAT, BENCH_MAX_FRAMES, BENCH_PROBE_MAX_MS, BENCH_CPU_PROBE_MS,
+            APP_TRACE_MAX_FRAMES, APP_TRACE_FIRST_DEFAULT, APP_TRACE_LAST_DEFAULT);
     app_options_usage_numbers(f, BENCH_MAX_LIST);
     fprintf(f,
             "\n"
             "Files: every FILE is checked before the first run (two flags naming one\n"
             "file, a directory, a file that cannot be written are bad input). A regular\n"
             "FILE is written to a new temporary in its directory and renamed over it at\n"
-            "the end, keeping its mode: all of CSV, JSON and chart replace their files\n"
-            "together, or none does. A symbolic link is followed (the link stays); a FIFO\n"
-            "or device (/dev/stdout) is written in place. With - as a FILE the tables\n"
-            "are not printed. SIGINT, SIGTERM or SIGHUP stop at the next frame, remove\n"
-            "the temporaries and leave every file as it was.\n"
+            "the end, keeping its mode: all of CSV, JSON, trace and chart replace their\n"
+            "files together, or none does. A symbolic link is followed (the link\n"
+            "stays); a FIFO or device (/dev/stdout) is written in place. With - as a\n"
+            "FILE the tables are not printed. SIGINT, SIGTERM or SIGHUP stop at the\n"
+            "next frame, remove the temporaries and leave every file as it was.\n"
             "\n"
             "Baseline: a Mann-Whitney U test of this run's total ms against the\n"
             "baseline's, per configuration, over the repeats of each (two-sided; exact\n"
@@ -134,6 +144,15 @@ void bench_cli_usage(FILE *f)
             "is printed with the tables and does not change the exit status; a FILE\n"
             "that cannot be read, is not this bench's JSON or shares no configuration\n"
             "with the run is bad input.\n"
+            "\n"
+            "Traces: --trace FILE.json opens in ui.perfetto.dev (or chrome://tracing):\n"
+            "one process per configuration, traced on its first repeat only (the\n"
+            "later repeats run untraced), one track per worker and one for each\n"
+            "sim_step call. Every subtask and finish callback is an event named for\n"
+            "its system, with frame, subtask, pass, entities and index range; a\n"
+            "worker's sleeps are events named sleep. Frames are placed at the time\n"
+            "their steps started. A run that ends before frame A (every particle\n"
+            "died) is named in a note on stderr and has no frames in the file.\n"
             "\n"
             "Determinism: for each count, every run (each IP, storage and repeat) must\n"
             "agree on the state hash taken while particles are alive: after frame %u and\n"
@@ -194,6 +213,8 @@ static bool apply(int c, const char *arg, void *ctx)
     case OPT_BASELINE: return app_parse_file(cli, "--baseline", arg, &o->baseline);
     case OPT_COMPARE: return app_parse_file(cli, "--compare", arg, &o->compare);
     case OPT_WEAK: o->weak = true; return true;
+    case OPT_TRACE: return app_parse_file(cli, "--trace", arg, &o->trace);
+    case OPT_TRACE_FRAMES: return app_trace_parse_frames(cli, arg, &o->trace_frames);
     case 'h': o->help = true; return true;
     default: return false;
     }
@@ -275,7 +296,10 @@ static bool check_weak(const bench_options *o)
 int bench_cli_parse(int argc, char **argv, bench_options *o)
 {
     app_sim_options sim = default_sim();
-    *o = (bench_options){.repeat = 3, .cpu_probe_ms = BENCH_CPU_PROBE_MS};
+    *o = (bench_options){.repeat = 3,
+                         .cpu_probe_ms = BENCH_CPU_PROBE_MS,
+                         .trace_frames = {.first = APP_TRACE_FIRST_DEFAULT,
+                                          .last = APP_TRACE_LAST_DEFAULT}};
     static const char *const window_flags[] = {"screenshot", "vsync", "assets", "draw", "size",
                                                NULL};
     bench_parse p = {{BENCH_PROG, BENCH_MAX_LIST, LONGOPTS, apply, NULL, "particles",
@@ -297,5 +321,8 @@ int bench_cli_parse(int argc, char **argv, bench_options *o)
     o->world_w = sim.world_w;
     o->world_h = sim.world_h;
     if (rc != 0 || o->help) return rc;
-    return check_no_run(&p, sim.given) && check_files(o) && check_weak(o) ? 0 : 2;
+    return check_no_run(&p, sim.given) && check_files(o) && check_weak(o) &&
+                   app_trace_check_options(BENCH_PROG, o->trace, &o->trace_frames, o->frames)
+               ? 0
+               : 2;
 }

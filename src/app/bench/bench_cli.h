@@ -8,6 +8,7 @@
 
 #include "ecs.h"
 #include "options.h"
+#include "trace.h"
 
 #define BENCH_PROG "particles bench"
 #define BENCH_MAX_LIST APP_MAX_LIST /* items in --entities */
@@ -40,6 +41,8 @@ typedef struct bench_options {
     const char *baseline;            /* --baseline: an earlier --json; NULL: none */
     const char *compare;             /* --compare: a later --json, compared with
                                         the baseline instead of running */
+    const char *trace;               /* --trace: NULL: not written */
+    app_trace_frames trace_frames;   /* --trace-frames */
     bool quiet, print_dag, help;
 } bench_options;
 

@@ -4,6 +4,7 @@
 #include "bench_mem.h"
 #include "bench_msg.h"
 #include "bench_stats.h"
+#include "bench_trace.h"
 #include "stop.h"
 
 #include <stdio.h>
@@ -123,9 +124,11 @@ static ecs_status run_frames(bench_runner *r, run_state *s, bench_result *out)
     while (sim_alive(s->w) > 0 && (r->opt->frames == 0 || frame < r->opt->frames) &&
            !app_stop_signal()) {
         if (!reserve_steps(r, frame + 1)) return ECS_ERR_NOMEM;
+        app_trace_step_start(r->trace);
         double t0 = now_ms();
         ecs_status st = sim_step(s->w);
         double t1 = now_ms();
+        app_trace_step_end(r->trace, sim_ecs(s->w));
         out->frames = frame;
         if (st != ECS_OK) return st;
         r->step_ms[frame++] = t1 - t0;
@@ -191,7 +194,9 @@ int bench_run(bench_runner *r, uint32_t index, uint32_t repeat, const bench_conf
         report_failure(r, &s, "sim_create", st, err.message);
         return 1;
     }
+    bench_trace_run_begin(r->trace, r->opt, cfg, repeat);
     st = run_frames(r, &s, out);
+    bench_trace_run_end(r->trace, &r->progress, st == ECS_OK && !app_stop_signal());
     if (st == ECS_OK) {
         out->peak_rss_mib = bench_mem_peak_mib(reset_ok, &out->rss_per_run);
         finish(r, &s, out);

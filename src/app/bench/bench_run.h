@@ -6,6 +6,7 @@
 
 #include "bench_data.h"
 #include "bench_progress.h"
+#include "trace.h"
 
 /* State kept across runs: the per-frame time buffer and the progress line. */
 typedef struct bench_runner {
@@ -14,6 +15,7 @@ typedef struct bench_runner {
     size_t step_cap;
     bench_progress progress;
     uint32_t run_n;  /* runs in the whole benchmark, for the progress line */
+    app_trace *trace; /* --trace; NULL: none */
 } bench_runner;
 
 void bench_runner_init(bench_runner *r, const bench_options *o, uint32_t run_n);

@@ -9,6 +9,7 @@
 #include "window_platform.h"
 #include "window_shot.h"
 #include "window_stats.h"
+#include "window_trace.h"
 #include "out.h"
 #include "stop.h"
 
@@ -40,6 +41,7 @@ typedef struct window_app {
     sim_world *world;
     gfx_batch *batches; /* one per render subtask: max_threads */
     app_out shot;       /* --screenshot, staged before the window opens */
+    window_trace trace; /* --trace */
     window_stats stats;
     float scale;        /* drawable pixels per window coordinate */
     int px_w, px_h;     /* drawable size this frame */
@@ -139,6 +141,7 @@ static int start(window_app *a, int argc, char **argv)
         return 2;
     }
     rc = app_out_stage(&a->shot, PROG, "--screenshot", a->opt.screenshot, 0);
+    if (rc == 0) rc = window_trace_stage(&a->trace, &a->opt, &a->shot);
     if (rc != 0) return rc;
     app_stop_install();
     window_assets assets;
@@ -150,6 +153,7 @@ static int start(window_app *a, int argc, char **argv)
         update_sizes(a);
         rc = create_world(a);
     }
+    if (rc == 0) rc = window_trace_start(&a->trace, &a->opt);
     if (rc == 0) rc = create_renderer(a, &assets);
     return rc;
 }
@@ -161,6 +165,7 @@ static void stop(window_app *a)
     window_platform_close(&a->plat);
     free(a->batches);
     app_out_discard(&a->shot);
+    window_trace_free(&a->trace);
 }
 
 /* ---- controls ------------------------------------------------------------------ */
@@ -260,9 +265,11 @@ static void step(window_app *a, window_frame *f)
 {
     float wx, wy;
     if (a->spraying && mouse_world(a, &wx, &wy)) sim_spray(a->world, wx, wy, SPRAY_PER_FRAME);
+    app_trace_step_start(a->trace.trace);
     uint64_t t0 = window_now_ns();
     ecs_status st = sim_step(a->world);
     f->step_ms = (double)(window_now_ns() - t0) / 1e6;
+    app_trace_step_end(a->trace.trace, sim_ecs(a->world));
     f->stepped = true;
     ecs_context *ctx = sim_ecs(a->world);
     for (uint32_t s = 0; s < SIM_SYSTEM_COUNT; s++)
@@ -458,8 +465,9 @@ int window_main(int argc, char **argv)
         if (app_stop_signal() && !a.shot_saved) {
             rc = app_stop_status();
         } else {
+            int trace_rc = a.status ? 0 : window_trace_finish(&a.trace);
             if (a.opt.frames) window_stats_print_summary(&a.stats, stdout);
-            rc = a.status ? a.status : app_stdout_finish(PROG);
+            rc = a.status ? a.status : trace_rc ? trace_rc : app_stdout_finish(PROG);
         }
     }
     stop(&a);

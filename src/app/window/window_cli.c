@@ -14,7 +14,9 @@ enum {
     OPT_VSYNC,
     OPT_ASSETS,
     OPT_DRAW,
-    OPT_SIZE
+    OPT_SIZE,
+    OPT_TRACE,
+    OPT_TRACE_FRAMES
 };
 
 static const struct option LONGOPTS[] = {
@@ -24,6 +26,8 @@ static const struct option LONGOPTS[] = {
     {"assets", required_argument, NULL, OPT_ASSETS},
     {"draw", required_argument, NULL, OPT_DRAW},
     {"size", required_argument, NULL, OPT_SIZE},
+    {"trace", required_argument, NULL, OPT_TRACE},
+    {"trace-frames", required_argument, NULL, OPT_TRACE_FRAMES},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 
@@ -44,6 +48,7 @@ static window_options defaults(void)
         .draw = WINDOW_DRAW_POINTS,
         .width = 1440u,
         .height = 900u,
+        .trace_frames = {.first = APP_TRACE_FIRST_DEFAULT, .last = APP_TRACE_LAST_DEFAULT},
     };
 }
 
@@ -90,12 +95,21 @@ void window_cli_usage(FILE *f)
             "                            executable, then the install prefix's share/)\n"
             "  --draw points|quads       point sprites or instanced quads (default points)\n"
             "  --size WxH                the window's size, each %u..%u (default %ux%u)\n"
+            "  --trace FILE              write the ECS timeline of frames --trace-frames\n"
+            "                            as a Chrome trace (JSON) when the window closes,\n"
+            "                            replaced whole; open it in ui.perfetto.dev: one\n"
+            "                            track per worker, an event per subtask, finish\n"
+            "                            and sleep\n"
+            "  --trace-frames A:B        the steps --trace keeps, 1-based, A through B,\n"
+            "                            1 <= A <= B, at most %u (default %u:%u); paused\n"
+            "                            frames are no steps\n"
             "  -h, --help                print this and exit\n"
             "\n"
             "A flag that takes a value is given once. A long flag may be shortened to\n"
             "any prefix that names only it (--ent 1000 for --entities 1000; --s is\n"
             "refused: --seed, --storage, --screenshot or --size).\n",
-            WINDOW_MAX_FRAMES, SIZE_MIN, SIZE_MAX_PX, (unsigned)d.width, (unsigned)d.height);
+            WINDOW_MAX_FRAMES, SIZE_MIN, SIZE_MAX_PX, (unsigned)d.width, (unsigned)d.height,
+            APP_TRACE_MAX_FRAMES, APP_TRACE_FIRST_DEFAULT, APP_TRACE_LAST_DEFAULT);
     app_options_usage_numbers(f, 1u);
     fputc('\n', f);
     fputs("Controls:\n"
@@ -118,9 +132,9 @@ void window_cli_usage(FILE *f)
           "one summary line at exit: frames, mean fps, mean step ms, mean render ms\n"
           "(prepare + upload + draw). Exit status: 0 done, 1 no display / no OpenGL\n"
           "3.3 / a missing or broken shader or font (one line says which) / the\n"
-          "screenshot failed while written (a full disk), 2 bad input (an --assets\n"
-          "that is not a directory, a --screenshot whose file cannot be created,\n"
-          "both checked before the window opens), 128+N stopped by\n"
+          "screenshot or trace failed while written (a full disk), 2 bad input (an\n"
+          "--assets that is not a directory, a --screenshot or --trace whose file\n"
+          "cannot be created, checked before the window opens), 128+N stopped by\n"
           "signal N (SIGINT, SIGTERM, SIGHUP: no screenshot written, the old one\n"
           "kept). With no display it says so and suggests `particles bench`;\n"
           "SDL_VIDEODRIVER=offscreen is accepted only when set explicitly.\n",
@@ -182,6 +196,8 @@ static bool apply(int c, const char *arg, void *ctx)
         o->draw = i == 1u ? WINDOW_DRAW_QUADS : WINDOW_DRAW_POINTS;
         return true;
     case OPT_SIZE: return parse_size(cli, arg, o);
+    case OPT_TRACE: return app_parse_file(cli, "--trace", arg, &o->trace);
+    case OPT_TRACE_FRAMES: return app_trace_parse_frames(cli, arg, &o->trace_frames);
     case 'h': o->help = true; return true;
     default: return false;
     }
@@ -212,5 +228,5 @@ int window_cli_parse(int argc, char **argv, window_options *o)
     o->world_h = sim.world_h;
     uint32_t cpus = app_online_cpus();
     o->max_threads = o->threads > cpus ? o->threads : cpus;
-    return 0;
+    return app_trace_check_options(p.cli.prog, o->trace, &o->trace_frames, o->frames) ? 0 : 2;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "options.h"
+#include "trace.h"
 
 #define WINDOW_MAX_FRAMES 100000000u
 
@@ -31,6 +32,8 @@ typedef struct window_options {
     const char *assets;     /* NULL: next to the executable, then the install prefix */
     window_draw draw;
     uint32_t width, height; /* the window's initial size (--size WxH) */
+    const char *trace;      /* --trace: NULL: none */
+    app_trace_frames trace_frames; /* --trace-frames */
     bool help;
 } window_options;
 
