@@ -240,6 +240,7 @@ ecs_status ecs_step(ecs_context *ctx, ecs_step_fn fn, void *user)
     if (ctx->stepping) return ecs__misuse(ctx, "ecs_step called from a step callback");
     atomic_store_explicit(&ctx->misuse, 0, memory_order_relaxed);
     ctx->step_status = ECS_OK;
+    ctx->timeline_valid = false; /* until this step's systems ran */
     ctx->stepping = true;
     if (fn) fn(ctx, user);
     ecs__refresh(ctx, false);

@@ -516,7 +516,8 @@ typedef struct ecs_timeline {
 
 /* The last step's timeline, valid until the next step (or
  * ecs_set_timeline). False, with *out zeroed, when no step ran with the
- * timeline on since it was last turned on, or when it ran out of memory. */
+ * timeline on since it was last turned on, when the last step failed
+ * before its systems ran, or when recording ran out of memory. */
 bool ecs_timeline_get(const ecs_context *ctx, ecs_timeline *out);
 /* On by default; between steps only (owner thread, like ecs_set_workers).
  * Off, a step reads no clock per subtask (the balanced split still times
