@@ -127,15 +127,3 @@ void gfx__particles_draw(gfx_renderer *r, const float proj[16], float px_per_uni
         glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, (GLsizei)r->instance_count);
     glBindVertexArray(0);
 }
-
-void gfx_draw_particles(gfx_renderer *r)
-{
-    const gfx_view *v = &r->view;
-    float m = r->def.margin * v->px_per_unit;
-    int x0 = (int)(v->x - m + 0.5f), x1 = (int)(v->x + v->w + m + 0.5f);
-    int y0 = (int)((float)r->fb_h - (v->y + v->h + m) + 0.5f), y1 = (int)((float)r->fb_h - v->y + m + 0.5f);
-    glEnable(GL_SCISSOR_TEST);
-    glScissor(x0, y0, x1 - x0, y1 - y0);
-    gfx__particles_draw(r, r->proj_world, v->px_per_unit);
-    glDisable(GL_SCISSOR_TEST);
-}

@@ -170,8 +170,16 @@ typedef struct gfx_view {
     float px_per_unit;
 } gfx_view;
 
+/* gfx_begin_frame sets the view that shows the whole world, letterboxed;
+ * gfx_set_view then changes it for the frame (a zoomed camera: a larger
+ * px_per_unit, the world's corner anywhere). Particles stay clipped to
+ * the whole world's letterboxed box, and the mapping below follows the
+ * view set. A view with no positive px_per_unit or a non-finite corner is
+ * ignored. */
+void gfx_set_view(gfx_renderer *r, const gfx_view *v);
 gfx_view gfx_get_view(const gfx_renderer *r);
-/* A drawable pixel to world units; false if outside the world. */
+/* A drawable pixel to world units; false if outside the world or outside
+ * the box the world is shown in. */
 bool gfx_pixel_to_world(const gfx_renderer *r, float px, float py, float *wx, float *wy);
 /* A world point to drawable pixels. */
 void gfx_world_to_pixel(const gfx_renderer *r, float wx, float wy, float *px, float *py);
