@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "options.h"
+#include "window_colors.h"
 
 #define WINDOW_MAX_FRAMES 100000000u
 
@@ -31,6 +32,10 @@ typedef struct window_options {
     const char *assets;     /* NULL: next to the executable, then the install prefix */
     window_draw draw;
     uint32_t width, height; /* the window's initial size (--size WxH) */
+    window_color color;     /* --color: the initial colouring */
+    float zoom;             /* --zoom: the initial zoom, 1 the whole world */
+    bool center_given;      /* --center X,Y: the world point at the view's centre */
+    float center_x, center_y;
     bool help;
 } window_options;
 
