@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# test_window_modes.sh - the window's camera and colouring modes end to end,
+# in a real window (Xvfb), read back from screenshots.
+#
+#   bash tests/test_window_modes.sh path/to/particles path/to/png_probe
+#
+# Wheel clicks zoom about the pointer: on a paused scene, the picture after
+# the zoom is the one before magnified about the pointer (not about the
+# window's centre); --zoom starts zoomed. --color worker shows one colour
+# per worker that ran a render subtask (one with one worker or with inner
+# parallelism off, more with four workers), speed is a blue-to-red ramp
+# with none of the thesis's purples, cell shows the grid's many colours,
+# and a bad --color is refused in one line. Prints one line per case,
+# exits 1 if any failed.
+set -u
+
+if [ $# -ne 2 ] || [ ! -x "$1" ] || [ ! -x "$2" ]; then
+    echo "usage: $0 PATH_TO_PARTICLES PATH_TO_PNG_PROBE" >&2
+    exit 2
+fi
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") # absolute: one run changes directory
+probe=$2
+. "$(dirname "$0")/window_util.sh"
+
+if [ -z "${DISPLAY:-}" ]; then
+    echo "FAIL no DISPLAY: run this under xvfb-run (tests/run.sh does)"
+    exit 1
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/particles-modes.XXXXXX") || exit 2
+# KEEP=1 keeps the screenshots for a look.
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
+out=$tmp/stdout
+err=$tmp/stderr
+
+# The particles' area: right of the HUD's panel, above the hint line.
+area=(700 0 1440 860)
+small=(--entities 20000 --vsync off --frames 10)
+
+shot() { # NAME ARGS...: a screenshot of the 10th frame
+    local name=$1
+    shift
+    "$bin" "${small[@]}" "$@" --screenshot "$tmp/$name.png" >"$out" 2>"$err" ||
+        echo "exit $? for $*: $(head -c 300 "$err")" >&2
+}
+
+# ---- --color ---------------------------------------------------------------
+"$bin" --color purple --frames 1 >"$out" 2>"$err"
+rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -q -- "--color: 'purple'" "$err" &&
+    grep -q "thesis, speed, worker, cell" "$err" && [ ! -s "$out" ]; then
+    ok "--color purple: exit 2, one line naming the flag, the value and the words"
+else
+    fail "--color purple" "exit $rc, stderr: $(head -c 300 "$err")"
+fi
+"$bin" --zoom 65 --frames 1 >"$out" 2>"$err"
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -q -- "--zoom: '65'" "$err" &&
+    ok "--zoom 65: exit 2, one line" || fail "--zoom 65" "exit $rc, stderr: $(head -c 300 "$err")"
+
+# ---- colouring modes -------------------------------------------------------
+shot thesis --threads 2
+shot speed --threads 2 --color speed
+shot cell --threads 2 --color cell
+read -r th_hues th_sat th_purple < <("$probe" "$tmp/thesis.png" hues "${area[@]}")
+read -r sp_hues sp_sat sp_purple < <("$probe" "$tmp/speed.png" hues "${area[@]}")
+read -r ce_hues ce_sat _ < <("$probe" "$tmp/cell.png" hues "${area[@]}")
+# The thesis's random colours hold purples; the speed ramp has none.
+if [ "${th_purple:-0}" -gt 1000 ] && [ "${sp_sat:-0}" -gt 10000 ] &&
+    [ "${sp_purple:-1}" -lt $((sp_sat / 200)) ]; then
+    ok "speed: a blue-to-red ramp ($sp_purple of $sp_sat coloured pixels purple, thesis $th_purple)"
+else
+    fail "speed" "purple pixels: speed ${sp_purple:-?} of ${sp_sat:-?}, thesis ${th_purple:-?}"
+fi
+# Nine cell colours (some neighbouring in hue) against one smear of hues.
+if [ "${th_hues:-9}" -le 2 ] && [ "${ce_hues:-0}" -ge 6 ]; then
+    ok "cell: $ce_hues distinct hues where the thesis's colours make $th_hues"
+else
+    fail "cell" "distinct hues: cell ${ce_hues:-?}, thesis ${th_hues:-?}"
+fi
+
+# One worker, or inner parallelism off (one render subtask): one colour.
+shot w1 --threads 1 --color worker
+shot ipoff --threads 4 --inner-parallelism off --color worker
+read -r w1 _ < <("$probe" "$tmp/w1.png" hues "${area[@]}")
+read -r ipoff _ < <("$probe" "$tmp/ipoff.png" hues "${area[@]}")
+if [ "${w1:-0}" -eq 1 ] && [ "${ipoff:-0}" -eq 1 ]; then
+    ok "worker: one colour with 1 worker and with inner parallelism off"
+else
+    fail "worker, one subtask" "distinct hues: ${w1:-?} with 1 worker, ${ipoff:-?} with IP off"
+fi
+# Four workers: a colour per worker that ran a render subtask in the last
+# step, so 2 to 4. A worker may steal every subtask of a step on a busy
+# machine (two cores here): up to 5 runs for one that shows two.
+hues=0
+for _ in 1 2 3 4 5; do
+    shot w4 --threads 4 --color worker
+    read -r hues _ < <("$probe" "$tmp/w4.png" hues "${area[@]}")
+    [ "${hues:-0}" -ge 2 ] && break
+done
+if [ "${hues:-0}" -ge 2 ] && [ "${hues:-0}" -le 4 ]; then
+    ok "worker: $hues distinct colours with 4 workers"
+else
+    fail "worker, 4 workers" "${hues:-?} distinct hues, want 2 to 4"
+fi
+
+# ---- zoom ------------------------------------------------------------------
+# --zoom 8 about the world's centre: the circles are 8 times wider, so far
+# fewer distinct colours fill the same area than at 1x.
+shot z8 --threads 2 --zoom 8 --center 720,450
+read -r _ _ c1 _ < <("$probe" "$tmp/thesis.png")
+read -r _ _ c8 _ < <("$probe" "$tmp/z8.png")
+[ "${c8:-99999}" -lt "$(( ${c1:-0} / 2 ))" ] && ok "--zoom 8: $c8 colours where 1x has $c1" ||
+    fail "--zoom 8" "${c8:-?} colours, 1x ${c1:-?}"
+
+# Wheel clicks at a known pointer on a paused scene, from 4x (circles of a
+# few pixels to compare): S saves a screenshot before and after (in the
+# working directory), each waited for.
+if ! command -v xdotool >/dev/null; then
+    fail "wheel zoom" "xdotool is not installed (.ci/install-deps installs it)"
+else
+    mkdir "$tmp/keys"
+    (cd "$tmp/keys" && exec "$bin" --entities 20000 --vsync off --threads 2 --size 800x500 \
+        --zoom 4 --center 720,450) \
+        >"$out" 2>"$err" &
+    pid=$!
+    wid=$(window_of "$pid")
+    shots() { ls "$tmp/keys" | grep -c '^particles-.*\.png$'; }
+    wait_shots() { # N: until N screenshots are there (at most 20 s)
+        for _ in $(seq 200); do
+            [ "$(shots)" -ge "$1" ] && return 0
+            kill -0 "$pid" 2>/dev/null || return 1
+            sleep 0.1
+        done
+        return 1
+    }
+    x=560 y=330 clicks=6
+    if [ -n "$wid" ]; then
+        # The first screenshot proves a step ran (nothing is drawn before
+        # one); then paused, one before the wheel and one after.
+        xdotool mousemove --window "$wid" $x $y key --window "$wid" s
+        wait_shots 1 && xdotool key --window "$wid" space s && wait_shots 2 &&
+            xdotool click --window "$wid" --repeat $clicks --delay 20 4 key --window "$wid" s &&
+            wait_shots 3
+        xdotool key --window "$wid" Escape
+    fi
+    wait_gone "$pid" || kill "$pid"
+    wait "$pid"
+    mapfile -t files < <(ls -tr "$tmp/keys" | grep "^particles-.*\.png$")
+    if [ -z "$wid" ] || [ "${#files[@]}" -ne 3 ]; then
+        fail "wheel zoom" "window ${wid:-none}, screenshots: ${files[*]:-none}; stderr: $(head -c 300 "$err")"
+    else
+        zoom=$(awk -v n=$clicks 'BEGIN { printf "%.4f", 1.25 ^ n }') # relative to the 4x
+        read -r here centre < <("$probe" "$tmp/keys/${files[1]}" zoomed "$tmp/keys/${files[2]}" $x $y "$zoom")
+        if awk -v h="${here:-99}" -v c="${centre:-0}" 'BEGIN { exit !(h < 12 && h * 2 < c && c > 10) }'; then
+            ok "wheel zoom x$zoom keeps the point under the pointer (difference $here, about the centre $centre)"
+        else
+            fail "wheel zoom" "difference about the pointer ${here:-?}, about the centre ${centre:-?}"
+        fi
+    fi
+fi
+
+finish "window modes"
