@@ -52,6 +52,8 @@ static gfx_def with_defaults(const gfx_def *def)
     if (d.font_px <= 0.0f) d.font_px = z.font_px;
     if (d.margin <= 0.0f) d.margin = z.margin;
     if (!d.background.a) d.background = z.background;
+    d.alpha_floor = d.alpha_floor > 0.0f ? (d.alpha_floor < 1.0f ? d.alpha_floor : 1.0f) : 0.0f;
+    d.lift = d.lift > 0.0f ? (d.lift < 1.0f ? d.lift : 1.0f) : 0.0f;
     return d;
 }
 

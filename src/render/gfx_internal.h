@@ -25,7 +25,7 @@ typedef struct gfx_font {
 /* The particle program of one draw path. */
 typedef struct gfx_particle_prog {
     GLuint program;
-    GLint u_proj, u_px_per_unit, u_highlight, u_highlight_on;
+    GLint u_proj, u_px_per_unit, u_highlight, u_highlight_on, u_alpha_floor, u_lift;
 } gfx_particle_prog;
 
 struct gfx_renderer {

@@ -31,6 +31,8 @@ gfx_status gfx__particles_init(gfx_renderer *r, gfx_error *err)
         p->u_px_per_unit = glGetUniformLocation(p->program, "u_px_per_unit");
         p->u_highlight = glGetUniformLocation(p->program, "u_highlight");
         p->u_highlight_on = glGetUniformLocation(p->program, "u_highlight_on");
+        p->u_alpha_floor = glGetUniformLocation(p->program, "u_alpha_floor");
+        p->u_lift = glGetUniformLocation(p->program, "u_lift");
     }
     glGenBuffers(1, &r->instances);
     glGenVertexArrays(2, r->vao);
@@ -120,6 +122,8 @@ void gfx__particles_draw(gfx_renderer *r, const float proj[16], float px_per_uni
     glUniform1f(p->u_px_per_unit, px_per_unit);
     glUniform4fv(p->u_highlight, 1, r->highlight);
     glUniform1i(p->u_highlight_on, r->highlight_on ? 1 : 0);
+    glUniform1f(p->u_alpha_floor, r->def.alpha_floor);
+    glUniform1f(p->u_lift, r->def.lift);
     glBindVertexArray(r->vao[d]);
     if (d == GFX_DRAW_POINTS)
         glDrawArrays(GL_POINTS, 0, (GLsizei)r->instance_count);

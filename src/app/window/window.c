@@ -27,6 +27,8 @@
 #define SPRAY_PER_FRAME 200u
 #define NOTICE_NS 4000000000u
 #define PAUSED_WAIT_MS 250
+#define WINDOW_ALPHA_FLOOR 0.6f
+#define WINDOW_LIFT 0.5f
 
 /* The render system's output goes to the GPU as it is. */
 _Static_assert(sizeof(sim_instance) == sizeof(gfx_instance), "instance layouts differ");
@@ -117,6 +119,10 @@ static int create_renderer(window_app *a, const window_assets *assets)
     def.world_h = p->world_h;
     def.max_radius = p->radius_max;
     def.draw = a->opt.draw == WINDOW_DRAW_QUADS ? GFX_DRAW_QUADS : GFX_DRAW_POINTS;
+    /* Faded particles stay visible and the thesis's dull random colours
+     * brighter: a per-vertex look that costs no draw time. */
+    def.alpha_floor = WINDOW_ALPHA_FLOOR;
+    def.lift = WINDOW_LIFT;
     gfx_error err = {0};
     if (gfx_create(&def, &a->gfx, &err) != GFX_OK) {
         app_error(PROG, "%s%s", err.message,
@@ -164,8 +170,9 @@ static int start(window_app *a, int argc, char **argv)
         gfx_begin_frame(a->gfx, a->px_w, a->px_h); /* the fit that --zoom and --center need */
         gfx_view fit = gfx_get_view(a->gfx);
         window_view_set_fit(&a->view, &fit);
-        window_view_set(&a->view, a->opt.zoom, a->opt.center_given ? a->opt.center_x : 0.5f * p->world_w,
-                        a->opt.center_given ? a->opt.center_y : 0.5f * p->world_h);
+        bool c = a->opt.center_given;
+        window_view_set(&a->view, a->opt.zoom, c ? a->opt.center_x : 0.5f * p->world_w,
+                        c ? a->opt.center_y : 0.5f * p->world_h);
         a->color = a->opt.color;
     }
     return rc;
@@ -242,6 +249,15 @@ static void key(window_app *a, const SDL_KeyboardEvent *k)
     }
 }
 
+/* Each click up zooms in by WINDOW_VIEW_WHEEL_STEP about the pointer. */
+static void wheel(window_app *a, const SDL_MouseWheelEvent *w)
+{
+    int clicks = w->direction == SDL_MOUSEWHEEL_FLIPPED ? -w->y : w->y;
+    if (clicks != 0)
+        window_view_zoom_at(&a->view, a->mouse_x * a->scale, a->mouse_y * a->scale,
+                            powf(WINDOW_VIEW_WHEEL_STEP, (float)clicks));
+}
+
 static void handle(window_app *a, const SDL_Event *e)
 {
     switch (e->type) {
@@ -259,7 +275,8 @@ static void handle(window_app *a, const SDL_Event *e)
         a->mouse_x = (float)e->motion.x;
         a->mouse_y = (float)e->motion.y;
         if (a->dragging)
-            window_view_pan(&a->view, (float)e->motion.xrel * a->scale, (float)e->motion.yrel * a->scale);
+            window_view_pan(&a->view, (float)e->motion.xrel * a->scale,
+                            (float)e->motion.yrel * a->scale);
         break;
     case SDL_MOUSEBUTTONDOWN:
     case SDL_MOUSEBUTTONUP:
@@ -269,13 +286,7 @@ static void handle(window_app *a, const SDL_Event *e)
         a->mouse_x = (float)e->button.x;
         a->mouse_y = (float)e->button.y;
         break;
-    case SDL_MOUSEWHEEL:
-        if (e->wheel.y != 0)
-            window_view_zoom_at(&a->view, a->mouse_x * a->scale, a->mouse_y * a->scale,
-                                powf(WINDOW_VIEW_WHEEL_STEP, (float)(e->wheel.direction == SDL_MOUSEWHEEL_FLIPPED
-                                                                         ? -e->wheel.y
-                                                                         : e->wheel.y)));
-        break;
+    case SDL_MOUSEWHEEL: wheel(a, &e->wheel); break;
     default: break;
     }
 }
@@ -447,9 +458,11 @@ static void draw(window_app *a, window_frame *f, bool last)
     gfx_set_view(a->gfx, &zoomed);
     window_hud_layout layout = window_hud_layout_of(a->gfx, a->help, a->px_w, a->px_h, a->scale);
     uint32_t n = gather_batches(a), shown_n = n;
-    const gfx_batch *shown = window_colors_apply(&a->colors, a->color, a->world, a->batches, n, &shown_n);
+    const gfx_batch *shown =
+        window_colors_apply(&a->colors, a->color, a->world, a->batches, n, &shown_n);
     if (!shown) {
-        notify(a, "out of memory for the %s colours: the thesis's shown", WINDOW_COLOR_NAMES[a->color]);
+        notify(a, "out of memory for the %s colours: the thesis's shown",
+               WINDOW_COLOR_NAMES[a->color]);
         a->color = WINDOW_COLOR_THESIS;
         shown = a->batches;
         shown_n = n;

@@ -81,6 +81,11 @@ typedef struct gfx_def {
                                wider than the driver's largest point */
     gfx_draw draw;
     gfx_color background;   /* the world's; the letterbox bars are darker */
+    /* The look (0 and 0: the instances' colours as given). Alpha is drawn
+     * at least alpha_floor (0..1), so faded particles stay visible; lift
+     * (0..1) moves each colour that far towards its brightest shade (the
+     * same hue with its largest channel at full). */
+    float alpha_floor, lift;
 } gfx_def;
 
 gfx_def gfx_default_def(void);
