@@ -5,8 +5,9 @@
  * and out, anywhere in the box the world is shown in), the zoom stays in
  * [1, 64] however far the wheel turns, a pan moves the world with the
  * drag, the view never leaves the world, and reset shows the whole world.
- * The worker colours are far apart, the speed ramp runs from blue to red
- * and every grid cell differs from its eight neighbours.
+ * The worker colours are far apart (and the HUD's key lists each worker
+ * once), the speed ramp runs from blue to red and every grid cell differs
+ * from its eight neighbours.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -153,6 +154,26 @@ static void test_worker_colors_are_distinct(void **state)
     assert_true(distance(window_color_worker(3), window_color_worker(3u + WINDOW_WORKER_COLORS)) == 0);
 }
 
+/* The HUD's key: each worker that coloured a batch once, ascending. */
+static void test_workers_seen(void **state)
+{
+    (void)state;
+    window_colors c;
+    assert_int_equal(window_colors_init(&c, 6), 0);
+    const uint32_t of[6] = {3, 0, 3, UINT32_MAX, 1, 0};
+    for (uint32_t b = 0; b < 6; b++) c.worker_of[b] = of[b];
+    c.worker_batches = 6;
+    uint32_t out[8];
+    assert_int_equal(window_colors_workers(&c, out, 8), 3);
+    assert_int_equal(out[0], 0);
+    assert_int_equal(out[1], 1);
+    assert_int_equal(out[2], 3);
+    assert_int_equal(window_colors_workers(&c, out, 2), 2);
+    c.worker_batches = 0;
+    assert_int_equal(window_colors_workers(&c, out, 8), 0);
+    window_colors_fini(&c);
+}
+
 static void test_speed_ramp_and_cells(void **state)
 {
     (void)state;
@@ -182,6 +203,7 @@ int main(void)
         cmocka_unit_test(test_pan_moves_the_world_with_the_drag),
         cmocka_unit_test(test_reset_and_set),
         cmocka_unit_test(test_worker_colors_are_distinct),
+        cmocka_unit_test(test_workers_seen),
         cmocka_unit_test(test_speed_ramp_and_cells),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -374,6 +374,7 @@ static void draw_cell(window_app *a, uint32_t cell, const float rect[4], uint32_
 
 static void hud(window_app *a, const window_hud_layout *l)
 {
+    uint32_t key[WINDOW_WORKER_COLORS];
     window_hud h = {
         .stats = &a->stats,
         .alive = sim_alive(a->world),
@@ -381,6 +382,10 @@ static void hud(window_app *a, const window_hud_layout *l)
         .wave = sim_wave(a->world) + 1u, /* the first wave is wave 1 */
         .color = WINDOW_COLOR_NAMES[a->color],
         .zoom = a->view.zoom,
+        .key_workers = key,
+        .key_n = a->color == WINDOW_COLOR_WORKER
+                     ? window_colors_workers(&a->colors, key, WINDOW_WORKER_COLORS)
+                     : 0u,
         .frame = sim_frame(a->world),
         .workers = sim_workers(a->world),
         .max_workers = sim_max_workers(a->world),

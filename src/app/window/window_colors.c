@@ -83,6 +83,7 @@ static void set_rgb(gfx_instance *p, gfx_color c)
 static void render_workers(window_colors *c, sim_world *w, uint32_t n)
 {
     for (uint32_t b = 0; b < n; b++) c->worker_of[b] = UINT32_MAX;
+    c->worker_batches = n;
     ecs_timeline tl;
     if (!ecs_timeline_get(sim_ecs(w), &tl)) return;
     for (uint32_t s = 0; s < tl.span_count; s++) {
@@ -154,4 +155,22 @@ const gfx_batch *window_colors_apply(window_colors *c, window_color mode, sim_wo
     for (uint32_t b = 0; b < n; b++) total += raw[b].count;
     if (n > c->max_batches || !reserve(c, total)) return NULL;
     return recolor(c, mode, w, raw, n);
+}
+
+uint32_t window_colors_workers(const window_colors *c, uint32_t *out, uint32_t max)
+{
+    uint32_t n = 0, last = 0;
+    bool any = false;
+    /* Smallest worker above the last one taken, until none is left. */
+    while (n < max) {
+        uint32_t next = UINT32_MAX;
+        for (uint32_t b = 0; b < c->worker_batches; b++) {
+            uint32_t w = c->worker_of[b];
+            if (w != UINT32_MAX && (!any || w > last) && w < next) next = w;
+        }
+        if (next == UINT32_MAX) break;
+        out[n++] = last = next;
+        any = true;
+    }
+    return n;
 }

@@ -39,6 +39,7 @@ typedef struct window_colors {
     /* WINDOW_COLOR_WORKER: the worker of each batch of the last call
      * (UINT32_MAX where the timeline did not say), for the HUD's key. */
     uint32_t *worker_of;
+    uint32_t worker_batches; /* how many worker_of holds */
 } window_colors;
 
 /* Room for max_batches batches; 0, or -1 out of memory. */
@@ -52,5 +53,9 @@ void window_colors_fini(window_colors *c);
  * when memory ran out (draw `raw` then). */
 const gfx_batch *window_colors_apply(window_colors *c, window_color mode, sim_world *w,
                                      const gfx_batch *raw, uint32_t n, uint32_t *out_n);
+
+/* The workers the last WINDOW_COLOR_WORKER call coloured, each once, in
+ * ascending order: up to max of them into out; returns how many. */
+uint32_t window_colors_workers(const window_colors *c, uint32_t *out, uint32_t max);
 
 #endif /* WINDOW_COLORS_H */

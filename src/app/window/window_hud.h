@@ -24,6 +24,10 @@ typedef struct window_hud {
     bool paused, help, vsync_on;
     gfx_draw draw;
     const char *color;  /* the colouring mode's name */
+    /* Colouring by worker: the workers shown, a swatch each after the
+     * first line (key_n 0: none). */
+    const uint32_t *key_workers;
+    uint32_t key_n;
     float zoom;         /* the camera's, 1: the whole world */
     const char *notice; /* one line for a few seconds, or NULL */
     const char *warning; /* why the world cannot be seen (window_hud_view_warning), or NULL */
