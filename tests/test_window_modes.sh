@@ -10,7 +10,8 @@
 # per worker that ran a render subtask (one with one worker or with inner
 # parallelism off, more with four workers), speed is a blue-to-red ramp
 # with none of the thesis's purples, cell shows the grid's many colours,
-# and a bad --color is refused in one line. Prints one line per case,
+# and a bad --color is refused in one line. A spray on a zoomed view lands
+# under the pointer. Prints one line per case,
 # exits 1 if any failed.
 set -u
 
@@ -125,24 +126,16 @@ else
         >"$out" 2>"$err" &
     pid=$!
     wid=$(window_of "$pid")
-    shots() { ls "$tmp/keys" | grep -c '^particles-.*\.png$'; }
-    wait_shots() { # N: until N screenshots are there (at most 20 s)
-        for _ in $(seq 200); do
-            [ "$(shots)" -ge "$1" ] && return 0
-            kill -0 "$pid" 2>/dev/null || return 1
-            sleep 0.1
-        done
-        return 1
-    }
+    wait_for() { wait_shots "$pid" "$tmp/keys" "$1"; }
     x=560 y=330 clicks=6
     if [ -n "$wid" ]; then
         # The first screenshot proves a step ran (nothing is drawn before
         # one); then paused, one before the wheel and one after.
         xdotool mousemove --window "$wid" $x $y key --window "$wid" s
-        wait_shots 1 && xdotool key --window "$wid" space s && wait_shots 2 &&
+        wait_for 1 && xdotool key --window "$wid" space s && wait_for 2 &&
             xdotool click --window "$wid" --repeat $clicks --delay 20 4 key --window "$wid" s &&
-            wait_shots 3
-        xdotool key --window "$wid" Escape
+            wait_for 3
+        xdotool key --window "$wid" Escape 2>/dev/null # the window may be gone before the key's release
     fi
     wait_gone "$pid" || kill "$pid"
     wait "$pid"
@@ -156,6 +149,44 @@ else
             ok "wheel zoom x$zoom keeps the point under the pointer (difference $here, about the centre $centre)"
         else
             fail "wheel zoom" "difference about the pointer ${here:-?}, about the centre ${centre:-?}"
+        fi
+    fi
+fi
+
+# A spray on a zoomed view lands under the pointer: on a nearly empty
+# world at 4x, the coloured pixels gather in the box around the pointer,
+# not in the same box elsewhere on its row.
+if command -v xdotool >/dev/null; then
+    mkdir "$tmp/spray"
+    (cd "$tmp/spray" && exec "$bin" --entities 100 --vsync off --threads 2 --size 800x500 \
+        --zoom 4 --center 720,450) >"$out" 2>"$err" &
+    pid=$!
+    wid=$(window_of "$pid")
+    x=620 y=380
+    wait_for() { wait_shots "$pid" "$tmp/spray" "$1"; }
+    if [ -n "$wid" ]; then
+        # The first screenshot marks a frame that saw the pointer arrive
+        # (a press before the window has the pointer is not the window's).
+        # A spray is created at the end of the step after the press, and
+        # drawn from the next: the second screenshot marks a frame after
+        # the press, the third shows the spray.
+        xdotool mousemove --window "$wid" $x $y key --window "$wid" s
+        wait_for 1 && xdotool mousedown --window "$wid" 1 key --window "$wid" s && wait_for 2 &&
+            xdotool key --window "$wid" s && wait_for 3
+        xdotool mouseup --window "$wid" 1 key --window "$wid" Escape 2>/dev/null
+    fi
+    wait_gone "$pid" || kill "$pid"
+    wait "$pid"
+    file=$(ls -tr "$tmp/spray" | grep '^particles-.*\.png$' | sed -n 3p)
+    if [ -z "$file" ]; then
+        fail "spray when zoomed" "window ${wid:-none}, no screenshot; stderr: $(head -c 300 "$err")"
+    else
+        read -r _ here _ < <("$probe" "$tmp/spray/$file" hues $((x - 60)) $((y - 60)) $((x + 60)) $((y + 60)))
+        read -r _ away _ < <("$probe" "$tmp/spray/$file" hues $((x - 400)) $((y - 60)) $((x - 280)) $((y + 60)))
+        if [ "${here:-0}" -gt 200 ] && [ "${here:-0}" -gt $((${away:-0} * 5)) ]; then
+            ok "spray when zoomed: $here coloured pixels around the pointer, $away away from it"
+        else
+            fail "spray when zoomed" "${here:-?} coloured pixels around the pointer, ${away:-?} away"
         fi
     fi
 fi

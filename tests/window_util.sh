@@ -37,3 +37,15 @@ wait_gone() {
     done
     return 1
 }
+
+# wait_shots PID DIR N: polls for up to 20 s until DIR holds N screenshots
+# of the S key (particles-*.png, each renamed into place whole); false if
+# they did not come or the process ended.
+wait_shots() {
+    for _ in $(seq 200); do
+        [ "$(ls "$2" | grep -c '^particles-.*\.png$')" -ge "$3" ] && return 0
+        kill -0 "$1" 2>/dev/null || return 1
+        sleep 0.1
+    done
+    return 1
+}
