@@ -315,7 +315,8 @@ static void test_lens(void **state)
 /* A view 4 times larger than the whole world's, green's centre (100, 50)
  * at the box's centre: green fills the middle out to 10 units (40 of the
  * whole view's units), the background lies beyond, red (50 units left)
- * is cut off by the box, and the bars stay bars. */
+ * is cut off by the box, and the bars stay bars; at 64x points give way
+ * to quads. */
 static void test_zoomed_view(void **state)
 {
     (void)state;
@@ -341,6 +342,14 @@ static void test_zoomed_view(void **state)
         assert_false(gfx_pixel_to_world(fx.r, cx - 50.0f * ppu, cy, &wx, &wy));
     }
     gfx_set_draw(fx.r, GFX_DRAW_POINTS);
+    /* At 64x the largest circle is wider than any driver's largest point:
+     * the points path gives way to quads, and green still fills its place. */
+    ppu = 64.0f * f.ppu;
+    v = (gfx_view){cx - 100.0f * ppu, cy - 50.0f * ppu, WORLD_W * ppu, WORLD_H * ppu, ppu};
+    draw_with(fx.r, &batch, 1, &v, NULL);
+    assert_int_equal(gfx_drawn_path(fx.r), GFX_DRAW_QUADS);
+    expect_color("64x: green's centre", pixel((int)cx, (int)cy), (rgb){0, 255, 0}, 0);
+    expect_color("64x: still green 30 pixels out", pixel((int)cx + 30, (int)cy - 30), (rgb){0, 255, 0}, 0);
 }
 
 /* The look: alpha never under the floor, colours lifted towards their
