@@ -11,7 +11,7 @@
 # parallelism off, more with four workers), speed is a blue-to-red ramp
 # with none of the thesis's purples, cell shows the grid's many colours,
 # and a bad --color is refused in one line. A spray on a zoomed view lands
-# under the pointer. Prints one line per case,
+# under the pointer. + at the most workers says why. Prints one line per case,
 # exits 1 if any failed.
 set -u
 
@@ -187,6 +187,37 @@ if command -v xdotool >/dev/null; then
             ok "spray when zoomed: $here coloured pixels around the pointer, $away away from it"
         else
             fail "spray when zoomed" "${here:-?} coloured pixels around the pointer, ${away:-?} away"
+        fi
+    fi
+fi
+
+# + at the most workers says why in the notice line (warning-coloured
+# text reaching far right, where the S key's shorter "saved ..." notice
+# does not). --threads at the online CPUs makes it the pool's size.
+if command -v xdotool >/dev/null; then
+    mkdir "$tmp/plus"
+    (cd "$tmp/plus" && exec "$bin" --entities 2000 --vsync off --threads "$(nproc)" \
+        --size 800x500) >"$out" 2>"$err" &
+    pid=$!
+    wid=$(window_of "$pid")
+    if [ -n "$wid" ]; then
+        xdotool key --window "$wid" s
+        wait_shots "$pid" "$tmp/plus" 1 && xdotool key --window "$wid" s && wait_shots "$pid" "$tmp/plus" 2 &&
+            xdotool key --window "$wid" plus s && wait_shots "$pid" "$tmp/plus" 3
+        xdotool key --window "$wid" Escape 2>/dev/null
+    fi
+    wait_gone "$pid" || kill "$pid"
+    wait "$pid"
+    mapfile -t files < <(ls -tr "$tmp/plus" | grep '^particles-.*\.png$')
+    if [ "${#files[@]}" -ne 3 ]; then
+        fail "+ at the most workers" "window ${wid:-none}, screenshots: ${files[*]:-none}"
+    else
+        saved=$("$probe" "$tmp/plus/${files[1]}" ffc450 390 420 480 480)
+        plus=$("$probe" "$tmp/plus/${files[2]}" ffc450 390 420 480 480)
+        if [ "${saved:-1}" -eq 0 ] && [ "${plus:-0}" -gt 10 ]; then
+            ok "+ at the most workers: a notice says why ($plus warning-coloured pixels at its end)"
+        else
+            fail "+ at the most workers" "warning-coloured pixels: $plus after +, $saved before"
         fi
     fi
 fi

@@ -195,8 +195,10 @@ static void change_workers(window_app *a, int delta)
     uint32_t n = sim_workers(a->world), max = sim_max_workers(a->world);
     uint32_t want = delta > 0 ? n + 1u : n - 1u;
     if (want > max) {
-        notify(a, "workers stay %u: the pool started %u threads (the larger of --threads and "
-                  "the CPUs); start with --threads N for more", (unsigned)n, (unsigned)max);
+        /* One line that fits the notice's width: the pool's threads are
+         * the larger of --threads and the CPUs (the help says so). */
+        notify(a, "at most %u workers, the pool's threads: start with --threads N for more",
+               (unsigned)max);
         return;
     }
     if (want < 1u) {
