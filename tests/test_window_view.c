@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -43,6 +44,11 @@ static void assert_at(const window_view *v, float wx, float wy, float px, float 
     if (!(fabsf(x - px) < 0.05f) || !(fabsf(y - py) < 0.05f))
         fail_msg("world %g,%g at pixel %g,%g, want %g,%g (zoom %g)", (double)wx, (double)wy,
                  (double)x, (double)y, (double)px, (double)py, (double)v->zoom);
+}
+
+static int distance(gfx_color a, gfx_color b)
+{
+    return abs(a.r - b.r) + abs(a.g - b.g) + abs(a.b - b.b);
 }
 
 static void test_zoom_keeps_the_point_under_the_cursor(void **state)
@@ -135,11 +141,6 @@ static void test_reset_and_set(void **state)
     assert_at(&v, 500.0f, 300.0f, 10.0f + 360.0f, 20.0f + 225.0f);
 }
 
-static int distance(gfx_color a, gfx_color b)
-{
-    return abs(a.r - b.r) + abs(a.g - b.g) + abs(a.b - b.b);
-}
-
 static void test_worker_colors_are_distinct(void **state)
 {
     (void)state;
@@ -169,6 +170,13 @@ static void test_workers_seen(void **state)
     assert_int_equal(out[1], 1);
     assert_int_equal(out[2], 3);
     assert_int_equal(window_colors_workers(&c, out, 2), 2);
+    /* The HUD's key of the worker colouring: the same workers, labelled. */
+    window_color_key key[WINDOW_COLOR_KEY_MAX];
+    assert_int_equal(window_colors_key(&c, WINDOW_COLOR_WORKER, NULL, key), 3);
+    assert_string_equal(key[2].label, "3");
+    assert_true(distance(key[2].color, window_color_worker(3)) == 0);
+    assert_int_equal(window_colors_key(&c, WINDOW_COLOR_THESIS, NULL, key), 0);
+    assert_int_equal(window_colors_key(&c, WINDOW_COLOR_CELL, NULL, key), 0);
     c.worker_batches = 0;
     assert_int_equal(window_colors_workers(&c, out, 8), 0);
     window_colors_fini(&c);

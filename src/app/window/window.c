@@ -376,7 +376,7 @@ static void draw_cell(window_app *a, uint32_t cell, const float rect[4], uint32_
 
 static void hud(window_app *a, const window_hud_layout *l)
 {
-    uint32_t key[WINDOW_WORKER_COLORS];
+    window_color_key key[WINDOW_COLOR_KEY_MAX];
     window_hud h = {
         .stats = &a->stats,
         .alive = sim_alive(a->world),
@@ -384,10 +384,8 @@ static void hud(window_app *a, const window_hud_layout *l)
         .wave = sim_wave(a->world) + 1u, /* the first wave is wave 1 */
         .color = WINDOW_COLOR_NAMES[a->color],
         .zoom = a->view.zoom,
-        .key_workers = key,
-        .key_n = a->color == WINDOW_COLOR_WORKER
-                     ? window_colors_workers(&a->colors, key, WINDOW_WORKER_COLORS)
-                     : 0u,
+        .key = key,
+        .key_n = window_colors_key(&a->colors, a->color, a->world, key),
         .frame = sim_frame(a->world),
         .workers = sim_workers(a->world),
         .max_workers = sim_max_workers(a->world),

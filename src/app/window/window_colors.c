@@ -2,6 +2,7 @@
 #include "window_colors.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,6 +119,9 @@ static const gfx_batch *recolor(window_colors *c, window_color mode, sim_world *
     return c->batches;
 }
 
+/* The speed drawn red: four times the spawn speed per axis. */
+static float speed_full(const sim_world *w) { return 4.0f * sim_get_params(w)->speed_max; }
+
 /* One batch from the ECS's columns: the render system's particles, in its
  * order, coloured by the length of their velocity. */
 static const gfx_batch *by_speed(window_colors *c, sim_world *w, uint32_t *out_n)
@@ -129,7 +133,7 @@ static const gfx_batch *by_speed(window_colors *c, sim_world *w, uint32_t *out_n
     const sim_vec2 *pos = ecs_column(ctx, SIM_C_POSITION);
     const sim_vec2 *vel = ecs_column(ctx, SIM_C_VELOCITY);
     const float *radius = ecs_column(ctx, SIM_C_CIRCLE);
-    float full = 4.0f * sim_get_params(w)->speed_max;
+    float full = speed_full(w);
     uint32_t kept = 0;
     for (uint32_t k = 0; k < count; k++) {
         uint32_t i = idx[k];
@@ -173,4 +177,26 @@ uint32_t window_colors_workers(const window_colors *c, uint32_t *out, uint32_t m
         any = true;
     }
     return n;
+}
+
+uint32_t window_colors_key(const window_colors *c, window_color mode, const sim_world *w,
+                           window_color_key *out)
+{
+    if (mode == WINDOW_COLOR_WORKER) {
+        uint32_t workers[WINDOW_COLOR_KEY_MAX];
+        uint32_t n = window_colors_workers(c, workers, WINDOW_COLOR_KEY_MAX);
+        for (uint32_t k = 0; k < n; k++) {
+            out[k].color = window_color_worker(workers[k]);
+            snprintf(out[k].label, sizeof out[k].label, "%u", (unsigned)workers[k]);
+        }
+        return n;
+    }
+    if (mode != WINDOW_COLOR_SPEED) return 0;
+    float full = speed_full(w);
+    for (uint32_t k = 0; k < 3u; k++) {
+        float v = full * (float)k / 2.0f;
+        out[k].color = window_color_speed(v, full);
+        snprintf(out[k].label, sizeof out[k].label, k == 2u ? "%.3g+" : "%.3g", (double)v);
+    }
+    return 3;
 }

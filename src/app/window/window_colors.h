@@ -58,4 +58,18 @@ const gfx_batch *window_colors_apply(window_colors *c, window_color mode, sim_wo
  * ascending order: up to max of them into out; returns how many. */
 uint32_t window_colors_workers(const window_colors *c, uint32_t *out, uint32_t max);
 
+/* One entry of a colouring's key on the HUD: a swatch and its label. */
+typedef struct window_color_key {
+    gfx_color color;
+    char label[16];
+} window_color_key;
+
+#define WINDOW_COLOR_KEY_MAX WINDOW_WORKER_COLORS
+/* The key of `mode` as the last window_colors_apply drew it, up to
+ * WINDOW_COLOR_KEY_MAX entries into out; returns how many: worker, each
+ * worker shown (its number); speed, the ramp's ends and middle (world
+ * units per second, the last "and more"); none for the others. */
+uint32_t window_colors_key(const window_colors *c, window_color mode, const sim_world *w,
+                           window_color_key *out);
+
 #endif /* WINDOW_COLORS_H */

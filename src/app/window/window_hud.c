@@ -1,6 +1,5 @@
 /* window_hud.c - what the HUD shows and where. */
 #include "window_hud.h"
-#include "window_colors.h"
 
 #include <float.h>
 #include <math.h>
@@ -155,18 +154,17 @@ static uint32_t figure_lines(const window_hud *h, hud_line *out)
 }
 
 /* After the line `text` at the pen (not yet drawn), a swatch and the
- * number of each worker of the key, as far as the panel's width allows. */
-static void worker_key(const pen *p, const window_hud *h, const char *text)
+ * label of each entry of the key, as far as the panel's width allows. */
+static void color_key(const pen *p, const window_hud *h, const char *text)
 {
     float x = p->x + gfx_text_width(p->r, text) + 6.0f * p->scale, end = p->x + p->max_w;
     float box = p->line * 0.55f;
     for (uint32_t k = 0; k < h->key_n; k++) {
-        char num[16];
-        snprintf(num, sizeof num, "%u", (unsigned)h->key_workers[k]);
+        const char *num = h->key[k].label;
         float w = box + 2.0f * p->scale + gfx_text_width(p->r, num);
         if (x + w > end) break;
         gfx_rect(p->r, x, p->y + (p->line - box) * 0.5f, box, box,
-                 window_color_worker(h->key_workers[k]));
+                 h->key[k].color);
         gfx_text(p->r, x + box + 2.0f * p->scale, p->y, num, TEXT);
         x += w + 5.0f * p->scale;
     }
@@ -187,7 +185,7 @@ static void figures_panel(gfx_renderer *r, const window_hud *h, const window_hud
     uint32_t first = h->warning ? 1u : 0u; /* the particles' line, which names the colouring */
     for (uint32_t i = 0; i < n; i++) {
         if (lines[i].rank >= keep) continue;
-        if (i == first) worker_key(&p, h, lines[i].text);
+        if (i == first) color_key(&p, h, lines[i].text);
         line(&p, lines[i].c, lines[i].text);
     }
     if (chart) system_chart(&p, h);

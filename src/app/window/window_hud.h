@@ -9,6 +9,7 @@
 
 #include "gfx.h"
 #include "sim.h"
+#include "window_colors.h"
 #include "window_stats.h"
 
 typedef struct window_hud {
@@ -24,9 +25,9 @@ typedef struct window_hud {
     bool paused, help, vsync_on;
     gfx_draw draw;
     const char *color;  /* the colouring mode's name */
-    /* Colouring by worker: the workers shown, a swatch each after the
-     * first line (key_n 0: none). */
-    const uint32_t *key_workers;
+    /* The colouring's key, a swatch and label each after the first line
+     * (key_n 0: none). */
+    const window_color_key *key;
     uint32_t key_n;
     float zoom;         /* the camera's, 1: the whole world */
     const char *notice; /* one line for a few seconds, or NULL */
