@@ -10,9 +10,10 @@
 # per worker that ran a render subtask (one with one worker or with inner
 # parallelism off, more with four workers), speed is a blue-to-red ramp
 # with none of the thesis's purples, cell shows the grid's many colours,
-# and a bad --color is refused in one line. A spray on a zoomed view lands
-# under the pointer. + at the most workers says why. Prints one line per case,
-# exits 1 if any failed.
+# and bad --color and --zoom values are refused in one line. A spray on a
+# zoomed view lands under the pointer, Z shows the whole world again, and
+# + at the most workers says why. Prints one line per case, exits 1 if any
+# failed.
 set -u
 
 if [ $# -ne 2 ] || [ ! -x "$1" ] || [ ! -x "$2" ]; then
@@ -114,111 +115,129 @@ read -r _ _ c8 _ < <("$probe" "$tmp/z8.png")
 [ "${c8:-99999}" -lt "$(( ${c1:-0} / 2 ))" ] && ok "--zoom 8: $c8 colours where 1x has $c1" ||
     fail "--zoom 8" "${c8:-?} colours, 1x ${c1:-?}"
 
-# Wheel clicks at a known pointer on a paused scene, from 4x (circles of a
-# few pixels to compare): S saves a screenshot before and after (in the
-# working directory), each waited for.
-if ! command -v xdotool >/dev/null; then
-    fail "wheel zoom" "xdotool is not installed (.ci/install-deps installs it)"
-else
-    mkdir "$tmp/keys"
-    (cd "$tmp/keys" && exec "$bin" --entities 20000 --vsync off --threads 2 --size 800x500 \
-        --zoom 4 --center 720,450) \
-        >"$out" 2>"$err" &
+# ---- with the mouse and keys (xdotool) ---------------------------------------
+
+# start_in DIR ARGS...: the window in the background with DIR as its
+# working directory (the S key's screenshots land there); sets pid, and
+# wid to its X window (empty if none appeared).
+start_in() {
+    local dir=$1
+    shift
+    mkdir "$dir"
+    (cd "$dir" && exec "$bin" "$@") >"$out" 2>"$err" &
     pid=$!
     wid=$(window_of "$pid")
-    wait_for() { wait_shots "$pid" "$tmp/keys" "$1"; }
-    x=560 y=330 clicks=6
-    if [ -n "$wid" ]; then
-        # The first screenshot proves a step ran (nothing is drawn before
-        # one); then paused, one before the wheel and one after.
-        xdotool mousemove --window "$wid" $x $y key --window "$wid" s
-        wait_for 1 && xdotool key --window "$wid" space s && wait_for 2 &&
-            xdotool click --window "$wid" --repeat $clicks --delay 20 4 key --window "$wid" s &&
-            wait_for 3
-        xdotool key --window "$wid" Escape 2>/dev/null # the window may be gone before the key's release
-    fi
+}
+
+# stop_in DIR: Esc (the window may be gone before the key's release: its
+# error is dropped), the exit waited for; sets files to DIR's screenshots,
+# oldest first.
+stop_in() {
+    [ -n "$wid" ] && xdotool key --window "$wid" Escape 2>/dev/null
     wait_gone "$pid" || kill "$pid"
     wait "$pid"
-    mapfile -t files < <(ls -tr "$tmp/keys" | grep "^particles-.*\.png$")
-    if [ -z "$wid" ] || [ "${#files[@]}" -ne 3 ]; then
-        fail "wheel zoom" "window ${wid:-none}, screenshots: ${files[*]:-none}; stderr: $(head -c 300 "$err")"
+    mapfile -t files < <(ls -tr "$1" | grep '^particles-.*\.png$')
+}
+
+# Every run below first saves a screenshot and waits for it: that frame
+# saw the pointer arrive and a step run (nothing is drawn before one, and
+# a press before the window has the pointer is not the window's).
+if ! command -v xdotool >/dev/null; then
+    fail "mouse and keys" "xdotool is not installed (.ci/install-deps installs it)"
+    finish "window modes"
+    exit
+fi
+
+# Wheel clicks at a known pointer on a paused scene, from 4x (circles of a
+# few pixels to compare): a screenshot before the wheel and one after.
+d=$tmp/wheel x=560 y=330 clicks=6
+start_in "$d" --entities 20000 --vsync off --threads 2 --size 800x500 --zoom 4 --center 720,450
+if [ -n "$wid" ]; then
+    xdotool mousemove --window "$wid" $x $y key --window "$wid" s
+    wait_shots "$pid" "$d" 1 && xdotool key --window "$wid" space s && wait_shots "$pid" "$d" 2 &&
+        xdotool click --window "$wid" --repeat $clicks --delay 20 4 key --window "$wid" s &&
+        wait_shots "$pid" "$d" 3
+fi
+stop_in "$d"
+if [ "${#files[@]}" -ne 3 ]; then
+    fail "wheel zoom" "window ${wid:-none}, screenshots: ${files[*]:-none}; stderr: $(head -c 300 "$err")"
+else
+    zoom=$(awk -v n=$clicks 'BEGIN { printf "%.4f", 1.25 ^ n }') # relative to the 4x
+    read -r here centre < <("$probe" "$d/${files[1]}" zoomed "$d/${files[2]}" $x $y "$zoom")
+    if awk -v h="${here:-99}" -v c="${centre:-0}" 'BEGIN { exit !(h < 12 && h * 2 < c && c > 10) }'; then
+        ok "wheel zoom x$zoom keeps the point under the pointer (difference $here, about the centre $centre)"
     else
-        zoom=$(awk -v n=$clicks 'BEGIN { printf "%.4f", 1.25 ^ n }') # relative to the 4x
-        read -r here centre < <("$probe" "$tmp/keys/${files[1]}" zoomed "$tmp/keys/${files[2]}" $x $y "$zoom")
-        if awk -v h="${here:-99}" -v c="${centre:-0}" 'BEGIN { exit !(h < 12 && h * 2 < c && c > 10) }'; then
-            ok "wheel zoom x$zoom keeps the point under the pointer (difference $here, about the centre $centre)"
-        else
-            fail "wheel zoom" "difference about the pointer ${here:-?}, about the centre ${centre:-?}"
-        fi
+        fail "wheel zoom" "difference about the pointer ${here:-?}, about the centre ${centre:-?}"
+    fi
+fi
+
+# Z shows the whole world again: a run started at 8x draws far fewer
+# distinct colours (few, large circles) than after Z (many small ones).
+d=$tmp/reset
+start_in "$d" --entities 20000 --vsync off --threads 2 --zoom 8 --center 720,450
+if [ -n "$wid" ]; then
+    xdotool key --window "$wid" s
+    wait_shots "$pid" "$d" 1 && xdotool key --window "$wid" z s && wait_shots "$pid" "$d" 2
+fi
+stop_in "$d"
+if [ "${#files[@]}" -ne 2 ]; then
+    fail "Z resets the zoom" "window ${wid:-none}, screenshots: ${files[*]:-none}"
+else
+    read -r _ _ zoomed _ < <("$probe" "$d/${files[0]}")
+    read -r _ _ whole _ < <("$probe" "$d/${files[1]}")
+    if [ "${zoomed:-0}" -gt 1000 ] && [ "${whole:-0}" -gt $((${zoomed:-99999} * 2)) ]; then
+        ok "Z resets the zoom: $whole colours after it, $zoomed at 8x"
+    else
+        fail "Z resets the zoom" "${whole:-?} colours after Z, ${zoomed:-?} at 8x"
     fi
 fi
 
 # A spray on a zoomed view lands under the pointer: on a nearly empty
 # world at 4x, the coloured pixels gather in the box around the pointer,
-# not in the same box elsewhere on its row.
-if command -v xdotool >/dev/null; then
-    mkdir "$tmp/spray"
-    (cd "$tmp/spray" && exec "$bin" --entities 100 --vsync off --threads 2 --size 800x500 \
-        --zoom 4 --center 720,450) >"$out" 2>"$err" &
-    pid=$!
-    wid=$(window_of "$pid")
-    x=620 y=380
-    wait_for() { wait_shots "$pid" "$tmp/spray" "$1"; }
-    if [ -n "$wid" ]; then
-        # The first screenshot marks a frame that saw the pointer arrive
-        # (a press before the window has the pointer is not the window's).
-        # A spray is created at the end of the step after the press, and
-        # drawn from the next: the second screenshot marks a frame after
-        # the press, the third shows the spray.
-        xdotool mousemove --window "$wid" $x $y key --window "$wid" s
-        wait_for 1 && xdotool mousedown --window "$wid" 1 key --window "$wid" s && wait_for 2 &&
-            xdotool key --window "$wid" s && wait_for 3
-        xdotool mouseup --window "$wid" 1 key --window "$wid" Escape 2>/dev/null
-    fi
-    wait_gone "$pid" || kill "$pid"
-    wait "$pid"
-    file=$(ls -tr "$tmp/spray" | grep '^particles-.*\.png$' | sed -n 3p)
-    if [ -z "$file" ]; then
-        fail "spray when zoomed" "window ${wid:-none}, no screenshot; stderr: $(head -c 300 "$err")"
+# not in the same box elsewhere on its row. A spray is created at the end
+# of the step after the press and drawn from the next: the second
+# screenshot marks a frame after the press, the third shows the spray.
+d=$tmp/spray x=620 y=380
+start_in "$d" --entities 100 --vsync off --threads 2 --size 800x500 --zoom 4 --center 720,450
+if [ -n "$wid" ]; then
+    xdotool mousemove --window "$wid" $x $y key --window "$wid" s
+    wait_shots "$pid" "$d" 1 && xdotool mousedown --window "$wid" 1 key --window "$wid" s &&
+        wait_shots "$pid" "$d" 2 && xdotool key --window "$wid" s && wait_shots "$pid" "$d" 3
+    xdotool mouseup --window "$wid" 1
+fi
+stop_in "$d"
+if [ "${#files[@]}" -ne 3 ]; then
+    fail "spray when zoomed" "window ${wid:-none}, screenshots: ${files[*]:-none}; stderr: $(head -c 300 "$err")"
+else
+    read -r _ here _ < <("$probe" "$d/${files[2]}" hues $((x - 60)) $((y - 60)) $((x + 60)) $((y + 60)))
+    read -r _ away _ < <("$probe" "$d/${files[2]}" hues $((x - 400)) $((y - 60)) $((x - 280)) $((y + 60)))
+    if [ "${here:-0}" -gt 200 ] && [ "${here:-0}" -gt $((${away:-0} * 5)) ]; then
+        ok "spray when zoomed: $here coloured pixels around the pointer, $away away from it"
     else
-        read -r _ here _ < <("$probe" "$tmp/spray/$file" hues $((x - 60)) $((y - 60)) $((x + 60)) $((y + 60)))
-        read -r _ away _ < <("$probe" "$tmp/spray/$file" hues $((x - 400)) $((y - 60)) $((x - 280)) $((y + 60)))
-        if [ "${here:-0}" -gt 200 ] && [ "${here:-0}" -gt $((${away:-0} * 5)) ]; then
-            ok "spray when zoomed: $here coloured pixels around the pointer, $away away from it"
-        else
-            fail "spray when zoomed" "${here:-?} coloured pixels around the pointer, ${away:-?} away"
-        fi
+        fail "spray when zoomed" "${here:-?} coloured pixels around the pointer, ${away:-?} away"
     fi
 fi
 
 # + at the most workers says why in the notice line (warning-coloured
 # text reaching far right, where the S key's shorter "saved ..." notice
 # does not). --threads at the online CPUs makes it the pool's size.
-if command -v xdotool >/dev/null; then
-    mkdir "$tmp/plus"
-    (cd "$tmp/plus" && exec "$bin" --entities 2000 --vsync off --threads "$(nproc)" \
-        --size 800x500) >"$out" 2>"$err" &
-    pid=$!
-    wid=$(window_of "$pid")
-    if [ -n "$wid" ]; then
-        xdotool key --window "$wid" s
-        wait_shots "$pid" "$tmp/plus" 1 && xdotool key --window "$wid" s && wait_shots "$pid" "$tmp/plus" 2 &&
-            xdotool key --window "$wid" plus s && wait_shots "$pid" "$tmp/plus" 3
-        xdotool key --window "$wid" Escape 2>/dev/null
-    fi
-    wait_gone "$pid" || kill "$pid"
-    wait "$pid"
-    mapfile -t files < <(ls -tr "$tmp/plus" | grep '^particles-.*\.png$')
-    if [ "${#files[@]}" -ne 3 ]; then
-        fail "+ at the most workers" "window ${wid:-none}, screenshots: ${files[*]:-none}"
+d=$tmp/plus
+start_in "$d" --entities 2000 --vsync off --threads "$(nproc)" --size 800x500
+if [ -n "$wid" ]; then
+    xdotool key --window "$wid" s
+    wait_shots "$pid" "$d" 1 && xdotool key --window "$wid" s && wait_shots "$pid" "$d" 2 &&
+        xdotool key --window "$wid" plus s && wait_shots "$pid" "$d" 3
+fi
+stop_in "$d"
+if [ "${#files[@]}" -ne 3 ]; then
+    fail "+ at the most workers" "window ${wid:-none}, screenshots: ${files[*]:-none}"
+else
+    saved=$("$probe" "$d/${files[1]}" ffc450 390 420 480 480)
+    plus=$("$probe" "$d/${files[2]}" ffc450 390 420 480 480)
+    if [ "${saved:-1}" -eq 0 ] && [ "${plus:-0}" -gt 10 ]; then
+        ok "+ at the most workers: a notice says why ($plus warning-coloured pixels at its end)"
     else
-        saved=$("$probe" "$tmp/plus/${files[1]}" ffc450 390 420 480 480)
-        plus=$("$probe" "$tmp/plus/${files[2]}" ffc450 390 420 480 480)
-        if [ "${saved:-1}" -eq 0 ] && [ "${plus:-0}" -gt 10 ]; then
-            ok "+ at the most workers: a notice says why ($plus warning-coloured pixels at its end)"
-        else
-            fail "+ at the most workers" "warning-coloured pixels: $plus after +, $saved before"
-        fi
+        fail "+ at the most workers" "warning-coloured pixels: $plus after +, $saved before"
     fi
 fi
 
