@@ -5,8 +5,23 @@
  *
  *   png_probe FILE.png RRGGBB X0 Y0 X1 Y1
  * prints instead how many pixels of the rectangle [X0, X1) x [Y0, Y1) are
- * within 40 of the color RRGGBB in each channel (text of that color). */
+ * within 40 of the color RRGGBB in each channel (text of that color).
+ *
+ *   png_probe FILE.png hues X0 Y0 X1 Y1
+ * prints "HUES SATURATED": of the rectangle's saturated pixels (colour,
+ * not grey or dark), their hues in 36 bins of 10 degrees, how many runs
+ * of neighbouring bins each hold at least 3 % of them (the distinct
+ * colours), and how many pixels were saturated, and how many of those have
+ * a purple hue (260 to 340 degrees).
+ *
+ *   png_probe A.png zoomed B.png X Y Z
+ * B should be A zoomed Z times about pixel (X, Y): prints "HERE CENTRE",
+ * the mean difference per channel over the 80 x 80 pixels around (X, Y)
+ * between B and A sampled where the zoom puts them, and the same were the
+ * zoom about the image's centre instead. */
 #include <stb_image.h>
+
+#include <math.h>
 
 #include <stdint.h>
 #include <stdio.h>
@@ -44,10 +59,95 @@ static size_t near_color(const unsigned char *px, int w, int h, char **args)
     return count;
 }
 
+#define HUE_BINS 36
+
+/* Runs of non-empty bins, around the circle, each of at least min pixels. */
+static unsigned hue_clusters(const size_t bins[HUE_BINS], size_t min)
+{
+    int start = -1;
+    for (int i = 0; i < HUE_BINS; i++)
+        if (bins[i] < min / 10u + 1u) start = i; /* a near-empty bin separates runs */
+    if (start < 0) return 1; /* every bin full: one smear */
+    unsigned count = 0;
+    size_t run = 0;
+    for (int k = 1; k <= HUE_BINS; k++) {
+        size_t b = bins[(start + k) % HUE_BINS];
+        if (b >= min / 10u + 1u) {
+            run += b;
+            continue;
+        }
+        count += run >= min;
+        run = 0;
+    }
+    return count + (run >= min);
+}
+
+static void hues(const unsigned char *px, int w, int h, char **args)
+{
+    int x0 = atoi(args[0]), y0 = atoi(args[1]), x1 = atoi(args[2]), y1 = atoi(args[3]);
+    size_t bins[HUE_BINS] = {0}, total = 0;
+    for (int y = y0 < 0 ? 0 : y0; y < y1 && y < h; y++)
+        for (int x = x0 < 0 ? 0 : x0; x < x1 && x < w; x++) {
+            const unsigned char *p = px + 3u * ((size_t)y * (size_t)w + (size_t)x);
+            int r = p[0], g = p[1], b = p[2];
+            int mx = r > g ? (r > b ? r : b) : (g > b ? g : b);
+            int mn = r < g ? (r < b ? r : b) : (g < b ? g : b);
+            if (mx < 90 || (mx - mn) * 10 < mx * 4) continue; /* dark or grey */
+            double d = mx - mn, hue;
+            if (mx == r) hue = fmod((g - b) / d, 6.0);
+            else if (mx == g) hue = (b - r) / d + 2.0;
+            else hue = (r - g) / d + 4.0;
+            hue *= 60.0;
+            if (hue < 0.0) hue += 360.0;
+            bins[(int)(hue / 10.0) % HUE_BINS]++;
+            total++;
+        }
+    size_t purple = 0;
+    for (int i = 26; i < 34; i++) purple += bins[i];
+    printf("%u %zu %zu\n", total ? hue_clusters(bins, total * 3u / 100u + 1u) : 0u, total, purple);
+}
+
+/* Mean |B - A| per channel over B's patch around (x, y), A sampled at the
+ * pixel that zoom z about (ax, ay) moves there. */
+static double zoom_difference(const unsigned char *a, const unsigned char *b, int w, int h, int x,
+                              int y, double z, double ax, double ay)
+{
+    double sum = 0.0;
+    size_t n = 0;
+    for (int dy = -40; dy < 40; dy++)
+        for (int dx = -40; dx < 40; dx++) {
+            int bx = x + dx, by = y + dy;
+            int sx = (int)floor(ax + (bx + 0.5 - ax) / z), sy = (int)floor(ay + (by + 0.5 - ay) / z);
+            if (bx < 0 || by < 0 || bx >= w || by >= h || sx < 0 || sy < 0 || sx >= w || sy >= h) continue;
+            const unsigned char *p = b + 3u * ((size_t)by * (size_t)w + (size_t)bx);
+            const unsigned char *q = a + 3u * ((size_t)sy * (size_t)w + (size_t)sx);
+            for (int c = 0; c < 3; c++) sum += abs(p[c] - q[c]);
+            n += 3u;
+        }
+    return n ? sum / (double)n : 0.0;
+}
+
+static int zoomed(const unsigned char *a, int w, int h, char **args)
+{
+    int bw, bh, comp;
+    unsigned char *b = stbi_load(args[0], &bw, &bh, &comp, 3);
+    if (!b || bw != w || bh != h) {
+        fprintf(stderr, "png_probe: %s: not a PNG of the same size\n", args[0]);
+        if (b) stbi_image_free(b);
+        return 1;
+    }
+    int x = atoi(args[1]), y = atoi(args[2]);
+    double z = atof(args[3]);
+    printf("%.1f %.1f\n", zoom_difference(a, b, w, h, x, y, z, x + 0.5, y + 0.5),
+           zoom_difference(a, b, w, h, x, y, z, w * 0.5, h * 0.5));
+    stbi_image_free(b);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2 && argc != 7) {
-        fprintf(stderr, "usage: png_probe FILE.png [RRGGBB X0 Y0 X1 Y1]\n");
+        fprintf(stderr, "usage: png_probe FILE.png [RRGGBB|hues X0 Y0 X1 Y1 | zoomed B.png X Y Z]\n");
         return 2;
     }
     int w, h, comp;
@@ -55,6 +155,16 @@ int main(int argc, char **argv)
     if (!px) {
         fprintf(stderr, "png_probe: %s: %s\n", argv[1], stbi_failure_reason());
         return 1;
+    }
+    if (argc == 7 && strcmp(argv[2], "zoomed") == 0) {
+        int rc = zoomed(px, w, h, argv + 3);
+        stbi_image_free(px);
+        return rc;
+    }
+    if (argc == 7 && strcmp(argv[2], "hues") == 0) {
+        hues(px, w, h, argv + 3);
+        stbi_image_free(px);
+        return 0;
     }
     if (argc == 7) {
         printf("%zu\n", near_color(px, w, h, argv + 2));

@@ -298,6 +298,13 @@ wbad "run --draw lines" "--draw" run --draw lines
 wbad "run --size 10x10" "--size" run --size 10x10
 wbad "run --size abc" "--size" run --size abc
 wbad "run --size 1440x" "--size" run --size 1440x
+wbad "run --color red" "--color" run --color red
+wbad "run --zoom 0.5" "--zoom" run --zoom 0.5
+wbad "run --zoom nan" "--zoom" run --zoom nan
+wbad "run --center 10" "--center" run --center 10
+wbad "run --center 2000,10 (outside the world)" "outside the world" run --center 2000,10
+wbad "run --center 50,50 --world 40x40 (outside that world)" "outside the world" \
+    run --world 40x40 --entities 10 --center 50,50
 wbad "run --assets ''" "--assets" run --assets ""
 wbad "run --assets naming a missing directory: refused before a window" "--assets" \
     run --assets /nonexistent-dir
@@ -397,8 +404,10 @@ done
 
 window_words=("usage: particles [run]" --entities --inner-parallelism --storage --threads
     --seed --fixed-limit --kernel --world --frames --screenshot --vsync --assets --draw --size --help
+    --color --zoom --center
     Controls "show/hide" "toggle inner parallelism" "+ / -" Space "one frame while paused"
-    "new wave" "grid cell" "left mouse button" particles-YYYYmmdd-HHMMSS.png Esc
+    "new wave" "grid cell" "next colouring" "mouse wheel" "right or middle drag" "Z or Home"
+    "left mouse button" particles-YYYYmmdd-HHMMSS.png Esc
     "summary line" "Exit status" "particles bench" SDL_VIDEODRIVER=offscreen)
 if [ -n "$has_window" ]; then
     no_display=1

@@ -103,21 +103,28 @@ static const gfx_instance RED = {50.0f, 50.0f, 10.0f, 255, 0, 0, 255};
 static const gfx_instance GREEN = {100.0f, 50.0f, 10.0f, 0, 255, 0, 255};
 static const gfx_instance FADED = {150.0f, 50.0f, 10.0f, 0, 0, 255, 128}; /* half faded */
 
-/* Draws `n` batches, then through the lens if one is given, and reads the
- * frame back. */
-static void draw_batches(const gfx_batch *batches, uint32_t n, const gfx_lens *lens)
+/* Draws `n` batches with renderer r through view (NULL: the whole
+ * world), then through the lens if one is given, and reads the frame back. */
+static void draw_with(gfx_renderer *r, const gfx_batch *batches, uint32_t n, const gfx_view *view,
+                      const gfx_lens *lens)
 {
     SDL_GL_GetDrawableSize(fx.win, &fx.w, &fx.h);
-    gfx_begin_frame(fx.r, fx.w, fx.h);
-    assert_int_equal(gfx_upload(fx.r, batches, n), GFX_OK);
-    gfx_draw_particles(fx.r);
-    if (lens) gfx_draw_lens(fx.r, lens);
-    gfx_end_frame(fx.r);
+    gfx_begin_frame(r, fx.w, fx.h);
+    if (view) gfx_set_view(r, view);
+    assert_int_equal(gfx_upload(r, batches, n), GFX_OK);
+    gfx_draw_particles(r);
+    if (lens) gfx_draw_lens(r, lens);
+    gfx_end_frame(r);
     free(fx.px);
     fx.px = malloc((size_t)fx.w * (size_t)fx.h * 4u);
     assert_non_null(fx.px);
-    assert_int_equal(gfx_read_pixels(fx.r, fx.px, fx.w, fx.h), GFX_OK);
+    assert_int_equal(gfx_read_pixels(r, fx.px, fx.w, fx.h), GFX_OK);
     SDL_GL_SwapWindow(fx.win);
+}
+
+static void draw_batches(const gfx_batch *batches, uint32_t n, const gfx_lens *lens)
+{
+    draw_with(fx.r, batches, n, NULL, lens);
 }
 
 /* The three particles, in two batches (order kept). */
@@ -305,6 +312,68 @@ static void test_lens(void **state)
     for (int i = 0; i < 4; i++) expect_color("around the lens", with[i], pixel(probes[i][0], probes[i][1]), 0);
 }
 
+/* A view 4 times larger than the whole world's, green's centre (100, 50)
+ * at the box's centre: green fills the middle out to 10 units (40 of the
+ * whole view's units), the background lies beyond, red (50 units left)
+ * is cut off by the box, and the bars stay bars; at 64x points give way
+ * to quads. */
+static void test_zoomed_view(void **state)
+{
+    (void)state;
+    const gfx_instance first[2] = {RED, GREEN};
+    const gfx_batch batch = {first, 2};
+    SDL_GL_GetDrawableSize(fx.win, &fx.w, &fx.h);
+    fit f = expected_fit(fx.w, fx.h);
+    float ppu = 4.0f * f.ppu, cx = f.x + 0.5f * WORLD_W * f.ppu, cy = f.y + 0.5f * WORLD_H * f.ppu;
+    gfx_view v = {cx - 100.0f * ppu, cy - 50.0f * ppu, WORLD_W * ppu, WORLD_H * ppu, ppu};
+    for (int d = 0; d < 2; d++) {
+        gfx_set_draw(fx.r, d ? GFX_DRAW_QUADS : GFX_DRAW_POINTS);
+        draw_with(fx.r, &batch, 1, &v, NULL);
+        expect_color("zoomed: green's centre", pixel((int)cx, (int)cy), (rgb){0, 255, 0}, 0);
+        expect_color("zoomed: green's edge, inside", pixel((int)(cx + 9.0f * ppu), (int)cy),
+                     (rgb){0, 255, 0}, 0);
+        expect_color("zoomed: beyond green", pixel((int)(cx + 11.0f * ppu), (int)cy), BG, 0);
+        expect_color("zoomed: top bar", pixel(fx.w / 2, 3), BAR, 0);
+        float wx, wy;
+        assert_true(gfx_pixel_to_world(fx.r, cx + 8.0f * ppu, cy, &wx, &wy));
+        assert_float_equal(wx, 108.0f, 1e-3);
+        assert_float_equal(wy, 50.0f, 1e-3);
+        /* Red lies in the world but outside the box shown. */
+        assert_false(gfx_pixel_to_world(fx.r, cx - 50.0f * ppu, cy, &wx, &wy));
+    }
+    gfx_set_draw(fx.r, GFX_DRAW_POINTS);
+    /* At 64x the largest circle is wider than any driver's largest point:
+     * the points path gives way to quads, and green still fills its place. */
+    ppu = 64.0f * f.ppu;
+    v = (gfx_view){cx - 100.0f * ppu, cy - 50.0f * ppu, WORLD_W * ppu, WORLD_H * ppu, ppu};
+    draw_with(fx.r, &batch, 1, &v, NULL);
+    assert_int_equal(gfx_drawn_path(fx.r), GFX_DRAW_QUADS);
+    expect_color("64x: green's centre", pixel((int)cx, (int)cy), (rgb){0, 255, 0}, 0);
+    expect_color("64x: still green 30 pixels out", pixel((int)cx + 30, (int)cy - 30), (rgb){0, 255, 0}, 0);
+}
+
+/* The look: alpha never under the floor, colours lifted towards their
+ * brightest shade (a second renderer in the same context). */
+static void test_look(void **state)
+{
+    (void)state;
+    gfx_def d = test_def(PARTICLES_SOURCE_DIR "/shaders", PARTICLES_SOURCE_DIR "/assets/DejaVuSans.ttf");
+    d.alpha_floor = 0.75f;
+    d.lift = 1.0f;
+    gfx_renderer *r = NULL;
+    gfx_error err = {0};
+    if (gfx_create(&d, &r, &err) != GFX_OK) fail_msg("gfx_create: %s", err.message);
+    const gfx_instance dull = {150.0f, 50.0f, 10.0f, 0, 0, 100, 64}; /* dark blue, a quarter */
+    const gfx_batch batch = {&dull, 1};
+    draw_with(r, &batch, 1, NULL, NULL);
+    gfx_destroy(r);
+    float a = 0.75f; /* 64/255 is under the floor */
+    rgb blend = {(int)(BG.r * (1 - a) + 0.5f), (int)(BG.g * (1 - a) + 0.5f),
+                 (int)(255 * a + BG.b * (1 - a) + 0.5f)};
+    fit f = expected_fit(fx.w, fx.h);
+    expect_color("lifted blue at the floor's alpha", at_world(&f, 150, 50), blend, 2);
+}
+
 static void test_text(void **state)
 {
     (void)state;
@@ -446,6 +515,8 @@ int main(void)
         cmocka_unit_test(test_clipped_to_margin),
         cmocka_unit_test(test_highlight),
         cmocka_unit_test(test_lens),
+        cmocka_unit_test(test_zoomed_view),
+        cmocka_unit_test(test_look),
         cmocka_unit_test(test_text),
         cmocka_unit_test(test_broken_shader_and_font),
     };

@@ -41,8 +41,8 @@ fi
 bin=$1
 mode=$2
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=window_key.sh
-. "$here/window_key.sh"
+# shellcheck source=window_util.sh
+. "$here/window_util.sh"
 if [ "$mode" = window ] && [ -z "${DISPLAY:-}" ]; then
     echo "FAIL no DISPLAY: run this under xvfb-run (tests/run.sh does)"
     exit 1
@@ -223,7 +223,7 @@ run_window() {
         --threads 2 --inner-parallelism off --storage dynamic --frames 6 --trace "$tmp/d.json"
 
     # Esc before step A: exit 0, one note, a valid file with the run's
-    # process and no frames (xdotool presses the key: window_key.sh).
+    # process and no frames (xdotool presses the key: window_util.sh).
     local pid wid rc
     "${base[@]}" --threads 2 --trace "$tmp/esc.json" --trace-frames 100000:100001 \
         >"$tmp/out" 2>"$tmp/err" &

@@ -15,6 +15,7 @@ if [ $# -ne 2 ] || [ ! -x "$1" ] || [ ! -x "$2" ]; then
 fi
 bin=$1
 probe=$2
+. "$(dirname "$0")/window_util.sh"
 data=$(dirname "$bin") # shaders/ and assets/ sit next to the executable
 
 if [ -z "${DISPLAY:-}" ]; then
@@ -22,17 +23,10 @@ if [ -z "${DISPLAY:-}" ]; then
     exit 1
 fi
 
-# shellcheck source=window_key.sh
-. "$(dirname "$0")/window_key.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/particles-window.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 out=$tmp/stdout
 err=$tmp/stderr
-failed=0
-cases=0
-
-ok() { cases=$((cases + 1)); echo "ok   $1"; }
-fail() { cases=$((cases + 1)); failed=$((failed + 1)); echo "FAIL $1: $2"; }
 
 # A failure case: exit 1, exactly one line on stderr containing every
 # given text, no screenshot written.
@@ -163,14 +157,14 @@ rc=$?
     fail "quads, dynamic storage, 1 worker, IP off" "exit $rc: $(head -c 300 "$err")"
 
 # Quit with Esc before any --frames: --screenshot still saves the frame on
-# screen, and the exit is clean. xdotool finds the window and sends the
-# key (window_key.sh).
+# screen, and the exit is clean. xdotool finds the window (a bounded poll
+# for it to appear, window_util.sh) and sends the key.
 if command -v xdotool >/dev/null; then
     "$bin" --entities 2000 --vsync off --screenshot "$tmp/esc.png" >"$out" 2>"$err" &
     pid=$!
-    wid=$(window_key "$pid" Escape)
-    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill "$pid" 2>/dev/null && fail "Esc quits" "still running 10 s after Esc"
+    wid=$(window_of "$pid")
+    [ -n "$wid" ] && xdotool key --window "$wid" Escape
+    wait_gone "$pid" || { kill "$pid"; fail "Esc quits" "still running 10 s after Esc"; }
     wait "$pid"
     rc=$?
     if [ -z "$wid" ]; then
@@ -229,6 +223,4 @@ MESA_GL_VERSION_OVERRIDE=3.0 "$bin" "${small[@]}" --frames 1 --screenshot "$tmp/
     >"$out" 2>"$err"
 expect_failure "OpenGL older than 3.3" $? "OpenGL" "3.3" "particles bench"
 
-echo "window: $((cases - failed)) of $cases cases passed"
-echo "$((cases - failed)) passed, $failed failed"
-[ $failed -eq 0 ]
+finish "window"

@@ -18,6 +18,7 @@
 #include <cglm/cglm.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +52,8 @@ static gfx_def with_defaults(const gfx_def *def)
     if (d.font_px <= 0.0f) d.font_px = z.font_px;
     if (d.margin <= 0.0f) d.margin = z.margin;
     if (!d.background.a) d.background = z.background;
+    d.alpha_floor = d.alpha_floor > 0.0f ? (d.alpha_floor < 1.0f ? d.alpha_floor : 1.0f) : 0.0f;
+    d.lift = d.lift > 0.0f ? (d.lift < 1.0f ? d.lift : 1.0f) : 0.0f;
     return d;
 }
 
@@ -153,12 +156,10 @@ static void layout(gfx_renderer *r, int w, int h)
     v.x = (fw - v.w) * 0.5f;
     v.y = (fh - v.h) * 0.5f;
     r->view = v;
+    r->fit = v;
     r->fb_w = w;
     r->fb_h = h;
-    /* The whole drawable in world units, y down. */
     mat4 m;
-    glm_ortho(-v.x / ppu, (fw - v.x) / ppu, (fh - v.y) / ppu, -v.y / ppu, -1.0f, 1.0f, m);
-    memcpy(r->proj_world, m, sizeof r->proj_world);
     glm_ortho(0.0f, fw, fh, 0.0f, -1.0f, 1.0f, m);
     memcpy(r->proj_pixels, m, sizeof r->proj_pixels);
 }
@@ -223,18 +224,20 @@ void gfx_lens_to_pixel(const gfx_lens *l, float wx, float wy, float *px, float *
     *py = l->py + (wy - l->wy0) * l->ph / (l->wy1 - l->wy0);
 }
 
-void gfx_draw_lens(gfx_renderer *r, const gfx_lens *l)
+/* Draws the uploaded particles of the world rectangle l into its pixel
+ * rectangle, clipped to it, over the world's background when `clear`. */
+static void draw_through(gfx_renderer *r, const gfx_lens *l, bool clear)
 {
     if (!(l->wx1 > l->wx0) || !(l->wy1 > l->wy0) || !(l->pw >= 1.0f) || !(l->ph >= 1.0f)) return;
     float ppu = l->pw / (l->wx1 - l->wx0);
     /* GL drops a point whose centre is outside the viewport: the viewport
-     * reaches one largest circle beyond the lens, the scissor cuts at it. */
+     * reaches one largest circle beyond the rectangle, the scissor cuts at it. */
     float pad = r->def.max_radius * ppu + 2.0f;
     float gl_y = (float)r->fb_h - l->py - l->ph; /* GL's origin is bottom-left */
     glEnable(GL_SCISSOR_TEST);
     glScissor((GLint)(l->px + 0.5f), (GLint)(gl_y + 0.5f), (GLsizei)(l->pw + 0.5f),
               (GLsizei)(l->ph + 0.5f));
-    clear_to(r->def.background);
+    if (clear) clear_to(r->def.background);
     glViewport((GLint)(l->px - pad + 0.5f), (GLint)(gl_y - pad + 0.5f),
                (GLsizei)(l->pw + 2.0f * pad + 0.5f), (GLsizei)(l->ph + 2.0f * pad + 0.5f));
     float ux = pad / ppu, uy = pad * (l->wy1 - l->wy0) / l->ph; /* the pad in world units */
@@ -245,12 +248,43 @@ void gfx_draw_lens(gfx_renderer *r, const gfx_lens *l)
     glDisable(GL_SCISSOR_TEST);
 }
 
+void gfx_draw_lens(gfx_renderer *r, const gfx_lens *l) { draw_through(r, l, true); }
+
+static float maxf(float a, float b) { return a > b ? a : b; }
+static float minf(float a, float b) { return a < b ? a : b; }
+
+void gfx_draw_particles(gfx_renderer *r)
+{
+    /* Clipped to the world and its margin, as the view shows it, inside
+     * the letterboxed box of the whole world (a zoomed view never spills
+     * over the bars) and the drawable. */
+    const gfx_view *v = &r->view, *f = &r->fit;
+    float m = r->def.margin * f->px_per_unit;
+    float x0 = maxf(maxf(v->x, f->x) - m, 0.0f), y0 = maxf(maxf(v->y, f->y) - m, 0.0f);
+    float x1 = minf(minf(v->x + v->w, f->x + f->w) + m, (float)r->fb_w);
+    float y1 = minf(minf(v->y + v->h, f->y + f->h) + m, (float)r->fb_h);
+    x0 = floorf(x0 + 0.5f), y0 = floorf(y0 + 0.5f), x1 = floorf(x1 + 0.5f), y1 = floorf(y1 + 0.5f);
+    if (!(x1 > x0) || !(y1 > y0) || !(v->px_per_unit > 0.0f)) return;
+    gfx_lens l = {(x0 - v->x) / v->px_per_unit, (y0 - v->y) / v->px_per_unit,
+                  (x1 - v->x) / v->px_per_unit, (y1 - v->y) / v->px_per_unit,
+                  x0, y0, x1 - x0, y1 - y0};
+    draw_through(r, &l, false);
+}
+
+void gfx_set_view(gfx_renderer *r, const gfx_view *v)
+{
+    if (!(v->px_per_unit > 0.0f) || !isfinite(v->x) || !isfinite(v->y)) return;
+    r->view = *v;
+}
+
 bool gfx_pixel_to_world(const gfx_renderer *r, float px, float py, float *wx, float *wy)
 {
     const gfx_view *v = &r->view;
     *wx = (px - v->x) / v->px_per_unit;
     *wy = (py - v->y) / v->px_per_unit;
-    return *wx >= 0.0f && *wy >= 0.0f && *wx < r->def.world_w && *wy < r->def.world_h;
+    const gfx_view *f = &r->fit; /* a zoomed view shows only this box of it */
+    bool shown = px >= f->x && py >= f->y && px < f->x + f->w && py < f->y + f->h;
+    return shown && *wx >= 0.0f && *wy >= 0.0f && *wx < r->def.world_w && *wy < r->def.world_h;
 }
 
 void gfx_world_to_pixel(const gfx_renderer *r, float wx, float wy, float *px, float *py)

@@ -25,7 +25,7 @@ typedef struct gfx_font {
 /* The particle program of one draw path. */
 typedef struct gfx_particle_prog {
     GLuint program;
-    GLint u_proj, u_px_per_unit, u_highlight, u_highlight_on;
+    GLint u_proj, u_px_per_unit, u_highlight, u_highlight_on, u_alpha_floor, u_lift;
 } gfx_particle_prog;
 
 struct gfx_renderer {
@@ -35,8 +35,9 @@ struct gfx_renderer {
 
     /* The view of the last gfx_begin_frame. */
     int fb_w, fb_h;
-    gfx_view view;
-    float proj_world[16], proj_pixels[16]; /* column-major, cglm's mat4 */
+    gfx_view view;     /* as gfx_set_view left it */
+    gfx_view fit;      /* the whole world letterboxed in the drawable */
+    float proj_pixels[16]; /* column-major, cglm's mat4 */
 
     /* Particles: one instance buffer, read by both draw paths. */
     gfx_particle_prog prog[2]; /* [GFX_DRAW_POINTS], [GFX_DRAW_QUADS] */

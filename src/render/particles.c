@@ -31,6 +31,8 @@ gfx_status gfx__particles_init(gfx_renderer *r, gfx_error *err)
         p->u_px_per_unit = glGetUniformLocation(p->program, "u_px_per_unit");
         p->u_highlight = glGetUniformLocation(p->program, "u_highlight");
         p->u_highlight_on = glGetUniformLocation(p->program, "u_highlight_on");
+        p->u_alpha_floor = glGetUniformLocation(p->program, "u_alpha_floor");
+        p->u_lift = glGetUniformLocation(p->program, "u_lift");
     }
     glGenBuffers(1, &r->instances);
     glGenVertexArrays(2, r->vao);
@@ -120,22 +122,12 @@ void gfx__particles_draw(gfx_renderer *r, const float proj[16], float px_per_uni
     glUniform1f(p->u_px_per_unit, px_per_unit);
     glUniform4fv(p->u_highlight, 1, r->highlight);
     glUniform1i(p->u_highlight_on, r->highlight_on ? 1 : 0);
+    glUniform1f(p->u_alpha_floor, r->def.alpha_floor);
+    glUniform1f(p->u_lift, r->def.lift);
     glBindVertexArray(r->vao[d]);
     if (d == GFX_DRAW_POINTS)
         glDrawArrays(GL_POINTS, 0, (GLsizei)r->instance_count);
     else
         glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, (GLsizei)r->instance_count);
     glBindVertexArray(0);
-}
-
-void gfx_draw_particles(gfx_renderer *r)
-{
-    const gfx_view *v = &r->view;
-    float m = r->def.margin * v->px_per_unit;
-    int x0 = (int)(v->x - m + 0.5f), x1 = (int)(v->x + v->w + m + 0.5f);
-    int y0 = (int)((float)r->fb_h - (v->y + v->h + m) + 0.5f), y1 = (int)((float)r->fb_h - v->y + m + 0.5f);
-    glEnable(GL_SCISSOR_TEST);
-    glScissor(x0, y0, x1 - x0, y1 - y0);
-    gfx__particles_draw(r, r->proj_world, v->px_per_unit);
-    glDisable(GL_SCISSOR_TEST);
 }

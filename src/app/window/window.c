@@ -5,16 +5,19 @@
 #include "sim.h"
 #include "window_assets.h"
 #include "window_cli.h"
+#include "window_colors.h"
 #include "window_hud.h"
 #include "window_platform.h"
 #include "window_shot.h"
 #include "window_stats.h"
 #include "window_trace.h"
+#include "window_view.h"
 #include "out.h"
 #include "stop.h"
 
 #include <SDL.h>
 
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -25,6 +28,8 @@
 #define SPRAY_PER_FRAME 200u
 #define NOTICE_NS 4000000000u
 #define PAUSED_WAIT_MS 250
+#define WINDOW_ALPHA_FLOOR 0.6f
+#define WINDOW_LIFT 0.5f
 
 /* The render system's output goes to the GPU as it is. */
 _Static_assert(sizeof(sim_instance) == sizeof(gfx_instance), "instance layouts differ");
@@ -49,6 +54,10 @@ typedef struct window_app {
     bool shot_saved;    /* --screenshot is in place: the run's work is done */
     bool hidden; /* minimised or hidden: nothing to draw, the simulation waits */
     float mouse_x, mouse_y; /* window coordinates */
+    window_view view;       /* zoom and pan */
+    bool dragging;          /* right or middle button held: panning */
+    window_color color;     /* how particles are coloured (C) */
+    window_colors colors;
     char notice[192];
     uint64_t notice_until;
     int status;
@@ -93,7 +102,7 @@ static int create_world(window_app *a)
         return 1;
     }
     a->batches = calloc(a->opt.max_threads + 1u, sizeof *a->batches);
-    if (!a->batches) {
+    if (!a->batches || window_colors_init(&a->colors, a->opt.max_threads + 1u) != 0) {
         app_error(PROG, "out of memory");
         return 1;
     }
@@ -112,6 +121,10 @@ static int create_renderer(window_app *a, const window_assets *assets)
     def.world_h = p->world_h;
     def.max_radius = p->radius_max;
     def.draw = a->opt.draw == WINDOW_DRAW_QUADS ? GFX_DRAW_QUADS : GFX_DRAW_POINTS;
+    /* Faded particles stay visible and the thesis's dull random colours
+     * brighter: a per-vertex look that costs no draw time. */
+    def.alpha_floor = WINDOW_ALPHA_FLOOR;
+    def.lift = WINDOW_LIFT;
     gfx_error err = {0};
     if (gfx_create(&def, &a->gfx, &err) != GFX_OK) {
         app_error(PROG, "%s%s", err.message,
@@ -155,6 +168,17 @@ static int start(window_app *a, int argc, char **argv)
     }
     if (rc == 0) rc = window_trace_start(&a->trace, &a->opt);
     if (rc == 0) rc = create_renderer(a, &assets);
+    if (rc == 0) {
+        const sim_params *p = sim_get_params(a->world);
+        a->view = window_view_whole(p->world_w, p->world_h);
+        gfx_begin_frame(a->gfx, a->px_w, a->px_h); /* the fit that --zoom and --center need */
+        gfx_view fit = gfx_get_view(a->gfx);
+        window_view_set_fit(&a->view, &fit);
+        bool c = a->opt.center_given;
+        window_view_set(&a->view, a->opt.zoom, c ? a->opt.center_x : 0.5f * p->world_w,
+                        c ? a->opt.center_y : 0.5f * p->world_h);
+        a->color = a->opt.color;
+    }
     return rc;
 }
 
@@ -164,6 +188,7 @@ static void stop(window_app *a)
     gfx_destroy(a->gfx);
     window_platform_close(&a->plat);
     free(a->batches);
+    window_colors_fini(&a->colors);
     app_out_discard(&a->shot);
     window_trace_free(&a->trace);
 }
@@ -174,9 +199,15 @@ static void change_workers(window_app *a, int delta)
 {
     uint32_t n = sim_workers(a->world), max = sim_max_workers(a->world);
     uint32_t want = delta > 0 ? n + 1u : n - 1u;
-    if (want < 1u || want > max) {
-        notify(a, "workers stay %u: from 1 to %u (set by --threads and the CPUs)", (unsigned)n,
+    if (want > max) {
+        /* One line that fits the notice's width: the pool's threads are
+         * the larger of --threads and the CPUs (the help says so). */
+        notify(a, "at most %u workers, the pool's threads: start with --threads N for more",
                (unsigned)max);
+        return;
+    }
+    if (want < 1u) {
+        notify(a, "workers stay 1: at least one worker steps the simulation");
         return;
     }
     sim_set_workers(a->world, want);
@@ -191,7 +222,7 @@ static void new_wave(window_app *a, const char *why)
         a->running = false;
         return;
     }
-    notify(a, "%s: wave %u", why, (unsigned)sim_wave(a->world));
+    notify(a, "%s: wave %u", why, (unsigned)sim_wave(a->world) + 1u);
 }
 
 static void key(window_app *a, const SDL_KeyboardEvent *k)
@@ -213,8 +244,25 @@ static void key(window_app *a, const SDL_KeyboardEvent *k)
     case SDLK_r: if (!repeat) new_wave(a, "new wave"); break;
     case SDLK_g: if (!repeat) a->highlight = !a->highlight; break;
     case SDLK_s: if (!repeat) a->shot_requested = true; break;
+    case SDLK_c:
+        if (!repeat) {
+            a->color = (window_color)((a->color + 1u) % WINDOW_COLOR_COUNT);
+            notify(a, "colour: %s", WINDOW_COLOR_NAMES[a->color]);
+        }
+        break;
+    case SDLK_z:
+    case SDLK_HOME: window_view_reset(&a->view); break;
     default: break;
     }
+}
+
+/* Each click up zooms in by WINDOW_VIEW_WHEEL_STEP about the pointer. */
+static void wheel(window_app *a, const SDL_MouseWheelEvent *w)
+{
+    int clicks = w->direction == SDL_MOUSEWHEEL_FLIPPED ? -w->y : w->y;
+    if (clicks != 0)
+        window_view_zoom_at(&a->view, a->mouse_x * a->scale, a->mouse_y * a->scale,
+                            powf(WINDOW_VIEW_WHEEL_STEP, (float)clicks));
 }
 
 static void handle(window_app *a, const SDL_Event *e)
@@ -233,13 +281,19 @@ static void handle(window_app *a, const SDL_Event *e)
     case SDL_MOUSEMOTION:
         a->mouse_x = (float)e->motion.x;
         a->mouse_y = (float)e->motion.y;
+        if (a->dragging)
+            window_view_pan(&a->view, (float)e->motion.xrel * a->scale,
+                            (float)e->motion.yrel * a->scale);
         break;
     case SDL_MOUSEBUTTONDOWN:
     case SDL_MOUSEBUTTONUP:
         if (e->button.button == SDL_BUTTON_LEFT) a->spraying = e->type == SDL_MOUSEBUTTONDOWN;
+        if (e->button.button == SDL_BUTTON_RIGHT || e->button.button == SDL_BUTTON_MIDDLE)
+            a->dragging = e->type == SDL_MOUSEBUTTONDOWN;
         a->mouse_x = (float)e->button.x;
         a->mouse_y = (float)e->button.y;
         break;
+    case SDL_MOUSEWHEEL: wheel(a, &e->wheel); break;
     default: break;
     }
 }
@@ -329,11 +383,16 @@ static void draw_cell(window_app *a, uint32_t cell, const float rect[4], uint32_
 
 static void hud(window_app *a, const window_hud_layout *l)
 {
+    window_color_key key[WINDOW_COLOR_KEY_MAX];
     window_hud h = {
         .stats = &a->stats,
         .alive = sim_alive(a->world),
         .contacts = sim_contacts(a->world),
-        .wave = sim_wave(a->world),
+        .wave = sim_wave(a->world) + 1u, /* the first wave is wave 1 */
+        .color = WINDOW_COLOR_NAMES[a->color],
+        .zoom = a->view.zoom,
+        .key = key,
+        .key_n = window_colors_key(&a->colors, a->color, a->world, key),
         .frame = sim_frame(a->world),
         .workers = sim_workers(a->world),
         .max_workers = sim_max_workers(a->world),
@@ -405,15 +464,32 @@ static void draw(window_app *a, window_frame *f, bool last)
     uint64_t t0 = window_now_ns();
     update_sizes(a);
     gfx_begin_frame(a->gfx, a->px_w, a->px_h);
+    gfx_view fit = gfx_get_view(a->gfx);
+    window_view_set_fit(&a->view, &fit);
+    gfx_view zoomed = window_view_get(&a->view);
+    gfx_set_view(a->gfx, &zoomed);
     window_hud_layout layout = window_hud_layout_of(a->gfx, a->help, a->px_w, a->px_h, a->scale);
-    uint32_t n = gather_batches(a);
+    uint32_t n = gather_batches(a), shown_n = n;
+    const gfx_batch *shown =
+        window_colors_apply(&a->colors, a->color, a->world, a->batches, n, &shown_n);
+    if (!shown) {
+        notify(a, "out of memory for the %s colours: the thesis's shown",
+               WINDOW_COLOR_NAMES[a->color]);
+        a->color = WINDOW_COLOR_THESIS;
+        shown = a->batches;
+        shown_n = n;
+    }
     uint64_t t1 = window_now_ns();
-    if (gfx_upload(a->gfx, a->batches, n) != GFX_OK) notify(a, "the instance buffer could not be filled");
+    if (gfx_upload(a->gfx, shown, shown_n) != GFX_OK) notify(a, "the instance buffer could not be filled");
     uint64_t t2 = window_now_ns();
     uint32_t cell = 0;
     float rect[4] = {0};
     bool lens = highlighted_cell(a, &cell, rect);
     gfx_draw_particles(a->gfx);
+    if (a->highlight) {
+        sim_grid_layout grid = sim_get_grid_layout(a->world);
+        window_hud_grid_lines(a->gfx, &grid, &fit);
+    }
     if (lens) draw_cell(a, cell, rect, n, &layout);
     uint64_t t3 = window_now_ns();
     hud(a, &layout);

@@ -2,6 +2,12 @@
  * simulation's are parsed by options.c, one value each. */
 #include "window_cli.h"
 
+#include "window_view.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -16,7 +22,10 @@ enum {
     OPT_DRAW,
     OPT_SIZE,
     OPT_TRACE,
-    OPT_TRACE_FRAMES
+    OPT_TRACE_FRAMES,
+    OPT_COLOR,
+    OPT_ZOOM,
+    OPT_CENTER
 };
 
 static const struct option LONGOPTS[] = {
@@ -28,6 +37,9 @@ static const struct option LONGOPTS[] = {
     {"size", required_argument, NULL, OPT_SIZE},
     {"trace", required_argument, NULL, OPT_TRACE},
     {"trace-frames", required_argument, NULL, OPT_TRACE_FRAMES},
+    {"color", required_argument, NULL, OPT_COLOR},
+    {"zoom", required_argument, NULL, OPT_ZOOM},
+    {"center", required_argument, NULL, OPT_CENTER},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 
@@ -49,6 +61,8 @@ static window_options defaults(void)
         .width = 1440u,
         .height = 900u,
         .trace_frames = {.first = APP_TRACE_FIRST_DEFAULT, .last = APP_TRACE_LAST_DEFAULT},
+        .color = WINDOW_COLOR_THESIS,
+        .zoom = 1.0f,
     };
 }
 
@@ -103,6 +117,15 @@ void window_cli_usage(FILE *f)
             "  --trace-frames A:B        the steps --trace keeps, 1-based, A through B,\n"
             "                            1 <= A <= B, at most %u (default %u:%u); paused\n"
             "                            frames are no steps\n"
+            "  --color MODE              how particles are coloured at start (C cycles):\n"
+            "                            thesis (their own colours, alpha following\n"
+            "                            life; default), speed (blue slow to red fast),\n"
+            "                            worker (the worker that ran their render\n"
+            "                            subtask in the last step), cell (their grid cell)\n"
+            "  --zoom Z                  start zoomed in, 1..64 (default 1: the whole world)\n"
+            "  --center X,Y              the world point shown at the view's centre at\n"
+            "                            start (moved as little as needed to keep the\n"
+            "                            zoomed view inside the world)\n"
             "  -h, --help                print this and exit\n"
             "\n"
             "A flag that takes a value is given once. A long flag may be shortened to\n"
@@ -122,6 +145,11 @@ void window_cli_usage(FILE *f)
           "  G                    highlight the grid cell under the mouse and its\n"
           "                       particles, magnified in a corner with the cells it\n"
           "                       is tested against\n"
+          "  C                    next colouring: thesis, speed, worker, cell\n"
+          "  mouse wheel          zoom in/out about the pointer (1x to 64x); the world\n"
+          "                       point under the pointer stays under it\n"
+          "  right or middle drag pan the zoomed view\n"
+          "  Z or Home            back to the whole world (zoom 1x)\n"
           "  left mouse button    spray particles (through the ECS's deferred creation;\n"
           "                       with fixed storage at its limit the HUD says so)\n"
           "  S                    save a screenshot (particles-YYYYmmdd-HHMMSS.png in the\n"
@@ -152,6 +180,48 @@ static bool parse_size(const app_mode_cli *cli, const char *arg, window_options 
                   "(e.g. 1440x900)", arg, SIZE_MIN, SIZE_MAX_PX);
         return false;
     }
+    return true;
+}
+
+/* A finite decimal number spanning the n bytes at s. */
+static bool scan_float(const char *s, size_t n, float *out)
+{
+    char buf[64];
+    if (n == 0 || n >= sizeof buf || isspace((unsigned char)s[0])) return false;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    char *end;
+    errno = 0;
+    float v = strtof(buf, &end);
+    if (*end != '\0' || errno != 0 || !isfinite(v)) return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_zoom(const app_mode_cli *cli, const char *arg, window_options *o)
+{
+    float z;
+    if (!scan_float(arg, strlen(arg), &z) || !(z >= WINDOW_VIEW_ZOOM_MIN) || !(z <= WINDOW_VIEW_ZOOM_MAX)) {
+        app_error(cli->prog, "--zoom: '%s' is not a number from %g to %g (1: the whole world)", arg,
+                  (double)WINDOW_VIEW_ZOOM_MIN, (double)WINDOW_VIEW_ZOOM_MAX);
+        return false;
+    }
+    o->zoom = z;
+    return true;
+}
+
+/* "X,Y": world units; the world's bounds are checked once it exists. */
+static bool parse_center(const app_mode_cli *cli, const char *arg, window_options *o)
+{
+    size_t x = strcspn(arg, ",");
+    const char *y = arg + x + (arg[x] != '\0');
+    if (arg[x] == '\0' || !scan_float(arg, x, &o->center_x) || !scan_float(y, strlen(y), &o->center_y) ||
+        o->center_x < 0.0f || o->center_y < 0.0f) {
+        app_error(cli->prog, "--center: '%s' is not X,Y with each a world coordinate of 0 or more "
+                  "(e.g. 720,450)", arg);
+        return false;
+    }
+    o->center_given = true;
     return true;
 }
 
@@ -198,6 +268,13 @@ static bool apply(int c, const char *arg, void *ctx)
     case OPT_SIZE: return parse_size(cli, arg, o);
     case OPT_TRACE: return app_parse_file(cli, "--trace", arg, &o->trace);
     case OPT_TRACE_FRAMES: return app_trace_parse_frames(cli, arg, &o->trace_frames);
+    case OPT_COLOR:
+        if (!app_parse_word(cli, "--color", arg, WINDOW_COLOR_NAMES, WINDOW_COLOR_COUNT, &i))
+            return false;
+        o->color = (window_color)i;
+        return true;
+    case OPT_ZOOM: return parse_zoom(cli, arg, o);
+    case OPT_CENTER: return parse_center(cli, arg, o);
     case 'h': o->help = true; return true;
     default: return false;
     }
@@ -226,6 +303,15 @@ int window_cli_parse(int argc, char **argv, window_options *o)
     o->kernel = sim.kernel;
     o->world_w = sim.world_w;
     o->world_h = sim.world_h;
+    if (o->center_given) {
+        sim_params d = sim_default_params();
+        float ww = o->world_w ? (float)o->world_w : d.world_w, wh = o->world_h ? (float)o->world_h : d.world_h;
+        if (o->center_x > ww || o->center_y > wh) {
+            app_error(p.cli.prog, "--center: %g,%g is outside the world (0..%g, 0..%g)",
+                      (double)o->center_x, (double)o->center_y, (double)ww, (double)wh);
+            return 2;
+        }
+    }
     uint32_t cpus = app_online_cpus();
     o->max_threads = o->threads > cpus ? o->threads : cpus;
     return app_trace_check_options(p.cli.prog, o->trace, &o->trace_frames, o->frames) ? 0 : 2;

@@ -8,6 +8,7 @@
 
 #include "options.h"
 #include "trace.h"
+#include "window_colors.h"
 
 #define WINDOW_MAX_FRAMES 100000000u
 
@@ -34,6 +35,10 @@ typedef struct window_options {
     uint32_t width, height; /* the window's initial size (--size WxH) */
     const char *trace;      /* --trace: NULL: none */
     app_trace_frames trace_frames; /* --trace-frames */
+    window_color color;     /* --color: the initial colouring */
+    float zoom;             /* --zoom: the initial zoom, 1 the whole world */
+    bool center_given;      /* --center X,Y: the world point at the view's centre */
+    float center_x, center_y;
     bool help;
 } window_options;
 

@@ -9,7 +9,7 @@
 
 static const gfx_color TEXT = {235, 238, 245, 255};
 static const gfx_color DIM = {150, 158, 175, 255};
-static const gfx_color PANEL = {0, 0, 0, 170};
+static const gfx_color PANEL = {0, 0, 0, 200};
 static const gfx_color WARN = {255, 196, 80, 255};
 /* Bar colors by chain: the movement/collision chain, the life chain, and
  * render, where the two meet. */
@@ -130,22 +130,44 @@ static uint32_t figure_lines(const window_hud *h, hud_line *out)
     uint32_t n = 0;
     if (h->warning) put(&out[n++], WARN, 0, "%s", h->warning);
     unsigned r = h->warning ? 1u : 0u; /* the ranks below the warning's */
-    put(&out[n++], TEXT, r, "%s particles   wave %u   frame %s%s",
+    put(&out[n++], TEXT, r, "%s particles   wave %u   frame %s   colour: %s",
         window_hud_count(a, sizeof a, h->alive), (unsigned)h->wave,
-        window_hud_count(fr, sizeof fr, h->frame), h->paused ? "   PAUSED" : "");
-    put(&out[n++], TEXT, r + 1, "%.1f fps   step %.2f ms   render %.2f ms", window_span_fps(s),
-        window_span_step_ms(s), prep + up + draw);
+        window_hud_count(fr, sizeof fr, h->frame), h->color ? h->color : "?");
+    /* Paused, the frame rate only falls: it says so instead. */
+    char fps[32];
+    if (h->paused) snprintf(fps, sizeof fps, "paused");
+    else snprintf(fps, sizeof fps, "%.1f fps", window_span_fps(s));
+    put(&out[n++], TEXT, r + 1, "%s   step %.2f ms   render %.2f ms", fps, window_span_step_ms(s),
+        prep + up + draw);
     put(&out[n++], DIM, r + 4, "render = prepare %.2f + upload %.2f + draw %.2f ms", prep, up, draw);
     put(&out[n++], TEXT, r + 2, "contacts %s (%s)   workers %u of %u   inner parallelism %s",
         window_hud_count(c, sizeof c, h->contacts), h->kernel ? h->kernel : "?",
         (unsigned)h->workers, (unsigned)h->max_workers, h->ip_on ? "ON" : "off");
     if (h->storage == ECS_STORAGE_FIXED)
-        put(&out[n++], DIM, r + 3, "storage fixed (limit %s)   draw %s   vsync %s",
-            window_hud_count(lim, sizeof lim, h->fixed_limit), path, h->vsync_on ? "on" : "off");
+        put(&out[n++], DIM, r + 3, "storage fixed (limit %s)   draw %s   vsync %s   zoom %.3gx",
+            window_hud_count(lim, sizeof lim, h->fixed_limit), path, h->vsync_on ? "on" : "off",
+            (double)h->zoom);
     else
-        put(&out[n++], DIM, r + 3, "storage dynamic   draw %s   vsync %s", path,
-            h->vsync_on ? "on" : "off");
+        put(&out[n++], DIM, r + 3, "storage dynamic   draw %s   vsync %s   zoom %.3gx", path,
+            h->vsync_on ? "on" : "off", (double)h->zoom);
     return n;
+}
+
+/* After the line `text` at the pen (not yet drawn), a swatch and the
+ * label of each entry of the key, as far as the panel's width allows. */
+static void color_key(const pen *p, const window_hud *h, const char *text)
+{
+    float x = p->x + gfx_text_width(p->r, text) + 6.0f * p->scale, end = p->x + p->max_w;
+    float box = p->line * 0.55f;
+    for (uint32_t k = 0; k < h->key_n; k++) {
+        const char *num = h->key[k].label;
+        float w = box + 2.0f * p->scale + gfx_text_width(p->r, num);
+        if (x + w > end) break;
+        gfx_rect(p->r, x, p->y + (p->line - box) * 0.5f, box, box,
+                 h->key[k].color);
+        gfx_text(p->r, x + box + 2.0f * p->scale, p->y, num, TEXT);
+        x += w + 5.0f * p->scale;
+    }
 }
 
 /* The figures' panel: the lines that fit, most important first, and the
@@ -160,8 +182,12 @@ static void figures_panel(gfx_renderer *r, const window_hud *h, const window_hud
     float rows = (float)keep + (chart ? (float)WINDOW_HUD_CHART_LINES : 0.0f);
     gfx_rect(r, l->x, l->y, l->w, rows * l->line_h + 2.0f * l->pad, PANEL);
     pen p = {r, l->x + l->pad, l->y + l->pad, l->line_h, l->scale, l->w - 2.0f * l->pad};
-    for (uint32_t i = 0; i < n; i++)
-        if (lines[i].rank < keep) line(&p, lines[i].c, lines[i].text);
+    uint32_t first = h->warning ? 1u : 0u; /* the particles' line, which names the colouring */
+    for (uint32_t i = 0; i < n; i++) {
+        if (lines[i].rank >= keep) continue;
+        if (i == first) color_key(&p, h, lines[i].text);
+        line(&p, lines[i].c, lines[i].text);
+    }
     if (chart) system_chart(&p, h);
 }
 
@@ -173,6 +199,9 @@ static const char *const HELP[][2] = {
     {"N", "one frame while paused"},
     {"R", "new wave"},
     {"G", "grid cell under the mouse, magnified"},
+    {"C", "colour: thesis, speed, worker, grid cell"},
+    {"wheel", "zoom about the mouse (1x to 64x)"},
+    {"right drag", "pan (middle button too); Z or Home: whole world"},
     {"left mouse", "spray particles"},
     {"S", "save a screenshot (PNG, current directory)"},
     {"Esc", "quit"},
@@ -199,14 +228,25 @@ static void help_panel(gfx_renderer *r, const window_hud_layout *l)
     }
 }
 
+/* A line of its own (the notice, the hint) on a dark panel just wider than
+ * its text, readable over any particles. */
+static void backed_line(gfx_renderer *r, const window_hud_layout *l, float y, gfx_color c,
+                        const char *text)
+{
+    char buf[192];
+    snprintf(buf, sizeof buf, "%s", text);
+    fit(r, buf, l->line_w);
+    float pad = 3.0f * l->scale;
+    gfx_rect(r, l->x - pad, y, gfx_text_width(r, buf) + 2.0f * pad, l->line_h, PANEL);
+    gfx_text(r, l->x, y, buf, c);
+}
+
 void window_hud_draw(gfx_renderer *r, const window_hud *h, const window_hud_layout *l)
 {
     if (h->help && l->help_rows) help_panel(r, l);
     if (!h->help || !l->help_in_place) figures_panel(r, h, l);
-    pen p = {r, l->x, l->hint_y, l->line_h, l->scale, l->line_w};
-    line(&p, DIM, h->help ? "H hides the help" : "H: help");
-    p.y = l->notice_y;
-    if (h->notice) line(&p, WARN, h->notice);
+    backed_line(r, l, l->hint_y, DIM, h->help ? "H hides the help" : "H: help");
+    if (h->notice) backed_line(r, l, l->notice_y, WARN, h->notice);
 }
 
 void window_hud_cell_rect(const sim_grid_layout *g, uint32_t cell, float out[4])
@@ -277,4 +317,25 @@ void window_hud_cell(gfx_renderer *r, const window_hud_cell_view *v, const windo
     gfx_rect(r, l->cap_x, l->cap_y, l->cap_w, l->cap_h, PANEL);
     gfx_text(r, l->cap_x + pad, l->cap_y + pad, cell, TEXT);
     gfx_text(r, l->cap_x + pad, l->cap_y + pad + l->line_h, tested, DIM);
+}
+
+void window_hud_grid_lines(gfx_renderer *r, const sim_grid_layout *g, const gfx_view *box)
+{
+    gfx_view v = gfx_get_view(r);
+    float side = g->cell_size * v.px_per_unit;
+    if (side < WINDOW_HUD_GRID_PX) return;
+    const gfx_color c = {255, 255, 255, 40};
+    float x0 = box->x, y0 = box->y, x1 = box->x + box->w, y1 = box->y + box->h;
+    /* The first line at or after the box's left (top) edge. */
+    float first_x = ceilf((x0 - v.x) / side), first_y = ceilf((y0 - v.y) / side);
+    for (float i = fmaxf(first_x, 0.0f); i <= (float)g->cols; i++) {
+        float x = v.x + i * side;
+        if (x >= x1) break;
+        gfx_rect(r, floorf(x), y0, 1.0f, y1 - y0, c);
+    }
+    for (float j = fmaxf(first_y, 0.0f); j <= (float)g->rows; j++) {
+        float y = v.y + j * side;
+        if (y >= y1) break;
+        gfx_rect(r, x0, floorf(y), x1 - x0, 1.0f, c);
+    }
 }

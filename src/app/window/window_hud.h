@@ -9,6 +9,7 @@
 
 #include "gfx.h"
 #include "sim.h"
+#include "window_colors.h"
 #include "window_stats.h"
 
 typedef struct window_hud {
@@ -23,6 +24,12 @@ typedef struct window_hud {
     uint32_t fixed_limit;
     bool paused, help, vsync_on;
     gfx_draw draw;
+    const char *color;  /* the colouring mode's name */
+    /* The colouring's key, a swatch and label each after the first line
+     * (key_n 0: none). */
+    const window_color_key *key;
+    uint32_t key_n;
+    float zoom;         /* the camera's, 1: the whole world */
     const char *notice; /* one line for a few seconds, or NULL */
     const char *warning; /* why the world cannot be seen (window_hud_view_warning), or NULL */
 } window_hud;
@@ -60,7 +67,7 @@ typedef struct window_hud_layout {
 #define WINDOW_HUD_FIGURE_LINES 6u
 #define WINDOW_HUD_CHART_LINES (SIM_SYSTEM_COUNT + 2u)
 /* The help's rows of keys. */
-#define WINDOW_HUD_HELP_ROWS 10u
+#define WINDOW_HUD_HELP_ROWS 13u
 
 /* Anchored to the window's corners, not the world's box, so that a world
  * whose shape differs from the window's keeps its panels in the bars. */
@@ -100,6 +107,11 @@ typedef struct window_hud_cell_view {
  * the bottom-right corner with the same outlines and a caption. Call it
  * after gfx_draw_particles: it draws the particles again, through a lens. */
 void window_hud_cell(gfx_renderer *r, const window_hud_cell_view *v, const window_hud_layout *l);
+
+/* Where the camera shows cells at least WINDOW_HUD_GRID_PX pixels wide,
+ * their lines, faint, inside box (the whole world's letterboxed box). */
+#define WINDOW_HUD_GRID_PX 24.0f
+void window_hud_grid_lines(gfx_renderer *r, const sim_grid_layout *g, const gfx_view *box);
 
 /* The world rectangle a cell covers; border cells reach out to infinity,
  * since the grid files points outside the world there. */

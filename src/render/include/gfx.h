@@ -81,6 +81,11 @@ typedef struct gfx_def {
                                wider than the driver's largest point */
     gfx_draw draw;
     gfx_color background;   /* the world's; the letterbox bars are darker */
+    /* The look (0 and 0: the instances' colours as given). Alpha is drawn
+     * at least alpha_floor (0..1), so faded particles stay visible; lift
+     * (0..1) moves each colour that far towards its brightest shade (the
+     * same hue with its largest channel at full). */
+    float alpha_floor, lift;
 } gfx_def;
 
 gfx_def gfx_default_def(void);
@@ -170,8 +175,16 @@ typedef struct gfx_view {
     float px_per_unit;
 } gfx_view;
 
+/* gfx_begin_frame sets the view that shows the whole world, letterboxed;
+ * gfx_set_view then changes it for the frame (a zoomed camera: a larger
+ * px_per_unit, the world's corner anywhere). Particles stay clipped to
+ * the whole world's letterboxed box, and the mapping below follows the
+ * view set. A view with no positive px_per_unit or a non-finite corner is
+ * ignored. */
+void gfx_set_view(gfx_renderer *r, const gfx_view *v);
 gfx_view gfx_get_view(const gfx_renderer *r);
-/* A drawable pixel to world units; false if outside the world. */
+/* A drawable pixel to world units; false if outside the world or outside
+ * the box the world is shown in. */
 bool gfx_pixel_to_world(const gfx_renderer *r, float px, float py, float *wx, float *wy);
 /* A world point to drawable pixels. */
 void gfx_world_to_pixel(const gfx_renderer *r, float wx, float wy, float *px, float *py);

@@ -1,0 +1,244 @@
+#!/usr/bin/env bash
+# test_window_modes.sh - the window's camera and colouring modes end to end,
+# in a real window (Xvfb), read back from screenshots.
+#
+#   bash tests/test_window_modes.sh path/to/particles path/to/png_probe
+#
+# Wheel clicks zoom about the pointer: on a paused scene, the picture after
+# the zoom is the one before magnified about the pointer (not about the
+# window's centre); --zoom starts zoomed. --color worker shows one colour
+# per worker that ran a render subtask (one with one worker or with inner
+# parallelism off, more with four workers), speed is a blue-to-red ramp
+# with none of the thesis's purples, cell shows the grid's many colours,
+# and bad --color and --zoom values are refused in one line. A spray on a
+# zoomed view lands under the pointer, Z shows the whole world again, and
+# + at the most workers says why. Prints one line per case, exits 1 if any
+# failed.
+set -u
+
+if [ $# -ne 2 ] || [ ! -x "$1" ] || [ ! -x "$2" ]; then
+    echo "usage: $0 PATH_TO_PARTICLES PATH_TO_PNG_PROBE" >&2
+    exit 2
+fi
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") # absolute: one run changes directory
+probe=$2
+. "$(dirname "$0")/window_util.sh"
+
+if [ -z "${DISPLAY:-}" ]; then
+    echo "FAIL no DISPLAY: run this under xvfb-run (tests/run.sh does)"
+    exit 1
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/particles-modes.XXXXXX") || exit 2
+# KEEP=1 keeps the screenshots for a look.
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
+out=$tmp/stdout
+err=$tmp/stderr
+
+# The particles' area: right of the HUD's panel, above the hint line.
+area=(700 0 1440 860)
+small=(--entities 20000 --vsync off --frames 10)
+
+shot() { # NAME ARGS...: a screenshot of the 10th frame
+    local name=$1
+    shift
+    "$bin" "${small[@]}" "$@" --screenshot "$tmp/$name.png" >"$out" 2>"$err" ||
+        echo "exit $? for $*: $(head -c 300 "$err")" >&2
+}
+
+# ---- --color ---------------------------------------------------------------
+"$bin" --color purple --frames 1 >"$out" 2>"$err"
+rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -q -- "--color: 'purple'" "$err" &&
+    grep -q "thesis, speed, worker, cell" "$err" && [ ! -s "$out" ]; then
+    ok "--color purple: exit 2, one line naming the flag, the value and the words"
+else
+    fail "--color purple" "exit $rc, stderr: $(head -c 300 "$err")"
+fi
+"$bin" --zoom 65 --frames 1 >"$out" 2>"$err"
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -q -- "--zoom: '65'" "$err" &&
+    ok "--zoom 65: exit 2, one line" || fail "--zoom 65" "exit $rc, stderr: $(head -c 300 "$err")"
+
+# ---- colouring modes -------------------------------------------------------
+shot thesis --threads 2
+shot speed --threads 2 --color speed
+shot cell --threads 2 --color cell
+read -r th_hues th_sat th_purple < <("$probe" "$tmp/thesis.png" hues "${area[@]}")
+read -r sp_hues sp_sat sp_purple < <("$probe" "$tmp/speed.png" hues "${area[@]}")
+read -r ce_hues ce_sat _ < <("$probe" "$tmp/cell.png" hues "${area[@]}")
+# The thesis's random colours hold purples; the speed ramp has none.
+if [ "${th_purple:-0}" -gt 1000 ] && [ "${sp_sat:-0}" -gt 10000 ] &&
+    [ "${sp_purple:-1}" -lt $((sp_sat / 200)) ]; then
+    ok "speed: a blue-to-red ramp ($sp_purple of $sp_sat coloured pixels purple, thesis $th_purple)"
+else
+    fail "speed" "purple pixels: speed ${sp_purple:-?} of ${sp_sat:-?}, thesis ${th_purple:-?}"
+fi
+# Nine cell colours (some neighbouring in hue) against one smear of hues.
+if [ "${th_hues:-9}" -le 2 ] && [ "${ce_hues:-0}" -ge 6 ]; then
+    ok "cell: $ce_hues distinct hues where the thesis's colours make $th_hues"
+else
+    fail "cell" "distinct hues: cell ${ce_hues:-?}, thesis ${th_hues:-?}"
+fi
+
+# One worker, or inner parallelism off (one render subtask): one colour.
+shot w1 --threads 1 --color worker
+shot ipoff --threads 4 --inner-parallelism off --color worker
+read -r w1 _ < <("$probe" "$tmp/w1.png" hues "${area[@]}")
+read -r ipoff _ < <("$probe" "$tmp/ipoff.png" hues "${area[@]}")
+if [ "${w1:-0}" -eq 1 ] && [ "${ipoff:-0}" -eq 1 ]; then
+    ok "worker: one colour with 1 worker and with inner parallelism off"
+else
+    fail "worker, one subtask" "distinct hues: ${w1:-?} with 1 worker, ${ipoff:-?} with IP off"
+fi
+# Four workers: a colour per worker that ran a render subtask in the last
+# step, so 2 to 4. A worker may steal every subtask of a step on a busy
+# machine (two cores here): up to 5 runs for one that shows two.
+hues=0
+for _ in 1 2 3 4 5; do
+    shot w4 --threads 4 --color worker
+    read -r hues _ < <("$probe" "$tmp/w4.png" hues "${area[@]}")
+    [ "${hues:-0}" -ge 2 ] && break
+done
+if [ "${hues:-0}" -ge 2 ] && [ "${hues:-0}" -le 4 ]; then
+    ok "worker: $hues distinct colours with 4 workers"
+else
+    fail "worker, 4 workers" "${hues:-?} distinct hues, want 2 to 4"
+fi
+
+# ---- zoom ------------------------------------------------------------------
+# --zoom 8 about the world's centre: the circles are 8 times wider, so far
+# fewer distinct colours fill the same area than at 1x.
+shot z8 --threads 2 --zoom 8 --center 720,450
+read -r _ _ c1 _ < <("$probe" "$tmp/thesis.png")
+read -r _ _ c8 _ < <("$probe" "$tmp/z8.png")
+[ "${c8:-99999}" -lt "$(( ${c1:-0} / 2 ))" ] && ok "--zoom 8: $c8 colours where 1x has $c1" ||
+    fail "--zoom 8" "${c8:-?} colours, 1x ${c1:-?}"
+
+# ---- with the mouse and keys (xdotool) ---------------------------------------
+
+# start_in DIR ARGS...: the window in the background with DIR as its
+# working directory (the S key's screenshots land there); sets pid, and
+# wid to its X window (empty if none appeared).
+start_in() {
+    local dir=$1
+    shift
+    mkdir "$dir"
+    (cd "$dir" && exec "$bin" "$@") >"$out" 2>"$err" &
+    pid=$!
+    wid=$(window_of "$pid")
+}
+
+# stop_in DIR: Esc (the window may be gone before the key's release: its
+# error is dropped), the exit waited for; sets files to DIR's screenshots,
+# oldest first.
+stop_in() {
+    [ -n "$wid" ] && xdotool key --window "$wid" Escape 2>/dev/null
+    wait_gone "$pid" || kill "$pid"
+    wait "$pid"
+    mapfile -t files < <(ls -tr "$1" | grep '^particles-.*\.png$')
+}
+
+# Every run below first saves a screenshot and waits for it: that frame
+# saw the pointer arrive and a step run (nothing is drawn before one, and
+# a press before the window has the pointer is not the window's).
+if ! command -v xdotool >/dev/null; then
+    fail "mouse and keys" "xdotool is not installed (.ci/install-deps installs it)"
+    finish "window modes"
+    exit
+fi
+
+# Wheel clicks at a known pointer on a paused scene, from 4x (circles of a
+# few pixels to compare): a screenshot before the wheel and one after.
+d=$tmp/wheel x=560 y=330 clicks=6
+start_in "$d" --entities 20000 --vsync off --threads 2 --size 800x500 --zoom 4 --center 720,450
+if [ -n "$wid" ]; then
+    xdotool mousemove --window "$wid" $x $y key --window "$wid" s
+    wait_shots "$pid" "$d" 1 && xdotool key --window "$wid" space s && wait_shots "$pid" "$d" 2 &&
+        xdotool click --window "$wid" --repeat $clicks --delay 20 4 key --window "$wid" s &&
+        wait_shots "$pid" "$d" 3
+fi
+stop_in "$d"
+if [ "${#files[@]}" -ne 3 ]; then
+    fail "wheel zoom" "window ${wid:-none}, screenshots: ${files[*]:-none}; stderr: $(head -c 300 "$err")"
+else
+    zoom=$(awk -v n=$clicks 'BEGIN { printf "%.4f", 1.25 ^ n }') # relative to the 4x
+    read -r here centre < <("$probe" "$d/${files[1]}" zoomed "$d/${files[2]}" $x $y "$zoom")
+    if awk -v h="${here:-99}" -v c="${centre:-0}" 'BEGIN { exit !(h < 12 && h * 2 < c && c > 10) }'; then
+        ok "wheel zoom x$zoom keeps the point under the pointer (difference $here, about the centre $centre)"
+    else
+        fail "wheel zoom" "difference about the pointer ${here:-?}, about the centre ${centre:-?}"
+    fi
+fi
+
+# Z shows the whole world again: a run started at 8x draws far fewer
+# distinct colours (few, large circles) than after Z (many small ones).
+d=$tmp/reset
+start_in "$d" --entities 20000 --vsync off --threads 2 --zoom 8 --center 720,450
+if [ -n "$wid" ]; then
+    xdotool key --window "$wid" s
+    wait_shots "$pid" "$d" 1 && xdotool key --window "$wid" z s && wait_shots "$pid" "$d" 2
+fi
+stop_in "$d"
+if [ "${#files[@]}" -ne 2 ]; then
+    fail "Z resets the zoom" "window ${wid:-none}, screenshots: ${files[*]:-none}"
+else
+    read -r _ _ zoomed _ < <("$probe" "$d/${files[0]}")
+    read -r _ _ whole _ < <("$probe" "$d/${files[1]}")
+    if [ "${zoomed:-0}" -gt 1000 ] && [ "${whole:-0}" -gt $((${zoomed:-99999} * 2)) ]; then
+        ok "Z resets the zoom: $whole colours after it, $zoomed at 8x"
+    else
+        fail "Z resets the zoom" "${whole:-?} colours after Z, ${zoomed:-?} at 8x"
+    fi
+fi
+
+# A spray on a zoomed view lands under the pointer: on a nearly empty
+# world at 4x, the coloured pixels gather in the box around the pointer,
+# not in the same box elsewhere on its row. A spray is created at the end
+# of the step after the press and drawn from the next: the second
+# screenshot marks a frame after the press, the third shows the spray.
+d=$tmp/spray x=620 y=380
+start_in "$d" --entities 100 --vsync off --threads 2 --size 800x500 --zoom 4 --center 720,450
+if [ -n "$wid" ]; then
+    xdotool mousemove --window "$wid" $x $y key --window "$wid" s
+    wait_shots "$pid" "$d" 1 && xdotool mousedown --window "$wid" 1 key --window "$wid" s &&
+        wait_shots "$pid" "$d" 2 && xdotool key --window "$wid" s && wait_shots "$pid" "$d" 3
+    xdotool mouseup --window "$wid" 1
+fi
+stop_in "$d"
+if [ "${#files[@]}" -ne 3 ]; then
+    fail "spray when zoomed" "window ${wid:-none}, screenshots: ${files[*]:-none}; stderr: $(head -c 300 "$err")"
+else
+    read -r _ here _ < <("$probe" "$d/${files[2]}" hues $((x - 60)) $((y - 60)) $((x + 60)) $((y + 60)))
+    read -r _ away _ < <("$probe" "$d/${files[2]}" hues $((x - 400)) $((y - 60)) $((x - 280)) $((y + 60)))
+    if [ "${here:-0}" -gt 200 ] && [ "${here:-0}" -gt $((${away:-0} * 5)) ]; then
+        ok "spray when zoomed: $here coloured pixels around the pointer, $away away from it"
+    else
+        fail "spray when zoomed" "${here:-?} coloured pixels around the pointer, ${away:-?} away"
+    fi
+fi
+
+# + at the most workers says why in the notice line (warning-coloured
+# text reaching far right, where the S key's shorter "saved ..." notice
+# does not). --threads at the online CPUs makes it the pool's size.
+d=$tmp/plus
+start_in "$d" --entities 2000 --vsync off --threads "$(nproc)" --size 800x500
+if [ -n "$wid" ]; then
+    xdotool key --window "$wid" s
+    wait_shots "$pid" "$d" 1 && xdotool key --window "$wid" s && wait_shots "$pid" "$d" 2 &&
+        xdotool key --window "$wid" plus s && wait_shots "$pid" "$d" 3
+fi
+stop_in "$d"
+if [ "${#files[@]}" -ne 3 ]; then
+    fail "+ at the most workers" "window ${wid:-none}, screenshots: ${files[*]:-none}"
+else
+    saved=$("$probe" "$d/${files[1]}" ffc450 390 420 480 480)
+    plus=$("$probe" "$d/${files[2]}" ffc450 390 420 480 480)
+    if [ "${saved:-1}" -eq 0 ] && [ "${plus:-0}" -gt 10 ]; then
+        ok "+ at the most workers: a notice says why ($plus warning-coloured pixels at its end)"
+    else
+        fail "+ at the most workers" "warning-coloured pixels: $plus after +, $saved before"
+    fi
+fi
+
+finish "window modes"

@@ -1,0 +1,60 @@
+# window_util.sh - what the window's end-to-end tests share (sourced).
+
+# Cases: ok NAME, fail NAME WHY, one line each; finish SUITE prints the
+# counts and fails if any case did.
+failed=0
+cases=0
+ok() { cases=$((cases + 1)); echo "ok   $1"; }
+fail() { cases=$((cases + 1)); failed=$((failed + 1)); echo "FAIL $1: $2"; }
+finish() {
+    echo "$1: $((cases - failed)) of $cases cases passed"
+    echo "$((cases - failed)) passed, $failed failed"
+    [ $failed -eq 0 ]
+}
+
+# window_of PID: prints the X window named particles of process PID, polled
+# for up to 10 s; nothing if none appeared or the process ended. --all:
+# xdotool's search ORs its conditions by default, so without it any window
+# named particles (the install test's, running beside this one on the
+# shared display) matched.
+window_of() {
+    local wid=""
+    for _ in $(seq 100); do
+        wid=$(xdotool search --all --pid "$1" --name '^particles$' 2>/dev/null | head -1)
+        [ -n "$wid" ] && break
+        kill -0 "$1" 2>/dev/null || break
+        sleep 0.1
+    done
+    echo "$wid"
+}
+
+# window_key PID KEY: sends KEY to the window of process PID (window_of)
+# and prints its id; nothing where no window appeared.
+window_key() {
+    local wid
+    wid=$(window_of "$1")
+    [ -n "$wid" ] && xdotool key --window "$wid" "$2"
+    echo "$wid"
+}
+
+# wait_gone PID: polls for up to 10 s for the process to end; false if it
+# still runs.
+wait_gone() {
+    for _ in $(seq 100); do
+        kill -0 "$1" 2>/dev/null || return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+# wait_shots PID DIR N: polls for up to 20 s until DIR holds N screenshots
+# of the S key (particles-*.png, each renamed into place whole); false if
+# they did not come or the process ended.
+wait_shots() {
+    for _ in $(seq 200); do
+        [ "$(ls "$2" | grep -c '^particles-.*\.png$')" -ge "$3" ] && return 0
+        kill -0 "$1" 2>/dev/null || return 1
+        sleep 0.1
+    done
+    return 1
+}
