@@ -62,6 +62,10 @@ typedef struct window_hud_layout {
 /* The help's rows of keys. */
 #define WINDOW_HUD_HELP_ROWS 10u
 
+/* A system's color in the chart (by chain: movement and collision, life
+ * and fade, render); the timeline panel's blocks use it too. */
+gfx_color window_hud_system_color(uint32_t system);
+
 /* Anchored to the window's corners, not the world's box, so that a world
  * whose shape differs from the window's keeps its panels in the bars. */
 window_hud_layout window_hud_layout_of(const gfx_renderer *r, bool help, int px_w, int px_h,
