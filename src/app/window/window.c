@@ -9,6 +9,7 @@
 #include "window_platform.h"
 #include "window_shot.h"
 #include "window_stats.h"
+#include "window_timeline.h"
 #include "out.h"
 #include "stop.h"
 
@@ -41,6 +42,7 @@ typedef struct window_app {
     gfx_batch *batches; /* one per render subtask: max_threads */
     app_out shot;       /* --screenshot, staged before the window opens */
     window_stats stats;
+    window_timeline timeline;
     float scale;        /* drawable pixels per window coordinate */
     int px_w, px_h;     /* drawable size this frame */
     bool running, paused, step_once, help, highlight, spraying, shot_requested;
@@ -139,6 +141,7 @@ static int start(window_app *a, int argc, char **argv)
         return 2;
     }
     rc = app_out_stage(&a->shot, PROG, "--screenshot", a->opt.screenshot, 0);
+    if (rc == 0) rc = window_timeline_start(&a->timeline, &a->opt);
     if (rc != 0) return rc;
     app_stop_install();
     window_assets assets;
@@ -161,6 +164,7 @@ static void stop(window_app *a)
     window_platform_close(&a->plat);
     free(a->batches);
     app_out_discard(&a->shot);
+    window_timeline_free(&a->timeline);
 }
 
 /* ---- controls ------------------------------------------------------------------ */
@@ -208,6 +212,8 @@ static void key(window_app *a, const SDL_KeyboardEvent *k)
     case SDLK_r: if (!repeat) new_wave(a, "new wave"); break;
     case SDLK_g: if (!repeat) a->highlight = !a->highlight; break;
     case SDLK_s: if (!repeat) a->shot_requested = true; break;
+    case SDLK_t: if (!repeat) a->timeline.shown = !a->timeline.shown; break;
+    case SDLK_f: if (!repeat) a->timeline.frozen = !a->timeline.frozen; break;
     default: break;
     }
 }
@@ -267,6 +273,7 @@ static void step(window_app *a, window_frame *f)
     ecs_context *ctx = sim_ecs(a->world);
     for (uint32_t s = 0; s < SIM_SYSTEM_COUNT; s++)
         f->system_ms[s] = ecs_system_stats_get(ctx, s).wall_ms;
+    window_timeline_record(&a->timeline, ctx, sim_frame(a->world));
     if (st == ECS_ERR_FULL) {
         char limit[32], dropped[32];
         notify(a, "storage full (fixed limit %s): %s sprayed particles dropped",
@@ -410,6 +417,9 @@ static void draw(window_app *a, window_frame *f, bool last)
     if (lens) draw_cell(a, cell, rect, n, &layout);
     uint64_t t3 = window_now_ns();
     hud(a, &layout);
+    if (window_timeline_draw(&a->timeline, a->gfx, &layout, lens, a->mouse_x * a->scale,
+                             a->mouse_y * a->scale, a->px_w, a->px_h, last))
+        a->status = 1;
     uint64_t t4 = window_now_ns();
     gfx_end_frame(a->gfx);
     uint64_t shots = screenshots(a, last);

@@ -1,6 +1,7 @@
 /* window_cli.c - the options of the window mode: its own flags; the
  * simulation's are parsed by options.c, one value each. */
 #include "window_cli.h"
+#include "window_timeline.h"
 
 #include <string.h>
 #include <strings.h>
@@ -14,7 +15,9 @@ enum {
     OPT_VSYNC,
     OPT_ASSETS,
     OPT_DRAW,
-    OPT_SIZE
+    OPT_SIZE,
+    OPT_TIMELINE,
+    OPT_TIMELINE_REPORT
 };
 
 static const struct option LONGOPTS[] = {
@@ -24,11 +27,14 @@ static const struct option LONGOPTS[] = {
     {"assets", required_argument, NULL, OPT_ASSETS},
     {"draw", required_argument, NULL, OPT_DRAW},
     {"size", required_argument, NULL, OPT_SIZE},
+    {"timeline", required_argument, NULL, OPT_TIMELINE},
+    {"timeline-report", required_argument, NULL, OPT_TIMELINE_REPORT},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 
 static const char *const ON_OFF[] = {"off", "on"};
 static const char *const DRAWS[] = {"points", "quads"};
+static const char *const AUTO_OFF_ON[] = {"auto", "off", "on"};
 
 static window_options defaults(void)
 {
@@ -89,41 +95,62 @@ void window_cli_usage(FILE *f)
             "                            executable, then the install prefix's share/)\n"
             "  --draw points|quads       point sprites or instanced quads (default points)\n"
             "  --size WxH                the window's size, each %u..%u (default %ux%u)\n"
+            "  --timeline auto|off|on    the timeline panel at start (T toggles it); auto\n"
+            "                            (default): on in a window of at least %ux%u\n"
+            "  --timeline-report FILE    write the timeline shown as text (its figures,\n"
+            "                            a line per block drawn, the tooltip): while it\n"
+            "                            is frozen (F), each time that changes, and on\n"
+            "                            the last frame of --frames; checked before the\n"
+            "                            window opens, replaced whole each time\n"
             "  -h, --help                print this and exit\n"
             "\n"
             "A flag that takes a value is given once. A long flag may be shortened to\n"
             "any prefix that names only it (--ent 1000 for --entities 1000; --s is\n"
             "refused: --seed, --storage, --screenshot or --size).\n",
-            WINDOW_MAX_FRAMES, SIZE_MIN, SIZE_MAX_PX, (unsigned)d.width, (unsigned)d.height);
+            WINDOW_MAX_FRAMES, SIZE_MIN, SIZE_MAX_PX, (unsigned)d.width, (unsigned)d.height,
+            WINDOW_TL_DEFAULT_W, WINDOW_TL_DEFAULT_H);
     app_options_usage_numbers(f, 1u);
     fputc('\n', f);
-    fputs("Controls:\n"
-          "  H                    show/hide this help on screen\n"
-          "  I                    toggle inner parallelism\n"
-          "  + / -                one worker more / fewer (1..max, live)\n"
-          "  Space                pause/resume\n"
-          "  N                    one frame while paused\n"
-          "  R                    new wave\n"
-          "  G                    highlight the grid cell under the mouse and its\n"
-          "                       particles, magnified in a corner with the cells it\n"
-          "                       is tested against\n"
-          "  left mouse button    spray particles (through the ECS's deferred creation;\n"
-          "                       with fixed storage at its limit the HUD says so)\n"
-          "  S                    save a screenshot (particles-YYYYmmdd-HHMMSS.png in the\n"
-          "                       current directory; never replaces a file)\n"
-          "  Esc or closing the window  quit\n"
-          "\n"
-          "max is the larger of --threads and the online CPUs. With --frames it prints\n"
-          "one summary line at exit: frames, mean fps, mean step ms, mean render ms\n"
-          "(prepare + upload + draw). Exit status: 0 done, 1 no display / no OpenGL\n"
-          "3.3 / a missing or broken shader or font (one line says which) / the\n"
-          "screenshot failed while written (a full disk), 2 bad input (an --assets\n"
-          "that is not a directory, a --screenshot whose file cannot be created,\n"
-          "both checked before the window opens), 128+N stopped by\n"
-          "signal N (SIGINT, SIGTERM, SIGHUP: no screenshot written, the old one\n"
-          "kept). With no display it says so and suggests `particles bench`;\n"
-          "SDL_VIDEODRIVER=offscreen is accepted only when set explicitly.\n",
-          f);
+    fprintf(f,
+            "Controls:\n"
+            "  H                    show/hide this help on screen\n"
+            "  I                    toggle inner parallelism\n"
+            "  + / -                one worker more / fewer (1..max, live)\n"
+            "  Space                pause/resume\n"
+            "  N                    one frame while paused\n"
+            "  R                    new wave\n"
+            "  G                    highlight the grid cell under the mouse and its\n"
+            "                       particles, magnified in a corner with the cells it\n"
+            "                       is tested against\n"
+            "  left mouse button    spray particles (through the ECS's deferred creation;\n"
+            "                       with fixed storage at its limit the HUD says so)\n"
+            "  S                    save a screenshot (particles-YYYYmmdd-HHMMSS.png in the\n"
+            "                       current directory; never replaces a file)\n"
+            "  T                    show/hide the timeline panel: the last step's subtasks\n"
+            "                       per worker over a time axis in us (finish callbacks\n"
+            "                       dark and outlined, sleeps a thin grey band, idle\n"
+            "                       empty), that step's work, span (critical path),\n"
+            "                       available (work/span) and achieved (work/wall)\n"
+            "                       parallelism and each worker's busy share; the mouse\n"
+            "                       over a block names its system, pass, subtask,\n"
+            "                       entities, duration and worker. Shown at start in a\n"
+            "                       window of at least %ux%u (--timeline); drawn where\n"
+            "                       there is room for a lane per worker\n"
+            "  F                    freeze the timeline on the step shown (the simulation\n"
+            "                       runs on); F again follows the steps\n"
+            "  Esc or closing the window  quit\n"
+            "\n"
+            "max is the larger of --threads and the online CPUs. With --frames it prints\n"
+            "one summary line at exit: frames, mean fps, mean step ms, mean render ms\n"
+            "(prepare + upload + draw). Exit status: 0 done, 1 no display / no OpenGL\n"
+            "3.3 / a missing or broken shader or font (one line says which) / the\n"
+            "screenshot failed while written (a full disk), 2 bad input (an --assets\n"
+            "that is not a directory, a --screenshot or --timeline-report whose file\n"
+            "cannot be created, all checked before the window opens), 128+N stopped by\n"
+            "signal N (SIGINT, SIGTERM, SIGHUP: no screenshot written, the old one\n"
+            "kept). With no display it says so and suggests `particles bench`;\n"
+            "SDL_VIDEODRIVER=offscreen is accepted only when set explicitly.\n",
+          WINDOW_TL_DEFAULT_W, WINDOW_TL_DEFAULT_H);
 }
 
 /* "WxH", each within [SIZE_MIN, SIZE_MAX_PX]. */
@@ -181,6 +208,11 @@ static bool apply(int c, const char *arg, void *ctx)
         o->draw = i == 1u ? WINDOW_DRAW_QUADS : WINDOW_DRAW_POINTS;
         return true;
     case OPT_SIZE: return parse_size(cli, arg, o);
+    case OPT_TIMELINE:
+        if (!app_parse_word(cli, "--timeline", arg, AUTO_OFF_ON, 3, &i)) return false;
+        o->timeline = i == 0u ? WINDOW_AUTO : i == 1u ? WINDOW_OFF : WINDOW_ON;
+        return true;
+    case OPT_TIMELINE_REPORT: return app_parse_file(cli, "--timeline-report", arg, &o->timeline_report);
     case 'h': o->help = true; return true;
     default: return false;
     }

@@ -15,6 +15,12 @@ typedef enum window_draw {
     WINDOW_DRAW_QUADS       /* instanced quads: four vertices per particle */
 } window_draw;
 
+typedef enum window_switch {
+    WINDOW_AUTO = 0, /* decided by the window's size */
+    WINDOW_OFF,
+    WINDOW_ON
+} window_switch;
+
 typedef struct window_options {
     uint32_t particles;     /* the first wave, and every new one */
     uint32_t threads;       /* workers at start */
@@ -31,6 +37,8 @@ typedef struct window_options {
     const char *assets;     /* NULL: next to the executable, then the install prefix */
     window_draw draw;
     uint32_t width, height; /* the window's initial size (--size WxH) */
+    window_switch timeline; /* the timeline panel at start (--timeline) */
+    const char *timeline_report; /* --timeline-report FILE, or NULL */
     bool help;
 } window_options;
 

@@ -175,6 +175,8 @@ static const char *const HELP[][2] = {
     {"G", "grid cell under the mouse, magnified"},
     {"left mouse", "spray particles"},
     {"S", "save a screenshot (PNG, current directory)"},
+    {"T", "timeline of the last step, per worker"},
+    {"F", "freeze / resume the timeline"},
     {"Esc", "quit"},
 };
 

@@ -60,7 +60,7 @@ typedef struct window_hud_layout {
 #define WINDOW_HUD_FIGURE_LINES 6u
 #define WINDOW_HUD_CHART_LINES (SIM_SYSTEM_COUNT + 2u)
 /* The help's rows of keys. */
-#define WINDOW_HUD_HELP_ROWS 10u
+#define WINDOW_HUD_HELP_ROWS 12u
 
 /* A system's color in the chart (by chain: movement and collision, life
  * and fade, render); the timeline panel's blocks use it too. */

@@ -55,7 +55,7 @@ bool window_tl_reserve(void **p, size_t *cap, size_t need, size_t elem);
  * of it filled at most: a step a little shorter or longer than the last
  * leaves the lanes' scale alone. Widths are 1, 1.5, 2, 3, 4, 5, 6 or 8
  * times a power of ten, 10 us at the least. */
-#define WINDOW_TL_SHRINK_STEPS 60u
+#define WINDOW_TL_SHRINK_STEPS 40u
 #define WINDOW_TL_SHRINK_FILL 0.75
 #define WINDOW_TL_SHRINK_ROOM 0.9
 typedef struct window_tl_scale {
