@@ -9,18 +9,9 @@
 # what is missing and exit 1, leaving no screenshot behind. Prints one line per case, exits 1 if any failed.
 set -u
 
-if [ $# -ne 2 ] || [ ! -x "$1" ] || [ ! -x "$2" ]; then
-    echo "usage: $0 PATH_TO_PARTICLES PATH_TO_PNG_PROBE" >&2
-    exit 2
-fi
-bin=$1
-probe=$2
+. "$(dirname "$0")/window_lib.sh"
+window_args "$@"
 data=$(dirname "$bin") # shaders/ and assets/ sit next to the executable
-
-if [ -z "${DISPLAY:-}" ]; then
-    echo "FAIL no DISPLAY: run this under xvfb-run (tests/run.sh does)"
-    exit 1
-fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/particles-window.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
@@ -161,21 +152,12 @@ rc=$?
     fail "quads, dynamic storage, 1 worker, IP off" "exit $rc: $(head -c 300 "$err")"
 
 # Quit with Esc before any --frames: --screenshot still saves the frame on
-# screen, and the exit is clean. xdotool finds the window (a bounded poll
-# for it to appear) and sends the key. --all: xdotool's search ORs its
-# conditions by default, so without it any window named particles (the
-# install test's, running beside this one on the shared display) matched
-# and took the Esc.
+# screen, and the exit is clean. xdotool finds the window (window_find:
+# a bounded poll for it to appear) and sends the key.
 if command -v xdotool >/dev/null; then
     "$bin" --entities 2000 --vsync off --screenshot "$tmp/esc.png" >"$out" 2>"$err" &
     pid=$!
-    wid=""
-    for _ in $(seq 100); do
-        wid=$(xdotool search --all --pid "$pid" --name '^particles$' 2>/dev/null | head -1)
-        [ -n "$wid" ] && break
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.1
-    done
+    wid=$(window_find "$pid")
     [ -n "$wid" ] && xdotool key --window "$wid" Escape
     for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     kill "$pid" 2>/dev/null && fail "Esc quits" "still running 10 s after Esc"
