@@ -96,8 +96,10 @@ static void axis(gfx_renderer *r, const window_tl_layout *l, double full_us)
         float x = floorf(window_tl_x(l, full_us, (uint64_t)(ticks[i] * 1e3)));
         gfx_rect(r, x, l->lanes_y, 1.0f, l->axis_y - l->lanes_y, GRID);
         gfx_rect(r, x, l->axis_y, 1.0f, 4.0f * s, DIM);
-        char label[32];
-        snprintf(label, sizeof label, "%g%s", ticks[i], i + 1u == n ? " us" : "");
+        /* Ticks are whole microseconds: the axis is at least 10 us wide. */
+        char label[40];
+        window_hud_count(label, sizeof label - 3u, (uint64_t)ticks[i]);
+        if (i + 1u == n) strcat(label, " us");
         float w = gfx_text_width(r, label), tx = fminf(fmaxf(x - 0.5f * w, left), right - w);
         gfx_text(r, tx, l->axis_y + 4.0f * s, label, DIM);
     }
