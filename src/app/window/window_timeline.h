@@ -84,7 +84,7 @@ typedef struct window_tl_metrics {
 } window_tl_metrics;
 
 /* The panel, drawable pixels: along the bottom of the window above the
- * notice line, left of the G lens where that is shown, below the figures
+ * notice line, from its left edge and at most WINDOW_TL_MAX_W wide, left of the G lens where that is shown, below the figures
  * and the help. fits false: no room for a lane per worker and a useful
  * width; nothing is drawn. */
 typedef struct window_tl_layout {
@@ -101,7 +101,10 @@ typedef struct window_tl_layout {
     float axis_y;                /* the axis line; tick labels below it */
 } window_tl_layout;
 
-#define WINDOW_TL_MIN_W 560.0f /* window pixels: the narrowest useful panel */
+/* Window pixels: the narrowest useful panel, and the widest (software
+ * OpenGL pays for every pixel the panel's backdrop blends). */
+#define WINDOW_TL_MIN_W 560.0f
+#define WINDOW_TL_MAX_W 900.0f
 
 window_tl_layout window_tl_layout_fit(const window_hud_layout *hud, bool lens,
                                       const window_tl_metrics *m, uint32_t lanes, int px_w,

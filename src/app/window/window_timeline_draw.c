@@ -11,7 +11,8 @@ static const gfx_color PANEL = {0, 0, 0, 170};
 static const gfx_color TEXT = {235, 238, 245, 255};
 static const gfx_color DIM = {150, 158, 175, 255};
 static const gfx_color WARN = {255, 196, 80, 255};
-static const gfx_color LANE = {255, 255, 255, 16};
+/* A lane: PANEL with white at alpha 16 over it, in one blend. */
+static const gfx_color LANE = {23, 23, 23, 175};
 static const gfx_color GRID = {255, 255, 255, 34};
 static const gfx_color SLEEP = {128, 134, 148, 210};
 static const gfx_color WALL = {255, 196, 80, 170};
@@ -105,6 +106,24 @@ static void axis(gfx_renderer *r, const window_tl_layout *l, double full_us)
     }
 }
 
+/* The panel's backdrop with the lanes in it, every pixel blended once:
+ * software OpenGL pays for each blended pixel, and this is the panel's
+ * largest area. */
+static void backdrop(gfx_renderer *r, const window_tl_layout *l)
+{
+    float s = l->scale, x1 = l->x + l->w, t1 = l->t_x + l->t_w;
+    gfx_rect(r, l->x, l->y, l->w, l->lanes_y - l->y, PANEL);
+    gfx_rect(r, l->x, l->axis_y, l->w, l->y + l->h - l->axis_y, PANEL);
+    gfx_rect(r, l->x, l->lanes_y, l->t_x - l->x, l->axis_y - l->lanes_y, PANEL);
+    gfx_rect(r, t1, l->lanes_y, x1 - t1, l->axis_y - l->lanes_y, PANEL);
+    for (uint32_t w = 0; w < l->lanes; w++) {
+        float y = l->lanes_y + (float)w * l->lane_h;
+        gfx_rect(r, l->t_x, y, l->t_w, s, PANEL);
+        gfx_rect(r, l->t_x, y + s, l->t_w, l->lane_h - 2.0f * s, LANE);
+        gfx_rect(r, l->t_x, y + l->lane_h - s, l->t_w, s, PANEL);
+    }
+}
+
 static void lanes(gfx_renderer *r, const window_tl_data *d, const window_tl_layout *l,
                   double full_us)
 {
@@ -114,7 +133,6 @@ static void lanes(gfx_renderer *r, const window_tl_data *d, const window_tl_layo
         char label[32], busy[32];
         snprintf(label, sizeof label, w == 0 ? "w0 (main)" : "w%u", (unsigned)w);
         gfx_text(r, l->label_x, ty, label, TEXT);
-        gfx_rect(r, l->t_x, y + s, l->t_w, l->lane_h - 2.0f * s, LANE);
         snprintf(busy, sizeof busy, "%3.0f%% busy", 100.0 * d->busy[w]);
         gfx_text(r, l->busy_x, ty, busy, TEXT);
     }
@@ -198,7 +216,7 @@ int window_timeline_draw(window_timeline *t, gfx_renderer *r, const window_hud_l
         if (l.fits && window_tl_reserve((void **)&t->blocks, &t->block_cap, t->data.span_count,
                                           sizeof *t->blocks)) {
             uint32_t n = window_tl_blocks(&l, &t->data, full, t->blocks);
-            gfx_rect(r, l.x, l.y, l.w, l.h, PANEL);
+            backdrop(r, &l);
             header(r, t, &l);
             lanes(r, &t->data, &l, full);
             axis(r, &l, full);

@@ -11,7 +11,7 @@ window_tl_layout window_tl_layout_fit(const window_hud_layout *hud, bool lens,
 {
     float s = hud->scale, gap = hud->x, lh = m->line_h;
     window_tl_layout l = {.scale = s, .pad = hud->pad, .line_h = lh, .lanes = lanes};
-    l.lane_h = roundf(1.5f * lh);
+    l.lane_h = roundf(1.3f * lh);
     float top = gap;
     if (hud->rows) top = fmaxf(top, hud->y + hud->h + gap);
     if (hud->help_rows) top = fmaxf(top, hud->help_y + hud->help_h + gap);
@@ -19,7 +19,7 @@ window_tl_layout window_tl_layout_fit(const window_hud_layout *hud, bool lens,
     float right = (float)px_w - gap;
     if (lens && hud->lens_side > 0.0f) right = fminf(right, fminf(hud->cap_x, hud->lens_x - 2.0f) - gap);
     l.x = gap;
-    l.w = right - l.x;
+    l.w = fminf(right - l.x, WINDOW_TL_MAX_W * s);
     l.h = 2.0f * l.pad + 2.0f * lh + 4.0f * s + (float)lanes * l.lane_h + 4.0f * s + lh;
     l.fits = lanes > 0 && l.w >= WINDOW_TL_MIN_W * s && bottom - top >= l.h;
     if (!l.fits) return l;
