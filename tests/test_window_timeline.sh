@@ -101,9 +101,14 @@ else
             } END { print line }' "$rep")
         cx=$(awk -v x="$x" -v w="$w" 'BEGIN { printf "%d", x + w / 2 }')
         cy=$(awk -v y="$y" -v h="$h" 'BEGIN { printf "%d", y + h / 2 }')
-        xdotool mousemove --window "$wid" "$cx" "$cy"
+        # Raised and moved again every second: another test's window on the
+        # shared display may lie over this one and take the pointer.
         tip=""
-        for _ in $(seq 100); do
+        for i in $(seq 150); do
+            if [ $((i % 10)) -eq 1 ]; then
+                xdotool windowraise "$wid"
+                xdotool mousemove --window "$wid" "$cx" "$cy"
+            fi
             tip=$(sed -n 's/^tooltip //p' "$rep")
             case $tip in "span $span "*) break ;; esac
             kill -0 "$pid" 2>/dev/null || break
