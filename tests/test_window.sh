@@ -9,19 +9,9 @@
 # what is missing and exit 1, leaving no screenshot behind. Prints one line per case, exits 1 if any failed.
 set -u
 
-if [ $# -ne 2 ] || [ ! -x "$1" ] || [ ! -x "$2" ]; then
-    echo "usage: $0 PATH_TO_PARTICLES PATH_TO_PNG_PROBE" >&2
-    exit 2
-fi
-bin=$1
-probe=$2
 . "$(dirname "$0")/window_util.sh"
+window_args "$@"
 data=$(dirname "$bin") # shaders/ and assets/ sit next to the executable
-
-if [ -z "${DISPLAY:-}" ]; then
-    echo "FAIL no DISPLAY: run this under xvfb-run (tests/run.sh does)"
-    exit 1
-fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/particles-window.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT

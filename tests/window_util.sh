@@ -1,5 +1,21 @@
 # window_util.sh - what the window's end-to-end tests share (sourced).
 
+# window_args "$@": checks the two arguments (the particles executable and
+# png_probe), sets bin and probe, and needs a display; exits 2 (usage) or
+# 1 (no DISPLAY) otherwise.
+window_args() {
+    if [ $# -ne 2 ] || [ ! -x "$1" ] || [ ! -x "$2" ]; then
+        echo "usage: $0 PATH_TO_PARTICLES PATH_TO_PNG_PROBE" >&2
+        exit 2
+    fi
+    bin=$1
+    probe=$2
+    if [ -z "${DISPLAY:-}" ]; then
+        echo "FAIL no DISPLAY: run this under xvfb-run (tests/run.sh does)"
+        exit 1
+    fi
+}
+
 # Cases: ok NAME, fail NAME WHY, one line each; finish SUITE prints the
 # counts and fails if any case did.
 failed=0
@@ -12,15 +28,15 @@ finish() {
     [ $failed -eq 0 ]
 }
 
-# window_of PID: prints the X window named particles of process PID, polled
-# for up to 10 s; nothing if none appeared or the process ended. --all:
+# window_of PID: prints the visible X window named particles of process
+# PID, polled for up to 15 s; nothing if none appeared or the process ended. --all:
 # xdotool's search ORs its conditions by default, so without it any window
 # named particles (the install test's, running beside this one on the
 # shared display) matched.
 window_of() {
     local wid=""
-    for _ in $(seq 100); do
-        wid=$(xdotool search --all --pid "$1" --name '^particles$' 2>/dev/null | head -1)
+    for _ in $(seq 150); do
+        wid=$(xdotool search --all --onlyvisible --pid "$1" --name '^particles$' 2>/dev/null | head -1)
         [ -n "$wid" ] && break
         kill -0 "$1" 2>/dev/null || break
         sleep 0.1

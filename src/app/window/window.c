@@ -12,6 +12,7 @@
 #include "window_stats.h"
 #include "window_trace.h"
 #include "window_view.h"
+#include "window_timeline.h"
 #include "out.h"
 #include "stop.h"
 
@@ -48,6 +49,7 @@ typedef struct window_app {
     app_out shot;       /* --screenshot, staged before the window opens */
     window_trace trace; /* --trace */
     window_stats stats;
+    window_timeline timeline;
     float scale;        /* drawable pixels per window coordinate */
     int px_w, px_h;     /* drawable size this frame */
     bool running, paused, step_once, help, highlight, spraying, shot_requested;
@@ -155,6 +157,7 @@ static int start(window_app *a, int argc, char **argv)
     }
     rc = app_out_stage(&a->shot, PROG, "--screenshot", a->opt.screenshot, 0);
     if (rc == 0) rc = window_trace_stage(&a->trace, &a->opt, &a->shot);
+    if (rc == 0) rc = window_timeline_start(&a->timeline, &a->opt);
     if (rc != 0) return rc;
     app_stop_install();
     window_assets assets;
@@ -191,6 +194,7 @@ static void stop(window_app *a)
     window_colors_fini(&a->colors);
     app_out_discard(&a->shot);
     window_trace_free(&a->trace);
+    window_timeline_free(&a->timeline);
 }
 
 /* ---- controls ------------------------------------------------------------------ */
@@ -252,6 +256,8 @@ static void key(window_app *a, const SDL_KeyboardEvent *k)
         break;
     case SDLK_z:
     case SDLK_HOME: window_view_reset(&a->view); break;
+    case SDLK_t: if (!repeat) a->timeline.shown = !a->timeline.shown; break;
+    case SDLK_f: if (!repeat) a->timeline.frozen = !a->timeline.frozen; break;
     default: break;
     }
 }
@@ -328,6 +334,7 @@ static void step(window_app *a, window_frame *f)
     ecs_context *ctx = sim_ecs(a->world);
     for (uint32_t s = 0; s < SIM_SYSTEM_COUNT; s++)
         f->system_ms[s] = ecs_system_stats_get(ctx, s).wall_ms;
+    window_timeline_record(&a->timeline, ctx, sim_frame(a->world));
     if (st == ECS_ERR_FULL) {
         char limit[32], dropped[32];
         notify(a, "storage full (fixed limit %s): %s sprayed particles dropped",
@@ -493,6 +500,9 @@ static void draw(window_app *a, window_frame *f, bool last)
     if (lens) draw_cell(a, cell, rect, n, &layout);
     uint64_t t3 = window_now_ns();
     hud(a, &layout);
+    if (window_timeline_draw(&a->timeline, a->gfx, &layout, lens, a->mouse_x * a->scale,
+                             a->mouse_y * a->scale, a->px_w, a->px_h, last))
+        a->status = 1;
     uint64_t t4 = window_now_ns();
     gfx_end_frame(a->gfx);
     uint64_t shots = screenshots(a, last);

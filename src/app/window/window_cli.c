@@ -1,6 +1,7 @@
 /* window_cli.c - the options of the window mode: its own flags; the
  * simulation's are parsed by options.c, one value each. */
 #include "window_cli.h"
+#include "window_timeline.h"
 
 #include "window_view.h"
 
@@ -25,7 +26,9 @@ enum {
     OPT_TRACE_FRAMES,
     OPT_COLOR,
     OPT_ZOOM,
-    OPT_CENTER
+    OPT_CENTER,
+    OPT_TIMELINE,
+    OPT_TIMELINE_REPORT
 };
 
 static const struct option LONGOPTS[] = {
@@ -40,11 +43,14 @@ static const struct option LONGOPTS[] = {
     {"color", required_argument, NULL, OPT_COLOR},
     {"zoom", required_argument, NULL, OPT_ZOOM},
     {"center", required_argument, NULL, OPT_CENTER},
+    {"timeline", required_argument, NULL, OPT_TIMELINE},
+    {"timeline-report", required_argument, NULL, OPT_TIMELINE_REPORT},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 
 static const char *const ON_OFF[] = {"off", "on"};
 static const char *const DRAWS[] = {"points", "quads"};
+static const char *const AUTO_OFF_ON[] = {"auto", "off", "on"};
 
 static window_options defaults(void)
 {
@@ -126,47 +132,68 @@ void window_cli_usage(FILE *f)
             "  --center X,Y              the world point shown at the view's centre at\n"
             "                            start (moved as little as needed to keep the\n"
             "                            zoomed view inside the world)\n"
+            "  --timeline auto|off|on    the timeline panel at start (T toggles it); auto\n"
+            "                            (default): on in a window of at least %ux%u\n"
+            "  --timeline-report FILE    write the timeline shown as text (its figures,\n"
+            "                            a line per block drawn, the tooltip): while it\n"
+            "                            is frozen (F), each time that changes, and on\n"
+            "                            the last frame of --frames; checked before the\n"
+            "                            window opens, replaced whole each time\n"
             "  -h, --help                print this and exit\n"
             "\n"
             "A flag that takes a value is given once. A long flag may be shortened to\n"
             "any prefix that names only it (--ent 1000 for --entities 1000; --s is\n"
             "refused: --seed, --storage, --screenshot or --size).\n",
             WINDOW_MAX_FRAMES, SIZE_MIN, SIZE_MAX_PX, (unsigned)d.width, (unsigned)d.height,
-            APP_TRACE_MAX_FRAMES, APP_TRACE_FIRST_DEFAULT, APP_TRACE_LAST_DEFAULT);
+            APP_TRACE_MAX_FRAMES, APP_TRACE_FIRST_DEFAULT, APP_TRACE_LAST_DEFAULT,
+            WINDOW_TL_DEFAULT_W, WINDOW_TL_DEFAULT_H);
     app_options_usage_numbers(f, 1u);
     fputc('\n', f);
-    fputs("Controls:\n"
-          "  H                    show/hide this help on screen\n"
-          "  I                    toggle inner parallelism\n"
-          "  + / -                one worker more / fewer (1..max, live)\n"
-          "  Space                pause/resume\n"
-          "  N                    one frame while paused\n"
-          "  R                    new wave\n"
-          "  G                    highlight the grid cell under the mouse and its\n"
-          "                       particles, magnified in a corner with the cells it\n"
-          "                       is tested against\n"
-          "  C                    next colouring: thesis, speed, worker, cell\n"
-          "  mouse wheel          zoom in/out about the pointer (1x to 64x); the world\n"
-          "                       point under the pointer stays under it\n"
-          "  right or middle drag pan the zoomed view\n"
-          "  Z or Home            back to the whole world (zoom 1x)\n"
-          "  left mouse button    spray particles (through the ECS's deferred creation;\n"
-          "                       with fixed storage at its limit the HUD says so)\n"
-          "  S                    save a screenshot (particles-YYYYmmdd-HHMMSS.png in the\n"
-          "                       current directory; never replaces a file)\n"
-          "  Esc or closing the window  quit\n"
-          "\n"
-          "max is the larger of --threads and the online CPUs. With --frames it prints\n"
-          "one summary line at exit: frames, mean fps, mean step ms, mean render ms\n"
-          "(prepare + upload + draw). Exit status: 0 done, 1 no display / no OpenGL\n"
-          "3.3 / a missing or broken shader or font (one line says which) / the\n"
-          "screenshot or trace failed while written (a full disk), 2 bad input (an\n"
-          "--assets that is not a directory, a --screenshot or --trace whose file\n"
-          "cannot be created, checked before the window opens), 128+N stopped by\n"
-          "signal N (SIGINT, SIGTERM, SIGHUP: no screenshot written, the old one\n"
-          "kept). With no display it says so and suggests `particles bench`;\n"
-          "SDL_VIDEODRIVER=offscreen is accepted only when set explicitly.\n",
-          f);
+    fprintf(f,
+            "Controls:\n"
+            "  H                    show/hide this help on screen\n"
+            "  I                    toggle inner parallelism\n"
+            "  + / -                one worker more / fewer (1..max, live)\n"
+            "  Space                pause/resume\n"
+            "  N                    one frame while paused\n"
+            "  R                    new wave\n"
+            "  G                    highlight the grid cell under the mouse and its\n"
+            "                       particles, magnified in a corner with the cells it\n"
+            "                       is tested against\n"
+            "  C                    next colouring: thesis, speed, worker, cell\n"
+            "  mouse wheel          zoom in/out about the pointer (1x to 64x); the world\n"
+            "                       point under the pointer stays under it\n"
+            "  right or middle drag pan the zoomed view\n"
+            "  Z or Home            back to the whole world (zoom 1x)\n"
+            "  left mouse button    spray particles (through the ECS's deferred creation;\n"
+            "                       with fixed storage at its limit the HUD says so)\n"
+            "  S                    save a screenshot (particles-YYYYmmdd-HHMMSS.png in the\n"
+            "                       current directory; never replaces a file)\n"
+            "  T                    show/hide the timeline panel: the last step's subtasks\n"
+            "                       per worker over a time axis in us (finish callbacks\n"
+            "                       dark and outlined, sleeps a thin grey band, idle\n"
+            "                       empty), that step's work, span (critical path),\n"
+            "                       available (work/span) and achieved (work/wall)\n"
+            "                       parallelism and each worker's busy share; the mouse\n"
+            "                       over a block names its system, pass, subtask,\n"
+            "                       entities, duration and worker. Shown at start in a\n"
+            "                       window of at least %ux%u (--timeline); drawn where\n"
+            "                       there is room for a lane per worker\n"
+            "  F                    freeze the timeline on the step shown (the simulation\n"
+            "                       runs on); F again follows the steps\n"
+            "  Esc or closing the window  quit\n"
+            "\n"
+            "max is the larger of --threads and the online CPUs. With --frames it prints\n"
+            "one summary line at exit: frames, mean fps, mean step ms, mean render ms\n"
+            "(prepare + upload + draw). Exit status: 0 done, 1 no display / no OpenGL\n"
+            "3.3 / a missing or broken shader or font (one line says which) / the\n"
+            "screenshot or trace failed while written (a full disk), 2 bad input (an\n"
+            "--assets that is not a directory, a --screenshot, --trace or\n"
+            "--timeline-report whose file cannot be created, all checked before the\n"
+            "window opens), 128+N stopped by signal N (SIGINT, SIGTERM, SIGHUP: no\n"
+            "screenshot written, the old one kept). With no display it says so and suggests `particles bench`;\n"
+            "SDL_VIDEODRIVER=offscreen is accepted only when set explicitly.\n",
+          WINDOW_TL_DEFAULT_W, WINDOW_TL_DEFAULT_H);
 }
 
 /* "WxH", each within [SIZE_MIN, SIZE_MAX_PX]. */
@@ -275,6 +302,11 @@ static bool apply(int c, const char *arg, void *ctx)
         return true;
     case OPT_ZOOM: return parse_zoom(cli, arg, o);
     case OPT_CENTER: return parse_center(cli, arg, o);
+    case OPT_TIMELINE:
+        if (!app_parse_word(cli, "--timeline", arg, AUTO_OFF_ON, 3, &i)) return false;
+        o->timeline = i == 0u ? WINDOW_AUTO : i == 1u ? WINDOW_OFF : WINDOW_ON;
+        return true;
+    case OPT_TIMELINE_REPORT: return app_parse_file(cli, "--timeline-report", arg, &o->timeline_report);
     case 'h': o->help = true; return true;
     default: return false;
     }

@@ -17,6 +17,12 @@ typedef enum window_draw {
     WINDOW_DRAW_QUADS       /* instanced quads: four vertices per particle */
 } window_draw;
 
+typedef enum window_switch {
+    WINDOW_AUTO = 0, /* decided by the window's size */
+    WINDOW_OFF,
+    WINDOW_ON
+} window_switch;
+
 typedef struct window_options {
     uint32_t particles;     /* the first wave, and every new one */
     uint32_t threads;       /* workers at start */
@@ -39,6 +45,8 @@ typedef struct window_options {
     float zoom;             /* --zoom: the initial zoom, 1 the whole world */
     bool center_given;      /* --center X,Y: the world point at the view's centre */
     float center_x, center_y;
+    window_switch timeline; /* the timeline panel at start (--timeline) */
+    const char *timeline_report; /* --timeline-report FILE, or NULL */
     bool help;
 } window_options;
 

@@ -20,7 +20,7 @@ static const gfx_color CHAIN_MAIN = {90, 160, 255, 255};
 static const gfx_color CHAIN_LIFE = {255, 150, 60, 255};
 static const gfx_color CHAIN_JOIN = {190, 120, 255, 255};
 
-static gfx_color chain_color(uint32_t system)
+gfx_color window_hud_system_color(uint32_t system)
 {
     switch (system) {
     case SIM_S_LIFE:
@@ -102,7 +102,7 @@ static void system_chart(pen *p, const window_hud *h)
         float y = p->y + (p->line - bar_h) * 0.5f;
         gfx_rect(p->r, bar_x, y, bar_w, bar_h, (gfx_color){255, 255, 255, 28});
         float w = (float)(ms[i] / full) * bar_w;
-        gfx_rect(p->r, bar_x, y, w < bar_w ? w : bar_w, bar_h, chain_color(i));
+        gfx_rect(p->r, bar_x, y, w < bar_w ? w : bar_w, bar_h, window_hud_system_color(i));
         char v[32];
         snprintf(v, sizeof v, "%.3f", ms[i]);
         gfx_text(p->r, bar_x + bar_w + 6.0f * p->scale, p->y, v, TEXT);
@@ -204,6 +204,8 @@ static const char *const HELP[][2] = {
     {"right drag", "pan (middle button too); Z or Home: whole world"},
     {"left mouse", "spray particles"},
     {"S", "save a screenshot (PNG, current directory)"},
+    {"T", "timeline of the last step, per worker"},
+    {"F", "freeze / resume the timeline"},
     {"Esc", "quit"},
 };
 

@@ -67,7 +67,11 @@ typedef struct window_hud_layout {
 #define WINDOW_HUD_FIGURE_LINES 6u
 #define WINDOW_HUD_CHART_LINES (SIM_SYSTEM_COUNT + 2u)
 /* The help's rows of keys. */
-#define WINDOW_HUD_HELP_ROWS 13u
+#define WINDOW_HUD_HELP_ROWS 15u
+
+/* A system's color in the chart (by chain: movement and collision, life
+ * and fade, render); the timeline panel's blocks use it too. */
+gfx_color window_hud_system_color(uint32_t system);
 
 /* Anchored to the window's corners, not the world's box, so that a world
  * whose shape differs from the window's keeps its panels in the bars. */

@@ -1,0 +1,119 @@
+/* window_timeline.c - the timeline panel's copy of a step and its time
+ * axis: scale and ticks. */
+#include "window_timeline.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool window_tl_reserve(void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap) return true;
+    size_t n = *cap ? *cap : 16u;
+    while (n < need) n *= 2u;
+    void *grown = realloc(*p, n * elem);
+    if (!grown) return false;
+    *p = grown;
+    *cap = n;
+    return true;
+}
+
+bool window_tl_copy(window_tl_data *d, const ecs_context *ctx, uint64_t step)
+{
+    ecs_timeline tl;
+    d->valid = false;
+    if (!ecs_timeline_get(ctx, &tl)) return false;
+    if (!window_tl_reserve((void **)&d->spans, &d->span_cap, tl.span_count, sizeof *d->spans) ||
+        !window_tl_reserve((void **)&d->sleeps, &d->sleep_cap, tl.sleep_count, sizeof *d->sleeps) ||
+        !window_tl_reserve((void **)&d->busy, &d->busy_cap, tl.workers, sizeof *d->busy) ||
+        !window_tl_reserve((void **)&d->names, &d->name_cap, tl.systems, sizeof *d->names))
+        return false;
+    if (tl.span_count) memcpy(d->spans, tl.spans, tl.span_count * sizeof *d->spans);
+    if (tl.sleep_count) memcpy(d->sleeps, tl.sleeps, tl.sleep_count * sizeof *d->sleeps);
+    for (uint32_t s = 0; s < tl.systems; s++) d->names[s] = ecs_system_stats_get(ctx, s).name;
+    d->step = step;
+    d->wall_ns = tl.wall_ns;
+    d->workers = tl.workers;
+    d->systems = tl.systems;
+    d->span_count = tl.span_count;
+    d->sleep_count = tl.sleep_count;
+    d->sleeps_lost = tl.sleeps_lost;
+    d->profile = ecs_timeline_profile(ctx, &tl, d->busy, tl.workers);
+    d->valid = true;
+    return true;
+}
+
+void window_tl_data_free(window_tl_data *d)
+{
+    free(d->spans);
+    free(d->sleeps);
+    free(d->busy);
+    free((void *)d->names);
+    memset(d, 0, sizeof *d);
+}
+
+bool window_timeline_default_shown(uint32_t width, uint32_t height)
+{
+    return width >= WINDOW_TL_DEFAULT_W && height >= WINDOW_TL_DEFAULT_H;
+}
+
+/* ---- the axis ------------------------------------------------------------- */
+
+#define MIN_WIDTH_US 10.0
+
+static const double LEVELS[] = {1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0};
+#define LEVEL_COUNT (sizeof LEVELS / sizeof LEVELS[0])
+
+double window_tl_nice_width(double us)
+{
+    if (!(us > MIN_WIDTH_US)) return MIN_WIDTH_US;
+    double decade = pow(10.0, floor(log10(us)));
+    for (size_t i = 0; i < LEVEL_COUNT; i++)
+        if (us <= LEVELS[i] * decade) return LEVELS[i] * decade;
+    return 10.0 * decade;
+}
+
+/* The largest width below w. */
+static double width_below(double w)
+{
+    double decade = pow(10.0, floor(log10(w)));
+    for (size_t i = LEVEL_COUNT; i-- > 0;)
+        if (LEVELS[i] * decade < w * 0.999999) return LEVELS[i] * decade;
+    return 0.8 * decade;
+}
+
+double window_tl_scale_update(window_tl_scale *s, double wall_us)
+{
+    if (s->full_us <= 0.0 || wall_us > s->full_us) {
+        s->full_us = window_tl_nice_width(wall_us);
+        s->shorter = 0;
+        return s->full_us;
+    }
+    if (s->full_us <= MIN_WIDTH_US || wall_us > WINDOW_TL_SHRINK_FILL * width_below(s->full_us)) {
+        s->shorter = 0;
+        return s->full_us;
+    }
+    s->longest = s->shorter == 0 || wall_us > s->longest ? wall_us : s->longest;
+    if (++s->shorter >= WINDOW_TL_SHRINK_STEPS) {
+        s->full_us = window_tl_nice_width(s->longest / WINDOW_TL_SHRINK_ROOM);
+        s->shorter = 0;
+    }
+    return s->full_us;
+}
+
+uint32_t window_tl_ticks(double full_us, double *ticks)
+{
+    if (!(full_us > 0.0)) return 0;
+    double want = full_us / 6.0, decade = pow(10.0, floor(log10(want)));
+    static const double steps[] = {1.0, 2.0, 5.0, 10.0};
+    double step = 10.0 * decade;
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+        if (want <= steps[i] * decade * 1.000001) {
+            step = steps[i] * decade;
+            break;
+        }
+    uint32_t n = 0;
+    for (uint32_t k = 0; n < WINDOW_TL_MAX_TICKS && (double)k * step <= full_us * 1.000001; k++)
+        ticks[n++] = (double)k * step;
+    return n;
+}

@@ -1,0 +1,232 @@
+/* test_window_timeline.c - the timeline panel's pure parts, with no window:
+ *   - a real step's timeline copied: a block per span (subtasks and
+ *     finishes), each in its worker's lane inside the axis;
+ *   - hand-made spans: the centre of every block hits that block's span,
+ *     a point between blocks or outside the lanes hits none;
+ *   - the axis's ticks are whole multiples of 1, 2 or 5 times a power of
+ *     ten, from 0 to the full width;
+ *   - the axis's scale holds when steps wobble around it, grows at once
+ *     and shrinks only after a run of shorter steps;
+ *   - the panel, where it fits, lies inside the drawable and clear of the
+ *     HUD's other panels, at every size and with the lens.
+ */
+#include "sim_test_util.h"
+
+#include "window_timeline.h"
+
+#include <math.h>
+
+/* DejaVu Sans at 15 px: its line height, the lens caption's width and the
+ * panel's label and busy columns. */
+#define LINE_H 17.0f
+#define CAPTION_W 240.0f
+static const window_tl_metrics METRICS = {LINE_H, 70.0f, 66.0f};
+
+static window_tl_layout big_layout(uint32_t lanes)
+{
+    window_hud_layout hud = window_hud_layout_fit(LINE_H, CAPTION_W, false, 1440, 900, 1.0f);
+    return window_tl_layout_fit(&hud, false, &METRICS, lanes, 1440, 900);
+}
+
+static void test_real_step_blocks(void **state)
+{
+    (void)state;
+    sim_config cfg = sim_default_config();
+    cfg.particles = 3000;
+    cfg.workers = 2;
+    cfg.max_workers = 2;
+    sim_world *w = sim_create_ok(&cfg);
+    window_tl_data d = {0};
+    for (int i = 0; i < 3; i++) assert_int_equal(sim_step(w), ECS_OK);
+    assert_true(window_tl_copy(&d, sim_ecs(w), sim_frame(w)));
+    ecs_timeline tl;
+    assert_true(ecs_timeline_get(sim_ecs(w), &tl));
+    assert_int_equal(d.span_count, tl.span_count);
+    assert_true(d.span_count >= SIM_SYSTEM_COUNT);
+    assert_int_equal(d.workers, 2);
+    assert_int_equal(d.step, 3);
+    assert_memory_equal(d.spans, tl.spans, tl.span_count * sizeof *tl.spans);
+    assert_string_equal(d.names[SIM_S_COLLISION], "collision");
+    assert_true(d.profile.work_ms > 0.0 && d.profile.span_ms > 0.0);
+
+    window_tl_scale sc = {0};
+    double full = window_tl_scale_update(&sc, (double)d.wall_ns / 1e3);
+    assert_true(full * 1e3 >= (double)d.wall_ns);
+    window_tl_layout l = big_layout(d.workers);
+    assert_true(l.fits);
+    window_tl_block *b = calloc(d.span_count, sizeof *b);
+    assert_non_null(b);
+    uint32_t n = window_tl_blocks(&l, &d, full, b);
+    assert_int_equal(n, d.span_count);
+    for (uint32_t i = 0; i < n; i++) {
+        const ecs_span *sp = &d.spans[b[i].span];
+        float lane = l.lanes_y + (float)sp->worker * l.lane_h;
+        assert_true(b[i].w >= 1.0f && b[i].x >= l.t_x && b[i].x + b[i].w <= l.t_x + l.t_w + 1.0f);
+        assert_true(b[i].y >= lane && b[i].y + b[i].h <= lane + l.lane_h);
+    }
+    free(b);
+    window_tl_data_free(&d);
+    sim_destroy(w);
+}
+
+static void test_hit_centres(void **state)
+{
+    (void)state;
+    const char *names[] = {"alpha", "beta"};
+    /* Two workers, a full width of 1000 us: spans 100 us apart. */
+    ecs_span spans[] = {
+        {0, 100000, 0, 0, 0, 0, 500, 0, 500},   {150000, 300000, 1, 0, 0, 1, 500, 500, 1000},
+        {320000, 400000, 0, 1, 0, 0, 200, 0, 200}, {400000, 650000, 1, 1, 0, 1, 800, 200, 1000},
+        {700000, 720000, 0, 1, 0, ECS_SPAN_FINISH, 0, 0, 0},
+    };
+    window_tl_data d = {.valid = true, .wall_ns = 720000, .workers = 2, .systems = 2,
+                        .spans = spans, .span_count = 5, .names = names};
+    window_tl_layout l = big_layout(2);
+    window_tl_block b[5];
+    uint32_t n = window_tl_blocks(&l, &d, 1000.0, b);
+    assert_int_equal(n, 5);
+    for (uint32_t i = 0; i < n; i++) {
+        int32_t hit = window_tl_hit(b, n, b[i].x + 0.5f * b[i].w, b[i].y + 0.5f * b[i].h);
+        assert_int_equal(hit, (int32_t)i);
+        assert_int_equal(b[hit].span, i);
+    }
+    /* Between spans 0 and 2 on worker 0, above and below the lanes. */
+    float mid = window_tl_x(&l, 1000.0, 125000), y0 = b[0].y + 0.5f * b[0].h;
+    assert_int_equal(window_tl_hit(b, n, mid, y0), -1);
+    assert_int_equal(window_tl_hit(b, n, b[0].x + 1.0f, l.lanes_y - 1.0f), -1);
+    assert_int_equal(window_tl_hit(b, n, b[1].x + 1.0f, l.axis_y + 1.0f), -1);
+
+    char lines[WINDOW_TL_TIP_LINES][96];
+    window_tl_tooltip(&d, 3, lines);
+    assert_string_equal(lines[0], "beta, pass 0, subtask 1");
+    assert_string_equal(lines[1], "800 entities, indices 200..999");
+    assert_string_equal(lines[2], "250.0 us, from 400.0 to 650.0 us");
+    assert_string_equal(lines[3], "worker 1");
+    window_tl_tooltip(&d, 4, lines);
+    assert_string_equal(lines[0], "beta, pass 0, finish");
+    assert_string_equal(lines[3], "worker 0 (main)");
+}
+
+/* v is a whole multiple of step, within rounding. */
+static bool multiple_of(double v, double step)
+{
+    double k = v / step;
+    return fabs(k - round(k)) < 1e-9;
+}
+
+static void test_ticks_round(void **state)
+{
+    (void)state;
+    for (double full = 10.0; full < 2e6; full = window_tl_nice_width(full * 1.01)) {
+        double t[WINDOW_TL_MAX_TICKS];
+        uint32_t n = window_tl_ticks(full, t);
+        if (n < 3 || n > 7) fail_msg("%g us: %u ticks", full, (unsigned)n);
+        double step = t[1], decade = pow(10.0, floor(log10(step) + 1e-9)), lead = step / decade;
+        if (fabs(lead - 1.0) > 1e-9 && fabs(lead - 2.0) > 1e-9 && fabs(lead - 5.0) > 1e-9)
+            fail_msg("%g us: a tick step of %g", full, step);
+        assert_true(t[0] == 0.0);
+        for (uint32_t i = 1; i < n; i++)
+            if (!multiple_of(t[i], step) || !(t[i] > t[i - 1]) || t[i] > full * 1.000001)
+                fail_msg("%g us: tick %u is %g (step %g)", full, (unsigned)i, t[i], step);
+        /* The last tick is the end, or less than a step before it. */
+        assert_true(full - t[n - 1] < step);
+    }
+}
+
+static void test_scale_holds(void **state)
+{
+    (void)state;
+    window_tl_scale s = {0};
+    assert_true(window_tl_scale_update(&s, 900.0) == 1000.0);
+    /* Wobbling steps around 1 ms: one grow, then the same width throughout. */
+    assert_true(window_tl_scale_update(&s, 1100.0) == 1500.0);
+    for (int i = 0; i < 1000; i++)
+        if (window_tl_scale_update(&s, i % 2 ? 1150.0 : 800.0) != 1500.0)
+            fail_msg("step %d: the scale moved to %g", i, s.full_us);
+    /* A longer step: at once. */
+    assert_true(window_tl_scale_update(&s, 2600.0) == 3000.0);
+    /* Much shorter steps: not before WINDOW_TL_SHRINK_STEPS of them, then
+     * to the width that holds the longest of them. */
+    for (uint32_t i = 0; i + 1u < WINDOW_TL_SHRINK_STEPS; i++)
+        assert_true(window_tl_scale_update(&s, i == 7 ? 450.0 : 300.0) == 3000.0);
+    assert_true(window_tl_scale_update(&s, 300.0) == 500.0);
+    /* One step back in the run resets it. */
+    for (uint32_t i = 0; i < WINDOW_TL_SHRINK_STEPS - 1u; i++) window_tl_scale_update(&s, 100.0);
+    window_tl_scale_update(&s, 400.0);
+    for (uint32_t i = 0; i < WINDOW_TL_SHRINK_STEPS - 1u; i++)
+        assert_true(window_tl_scale_update(&s, 100.0) == 500.0);
+    assert_true(window_tl_scale_update(&s, 100.0) == 150.0);
+}
+
+typedef struct box {
+    const char *name;
+    float x, y, w, h;
+} box;
+
+static bool overlap(const box *a, const box *b)
+{
+    return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h && b->y < a->y + a->h;
+}
+
+static void check_clear(int w, int h, float scale, bool help, bool lens, uint32_t lanes,
+                        uint32_t *fitted)
+{
+    window_hud_layout hud = window_hud_layout_fit(LINE_H * scale, CAPTION_W * scale, help, w, h, scale);
+    window_tl_metrics m = {METRICS.line_h * scale, METRICS.label_w * scale, METRICS.busy_w * scale};
+    window_tl_layout l = window_tl_layout_fit(&hud, lens, &m, lanes, w, h);
+    if (!l.fits) return;
+    (*fitted)++;
+    box panel = {"timeline", l.x, l.y, l.w, l.h};
+    if (l.x < 0.0f || l.y < 0.0f || l.x + l.w > (float)w || l.y + l.h > (float)h)
+        fail_msg("%dx%d: the panel (%g, %g, %g x %g) is not inside", w, h, (double)l.x,
+                 (double)l.y, (double)l.w, (double)l.h);
+    box others[6];
+    uint32_t n = 0;
+    if (hud.rows) others[n++] = (box){"figures", hud.x, hud.y, hud.w, hud.h};
+    if (hud.help_rows) others[n++] = (box){"help", hud.help_x, hud.help_y, hud.help_w, hud.help_h};
+    if (lens && hud.lens_side > 0.0f) {
+        others[n++] = (box){"lens", hud.lens_x - 2.0f, hud.lens_y - 2.0f, hud.lens_side + 4.0f,
+                            hud.lens_side + 4.0f};
+        others[n++] = (box){"caption", hud.cap_x, hud.cap_y, hud.cap_w, hud.cap_h};
+    }
+    others[n++] = (box){"notice", hud.x, hud.notice_y, hud.line_w, hud.line_h};
+    others[n++] = (box){"hint", hud.x, hud.hint_y, hud.line_w, hud.line_h};
+    for (uint32_t i = 0; i < n; i++)
+        if (overlap(&panel, &others[i]))
+            fail_msg("%dx%d scale %g help %d lens %d lanes %u: the panel overlaps the %s", w, h,
+                     (double)scale, help, lens, (unsigned)lanes, others[i].name);
+    /* The lanes and the axis inside the panel, the axis a useful width. */
+    assert_true(l.t_x > l.x && l.t_w > 200.0f * scale && l.busy_x + m.busy_w <= l.x + l.w);
+    assert_true(l.axis_y + 4.0f * scale + l.line_h <= l.y + l.h + 0.01f);
+}
+
+static void test_layout_clear(void **state)
+{
+    (void)state;
+    uint32_t fitted = 0;
+    for (int s = 1; s <= 2; s++)
+        for (int w = 64; w <= 2000; w += 37)
+            for (int h = 64; h <= 1300; h += 29)
+                for (int flags = 0; flags < 4; flags++)
+                    for (uint32_t lanes = 1; lanes <= 16; lanes *= 4)
+                        check_clear(w * s, h * s, (float)s, flags & 1, flags & 2, lanes, &fitted);
+    assert_true(fitted > 1000);
+    /* The default window holds the panel with a lane for each of 16 workers,
+     * help and lens shown; a small one has no room. */
+    window_hud_layout hud = window_hud_layout_fit(LINE_H, CAPTION_W, true, 1440, 900, 1.0f);
+    assert_true(window_tl_layout_fit(&hud, true, &METRICS, 16, 1440, 900).fits);
+    hud = window_hud_layout_fit(LINE_H, CAPTION_W, false, 500, 400, 1.0f);
+    assert_false(window_tl_layout_fit(&hud, false, &METRICS, 2, 500, 400).fits);
+    assert_true(window_timeline_default_shown(1440, 900));
+    assert_false(window_timeline_default_shown(800, 600));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_real_step_blocks), cmocka_unit_test(test_hit_centres),
+        cmocka_unit_test(test_ticks_round),      cmocka_unit_test(test_scale_holds),
+        cmocka_unit_test(test_layout_clear),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# test_window_timeline.sh - the timeline panel end to end, in a real window
+# (Xvfb), read back through --timeline-report and the screenshot.
+#
+#   bash tests/test_window_timeline.sh path/to/particles path/to/png_probe
+#
+# - --frames with --timeline-report: the panel drew a block for every span
+#   of the step's records (subtasks and finish callbacks), and the report
+#   lists each of them; --timeline off, or a window too small, draws none;
+# - live: F freezes the panel (the report says so), the pointer moved by
+#   xdotool onto a block's centre brings up a tooltip naming that block's
+#   span and system (the report says which), and the screenshot taken at
+#   Esc shows the tooltip's box where the report places it;
+# - bad values of --timeline and --timeline-report: exit 2, one line.
+# Waits are bounded polls on a condition (a window, a line in the report,
+# the process gone), never a fixed sleep. Prints one line per case.
+set -u
+
+. "$(dirname "$0")/window_util.sh"
+window_args "$@"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/particles-timeline.XXXXXX") || exit 2
+pid=""
+trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+rep=$tmp/report.txt
+
+small=(--entities 20000 --vsync off --threads 2)
+
+# A field of the report: the words after the key on its line.
+field() { sed -n "s/^$1 //p" "$rep" | head -1; }
+
+# The report's block count against its spans and its block lines.
+check_counts() {
+    local name=$1 spans blocks lines
+    spans=$(field spans | cut -d' ' -f1)
+    blocks=$(field blocks)
+    lines=$(grep -c '^block ' "$rep")
+    if [ -z "$spans" ] || [ "$spans" -lt 9 ] || [ "$blocks" != "$spans" ] || [ "$lines" != "$spans" ]; then
+        fail "$name" "spans '${spans}', blocks drawn '${blocks}', block lines $lines"
+        return 1
+    fi
+    ok "$name: $blocks blocks drawn for $spans spans ($(field spans))"
+}
+
+# ---- unattended runs ----------------------------------------------------------
+"$bin" "${small[@]}" --frames 20 --timeline-report "$rep" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -ne 0 ] || [ ! -s "$rep" ] || [ "$(field shown)" != yes ]; then
+    fail "--frames 20 with the panel" "exit $rc, shown '$(field shown)': $(head -c 300 "$tmp/err")"
+else
+    check_counts "--frames 20 with the panel"
+fi
+
+"$bin" "${small[@]}" --frames 5 --timeline off --timeline-report "$rep" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -ne 0 ] || [ "$(field shown)" != no ] || [ "$(field blocks)" != 0 ] ||
+    grep -q '^block ' "$rep"; then
+    fail "--timeline off" "exit $rc, shown '$(field shown)', blocks '$(field blocks)'"
+else
+    ok "--timeline off: no blocks drawn, the report still has the step ($(field spans | cut -d' ' -f1) spans)"
+fi
+
+"$bin" "${small[@]}" --frames 5 --size 640x400 --timeline-report "$rep" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -ne 0 ] || [ "$(field shown)" != no ] || [ "$(field blocks)" != 0 ]; then
+    fail "640x400 window" "exit $rc, shown '$(field shown)', blocks '$(field blocks)'"
+else
+    ok "640x400 window: the panel is off by default there"
+fi
+
+# ---- live: freeze, hover, screenshot -------------------------------------------
+if ! command -v xdotool >/dev/null; then
+    fail "hover" "xdotool is not installed (.ci/install-deps installs it)"
+else
+    rm -f "$rep"
+    "$bin" "${small[@]}" --size 1440x900 --timeline-report "$rep" --screenshot "$tmp/tl.png" \
+        >"$tmp/out" 2>"$tmp/err" &
+    pid=$!
+    wid=$(window_of "$pid")
+    [ -n "$wid" ] && xdotool key --window "$wid" f
+    frozen=no
+    for _ in $(seq 300); do
+        [ -n "$wid" ] || break
+        [ -s "$rep" ] && frozen=$(field frozen)
+        [ "$frozen" = yes ] && break
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    if [ "$frozen" != yes ]; then
+        fail "F freezes" "window '$wid', report: $(head -c 300 "$rep" 2>/dev/null), stderr: $(head -c 300 "$tmp/err")"
+    else
+        ok "F freezes the panel: the report says frozen at step $(field step)"
+        check_counts "frozen step"
+        # The widest block, and the pointer onto its centre.
+        read -r span system x y w h < <(awk '$1 == "block" {
+                for (i = 3; i < NF; i += 2) v[$i] = $(i + 1)
+                if (v["w"] + 0 > best) { best = v["w"] + 0; line = v["span"] " " v["system"] " " v["x"] " " v["y"] " " v["w"] " " v["h"] }
+            } END { print line }' "$rep")
+        cx=$(awk -v x="$x" -v w="$w" 'BEGIN { printf "%d", x + w / 2 }')
+        cy=$(awk -v y="$y" -v h="$h" 'BEGIN { printf "%d", y + h / 2 }')
+        # Raised and moved again every second: another test's window on the
+        # shared display may lie over this one and take the pointer.
+        tip=""
+        for i in $(seq 150); do
+            if [ $((i % 10)) -eq 1 ]; then
+                xdotool windowraise "$wid"
+                xdotool mousemove --window "$wid" "$cx" "$cy"
+            fi
+            tip=$(sed -n 's/^tooltip //p' "$rep")
+            case $tip in "span $span "*) break ;; esac
+            kill -0 "$pid" 2>/dev/null || break
+            sleep 0.1
+        done
+        case $tip in
+        "span $span "*": $system, pass "*) ok "hover: the tooltip names span $span, $system (${w} px wide block)" ;;
+        *) fail "hover" "pointer at $cx,$cy on span $span ($system): tooltip '$tip'" ;;
+        esac
+        xdotool key --window "$wid" Escape
+    fi
+    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill "$pid" 2>/dev/null && fail "Esc quits" "still running 10 s after Esc"
+    wait "$pid"
+    rc=$?
+    pid=""
+    # The tooltip's box, as the report places it, in the screenshot: its
+    # light background (faf4d6) covers most of it (the rest is its text).
+    read -r tx ty tw th < <(sed -n 's/^tooltip span [0-9]* x \([0-9]*\) y \([0-9]*\) w \([0-9]*\) h \([0-9]*\):.*/\1 \2 \3 \4/p' "$rep")
+    if [ $rc -ne 0 ] || [ ! -s "$tmp/tl.png" ] || [ -z "${tw:-}" ]; then
+        fail "tooltip on screen" "exit $rc, screenshot $(ls -l "$tmp/tl.png" 2>&1), tooltip box '${tx:-} ${ty:-} ${tw:-} ${th:-}'"
+    else
+        lit=$("$probe" "$tmp/tl.png" faf4d6 "$tx" "$ty" $((tx + tw)) $((ty + th)))
+        area=$((tw * th))
+        if [ $((lit * 2)) -lt "$area" ]; then
+            fail "tooltip on screen" "$lit of $area pixels of the box are its background"
+        else
+            ok "tooltip on screen: $lit of $area pixels of its box in its background color"
+        fi
+    fi
+fi
+
+# ---- bad input -------------------------------------------------------------------
+"$bin" --timeline maybe >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q -- '--timeline' "$tmp/err" &&
+    ok "--timeline maybe: exit 2, one line" ||
+    fail "--timeline maybe" "exit $rc: $(cat "$tmp/err")"
+"$bin" --timeline-report "$tmp/no/such/dir/r.txt" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q -- '--timeline-report' "$tmp/err" &&
+    ok "--timeline-report in a missing directory: exit 2, one line" ||
+    fail "--timeline-report in a missing directory" "exit $rc: $(cat "$tmp/err")"
+
+finish timeline
