@@ -228,8 +228,7 @@ run_window() {
     "${base[@]}" --threads 2 --trace "$tmp/esc.json" --trace-frames 100000:100001 \
         >"$tmp/out" 2>"$tmp/err" &
     pid=$!
-    wid=$(window_key "$pid" Escape)
-    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    wid=$(window_quit "$pid")
     kill "$pid" 2>/dev/null
     wait "$pid"
     rc=$?

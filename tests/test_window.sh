@@ -152,8 +152,7 @@ rc=$?
 if command -v xdotool >/dev/null; then
     "$bin" --entities 2000 --vsync off --screenshot "$tmp/esc.png" >"$out" 2>"$err" &
     pid=$!
-    wid=$(window_of "$pid")
-    [ -n "$wid" ] && xdotool key --window "$wid" Escape
+    wid=$(window_quit "$pid")
     wait_gone "$pid" || { kill "$pid"; fail "Esc quits" "still running 10 s after Esc"; }
     wait "$pid"
     rc=$?

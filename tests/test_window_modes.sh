@@ -129,11 +129,10 @@ start_in() {
     wid=$(window_of "$pid")
 }
 
-# stop_in DIR: Esc (the window may be gone before the key's release: its
-# error is dropped), the exit waited for; sets files to DIR's screenshots,
+# stop_in DIR: Esc (window_quit), the exit waited for; sets files to DIR's screenshots,
 # oldest first.
 stop_in() {
-    [ -n "$wid" ] && xdotool key --window "$wid" Escape 2>/dev/null
+    [ -n "$wid" ] && window_quit "$pid" >/dev/null
     wait_gone "$pid" || kill "$pid"
     wait "$pid"
     mapfile -t files < <(ls -tr "$1" | grep '^particles-.*\.png$')

@@ -114,10 +114,9 @@ else
         "span $span "*": $system, pass "*) ok "hover: the tooltip names span $span, $system (${w} px wide block)" ;;
         *) fail "hover" "pointer at $cx,$cy on span $span ($system): tooltip '$tip'" ;;
         esac
-        xdotool key --window "$wid" Escape
+        window_quit "$pid" >/dev/null
     fi
-    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill "$pid" 2>/dev/null && fail "Esc quits" "still running 10 s after Esc"
+    wait_gone "$pid" || { kill "$pid"; fail "Esc quits" "still running 10 s after Esc"; }
     wait "$pid"
     rc=$?
     pid=""

@@ -44,12 +44,22 @@ window_of() {
     echo "$wid"
 }
 
-# window_key PID KEY: sends KEY to the window of process PID (window_of)
-# and prints its id; nothing where no window appeared.
-window_key() {
+# window_quit PID: presses Escape in the window of process PID until the
+# process ends (a key sent while the window is still being set up can be
+# lost), for up to 10 s, and prints the window's id; nothing where no
+# window appeared. The caller still waits for PID (its exit status).
+window_quit() {
     local wid
     wid=$(window_of "$1")
-    [ -n "$wid" ] && xdotool key --window "$wid" "$2"
+    if [ -n "$wid" ]; then
+        for _ in $(seq 20); do
+            xdotool key --window "$wid" Escape 2>/dev/null
+            for _ in $(seq 5); do
+                kill -0 "$1" 2>/dev/null || break 2
+                sleep 0.1
+            done
+        done
+    fi
     echo "$wid"
 }
 
