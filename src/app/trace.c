@@ -1,6 +1,8 @@
 /* trace.c - the trace flags, and the frames a trace keeps while its runs
  * go (see trace.h); trace_write.c writes them. */
 #include "trace_internal.h"
+
+#include "app_grow.h"
 #include "app_clock.h"
 
 #include <stdlib.h>
@@ -87,19 +89,6 @@ void app_trace_free(app_trace *t)
     free(t);
 }
 
-/* Room for need elements of size elem in *p (capacity *cap). */
-static bool reserve(void **p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap) return true;
-    size_t n = *cap ? *cap : 16u;
-    while (n < need) n *= 2u;
-    void *q = realloc(*p, n * elem);
-    if (!q) return false;
-    *p = q;
-    *cap = n;
-    return true;
-}
-
 static char *copy_text(const char *s)
 {
     size_t n = strlen(s) + 1u;
@@ -112,7 +101,7 @@ bool app_trace_run_begin(app_trace *t, const char *label)
 {
     t->in_run = false;
     t->stepped = 0;
-    if (!reserve((void **)&t->runs, &t->run_cap, t->run_n + 1u, sizeof *t->runs)) {
+    if (!app_reserve((void **)&t->runs, &t->run_cap, t->run_n + 1u, sizeof *t->runs)) {
         t->failed = true;
         return false;
     }
@@ -160,11 +149,11 @@ static bool keep_frame(app_trace *t, const ecs_context *ctx, uint64_t end_ns)
     if (!ecs_timeline_get(ctx, &tl)) return false; /* the ecs ran out of memory for it */
     if (!r->names && !take_names(r, ctx, ecs_system_count(ctx))) return false;
     uint32_t systems = r->systems; /* one context per run: the same every frame */
-    if (!reserve((void **)&t->frames, &t->frame_cap, t->frame_n + 1u, sizeof *t->frames) ||
-        !reserve((void **)&t->spans, &t->span_cap, t->span_n + tl.span_count, sizeof *t->spans) ||
-        !reserve((void **)&t->sleeps, &t->sleep_cap, t->sleep_n + tl.sleep_count,
+    if (!app_reserve((void **)&t->frames, &t->frame_cap, t->frame_n + 1u, sizeof *t->frames) ||
+        !app_reserve((void **)&t->spans, &t->span_cap, t->span_n + tl.span_count, sizeof *t->spans) ||
+        !app_reserve((void **)&t->sleeps, &t->sleep_cap, t->sleep_n + tl.sleep_count,
                  sizeof *t->sleeps) ||
-        !reserve((void **)&t->stats, &t->stat_cap, t->stat_n + systems, sizeof *t->stats))
+        !app_reserve((void **)&t->stats, &t->stat_cap, t->stat_n + systems, sizeof *t->stats))
         return false;
     trace_frame *f = &t->frames[t->frame_n++];
     *f = (trace_frame){.number = t->stepped,

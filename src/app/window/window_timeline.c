@@ -2,31 +2,21 @@
  * axis: scale and ticks. */
 #include "window_timeline.h"
 
+#include "app_grow.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-bool window_tl_reserve(void **p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap) return true;
-    size_t n = *cap ? *cap : 16u;
-    while (n < need) n *= 2u;
-    void *grown = realloc(*p, n * elem);
-    if (!grown) return false;
-    *p = grown;
-    *cap = n;
-    return true;
-}
 
 bool window_tl_copy(window_tl_data *d, const ecs_context *ctx, uint64_t step)
 {
     ecs_timeline tl;
     d->valid = false;
     if (!ecs_timeline_get(ctx, &tl)) return false;
-    if (!window_tl_reserve((void **)&d->spans, &d->span_cap, tl.span_count, sizeof *d->spans) ||
-        !window_tl_reserve((void **)&d->sleeps, &d->sleep_cap, tl.sleep_count, sizeof *d->sleeps) ||
-        !window_tl_reserve((void **)&d->busy, &d->busy_cap, tl.workers, sizeof *d->busy) ||
-        !window_tl_reserve((void **)&d->names, &d->name_cap, tl.systems, sizeof *d->names))
+    if (!app_reserve((void **)&d->spans, &d->span_cap, tl.span_count, sizeof *d->spans) ||
+        !app_reserve((void **)&d->sleeps, &d->sleep_cap, tl.sleep_count, sizeof *d->sleeps) ||
+        !app_reserve((void **)&d->busy, &d->busy_cap, tl.workers, sizeof *d->busy) ||
+        !app_reserve((void **)&d->names, &d->name_cap, tl.systems, sizeof *d->names))
         return false;
     if (tl.span_count) memcpy(d->spans, tl.spans, tl.span_count * sizeof *d->spans);
     if (tl.sleep_count) memcpy(d->sleeps, tl.sleeps, tl.sleep_count * sizeof *d->sleeps);

@@ -42,9 +42,6 @@ typedef struct window_tl_data {
  * data then holds no step (valid false). */
 bool window_tl_copy(window_tl_data *d, const ecs_context *ctx, uint64_t step);
 void window_tl_data_free(window_tl_data *d);
-/* Grows *p to hold need elements of elem bytes (doubling); false where
- * memory ran out (*p kept). */
-bool window_tl_reserve(void **p, size_t *cap, size_t need, size_t elem);
 
 /* ---- the time axis ------------------------------------------------------ */
 

@@ -3,6 +3,8 @@
  * rectangles and text (one draw call with the rest of the HUD). */
 #include "window_timeline.h"
 
+#include "app_grow.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -213,7 +215,7 @@ int window_timeline_draw(window_timeline *t, gfx_renderer *r, const window_hud_l
                                gfx_text_width(r, "100% busy")};
         l = window_tl_layout_fit(hud, lens, &m, t->data.workers, px_w, px_h);
         if (!l.fits) no_room(r, hud, lens, px_w);
-        if (l.fits && window_tl_reserve((void **)&t->blocks, &t->block_cap, t->data.span_count,
+        if (l.fits && app_reserve((void **)&t->blocks, &t->block_cap, t->data.span_count,
                                           sizeof *t->blocks)) {
             uint32_t n = window_tl_blocks(&l, &t->data, full, t->blocks);
             backdrop(r, &l);
