@@ -5,8 +5,9 @@
  *     a point between blocks or outside the lanes hits none;
  *   - the axis's ticks are whole multiples of 1, 2 or 5 times a power of
  *     ten, from 0 to the full width;
- *   - the axis's scale holds when steps wobble around it, grows at once
- *     and shrinks only after a run of shorter steps;
+ *   - the axis's scale holds when steps wobble around it or one is now
+ *     and then far longer, grows after a few longer steps in a row and
+ *     shrinks only after a run of shorter steps;
  *   - the panel, where it fits, lies inside the drawable and clear of the
  *     HUD's other panels, at every size and with the lens.
  */
@@ -138,22 +139,37 @@ static void test_scale_holds(void **state)
     (void)state;
     window_tl_scale s = {0};
     assert_true(window_tl_scale_update(&s, 900.0) == 1000.0);
-    /* Wobbling steps around 1 ms: one grow, then the same width throughout. */
+    /* Steps a little longer: not at the first, nor the second, at the third
+     * in a row, to the width that holds the longest of them. */
+    assert_true(window_tl_scale_update(&s, 1100.0) == 1000.0);
+    assert_true(window_tl_scale_update(&s, 1400.0) == 1000.0);
     assert_true(window_tl_scale_update(&s, 1100.0) == 1500.0);
+    /* Wobbling steps around 1 ms: the same width throughout. */
     for (int i = 0; i < 1000; i++)
         if (window_tl_scale_update(&s, i % 2 ? 1150.0 : 800.0) != 1500.0)
             fail_msg("step %d: the scale moved to %g", i, s.full_us);
-    /* A longer step: at once. */
+    /* An isolated long step (the scheduler cut the step off): the scale
+     * holds, here as often as one step in ten. */
+    for (int i = 0; i < 1000; i++)
+        if (window_tl_scale_update(&s, i % 10 == 3 ? 9000.0 : 1000.0) != 1500.0)
+            fail_msg("step %d: the scale moved to %g", i, s.full_us);
+    /* Longer steps for good: grown after WINDOW_TL_GROW_STEPS. */
+    for (uint32_t i = 0; i + 1u < WINDOW_TL_GROW_STEPS; i++)
+        assert_true(window_tl_scale_update(&s, 2600.0) == 1500.0);
     assert_true(window_tl_scale_update(&s, 2600.0) == 3000.0);
-    /* Much shorter steps: not before WINDOW_TL_SHRINK_STEPS of them, then
-     * to the width that holds the longest of them. */
+    /* Much shorter steps, a few long ones among them: not before
+     * WINDOW_TL_SHRINK_STEPS of them, then to the width that holds the
+     * longest of the short ones. */
     for (uint32_t i = 0; i + 1u < WINDOW_TL_SHRINK_STEPS; i++)
-        assert_true(window_tl_scale_update(&s, i == 7 ? 450.0 : 300.0) == 3000.0);
+        assert_true(window_tl_scale_update(&s, i == 7 ? 450.0 : i % 10 == 5 ? 2900.0 : 300.0) ==
+                    3000.0);
     assert_true(window_tl_scale_update(&s, 300.0) == 500.0);
-    /* One step back in the run resets it. */
-    for (uint32_t i = 0; i < WINDOW_TL_SHRINK_STEPS - 1u; i++) window_tl_scale_update(&s, 100.0);
-    window_tl_scale_update(&s, 400.0);
-    for (uint32_t i = 0; i < WINDOW_TL_SHRINK_STEPS - 1u; i++)
+    /* More than WINDOW_TL_SHRINK_SKIP steps that would not fit start the
+     * count over. */
+    for (uint32_t i = 0; i < 10u; i++) window_tl_scale_update(&s, 100.0);
+    for (uint32_t i = 0; i <= WINDOW_TL_SHRINK_SKIP; i++)
+        assert_true(window_tl_scale_update(&s, 400.0) == 500.0);
+    for (uint32_t i = 0; i + 1u < WINDOW_TL_SHRINK_STEPS; i++)
         assert_true(window_tl_scale_update(&s, 100.0) == 500.0);
     assert_true(window_tl_scale_update(&s, 100.0) == 150.0);
 }

@@ -72,21 +72,30 @@ static double width_below(double w)
     return 0.8 * decade;
 }
 
+static double scale_set(window_tl_scale *s, double us)
+{
+    *s = (window_tl_scale){.full_us = window_tl_nice_width(us)};
+    return s->full_us;
+}
+
 double window_tl_scale_update(window_tl_scale *s, double wall_us)
 {
-    if (s->full_us <= 0.0 || wall_us > s->full_us) {
-        s->full_us = window_tl_nice_width(wall_us);
-        s->shorter = 0;
-        return s->full_us;
+    if (s->full_us <= 0.0) return scale_set(s, wall_us);
+    if (wall_us > s->full_us) {
+        s->longest_over = s->longer == 0 || wall_us > s->longest_over ? wall_us : s->longest_over;
+        if (++s->longer >= WINDOW_TL_GROW_STEPS) return scale_set(s, s->longest_over);
+    } else {
+        s->longer = 0;
     }
-    if (s->full_us <= MIN_WIDTH_US || wall_us > WINDOW_TL_SHRINK_FILL * width_below(s->full_us)) {
-        s->shorter = 0;
-        return s->full_us;
-    }
-    s->longest = s->shorter == 0 || wall_us > s->longest ? wall_us : s->longest;
-    if (++s->shorter >= WINDOW_TL_SHRINK_STEPS) {
-        s->full_us = window_tl_nice_width(s->longest / WINDOW_TL_SHRINK_ROOM);
-        s->shorter = 0;
+    if (s->full_us <= MIN_WIDTH_US) return s->full_us;
+    s->seen++;
+    if (wall_us > WINDOW_TL_SHRINK_FILL * width_below(s->full_us)) s->misfits++;
+    else if (wall_us > s->longest) s->longest = wall_us;
+    if (s->misfits > WINDOW_TL_SHRINK_SKIP) { /* the steps are that long: start over */
+        s->seen = s->misfits = 0;
+        s->longest = 0.0;
+    } else if (s->seen >= WINDOW_TL_SHRINK_STEPS) {
+        return scale_set(s, s->longest / WINDOW_TL_SHRINK_ROOM);
     }
     return s->full_us;
 }

@@ -45,20 +45,31 @@ void window_tl_data_free(window_tl_data *d);
 
 /* ---- the time axis ------------------------------------------------------ */
 
-/* The axis's full width, microseconds. It grows at once to hold a longer
- * step and shrinks only after WINDOW_TL_SHRINK_STEPS steps in a row that
- * would fit in the next shorter width at most WINDOW_TL_SHRINK_FILL full,
- * to the width that holds the longest of them with WINDOW_TL_SHRINK_ROOM
- * of it filled at most: a step a little shorter or longer than the last
- * leaves the lanes' scale alone. Widths are 1, 1.5, 2, 3, 4, 5, 6 or 8
- * times a power of ten, 10 us at the least. */
+/* The axis's full width, microseconds. A step on a shared machine is now
+ * and then cut off by the scheduler and takes several times its usual
+ * length; the scale follows the usual length, not those:
+ *   - it grows after WINDOW_TL_GROW_STEPS steps in a row longer than it
+ *     (an isolated long step is drawn cut at the axis's end), to the width
+ *     that holds the longest of them;
+ *   - it shrinks after WINDOW_TL_SHRINK_STEPS steps of which all but at
+ *     most WINDOW_TL_SHRINK_SKIP would fit in the next shorter width at
+ *     most WINDOW_TL_SHRINK_FILL full, to the width that holds the longest
+ *     of those with WINDOW_TL_SHRINK_ROOM of it filled at most.
+ * So a step a little shorter or longer than the last leaves the lanes'
+ * scale alone. Widths are 1, 1.5, 2, 3, 4, 5, 6 or 8 times a power of
+ * ten, 10 us at the least. */
+#define WINDOW_TL_GROW_STEPS 3u
 #define WINDOW_TL_SHRINK_STEPS 40u
+#define WINDOW_TL_SHRINK_SKIP 4u
 #define WINDOW_TL_SHRINK_FILL 0.75
 #define WINDOW_TL_SHRINK_ROOM 0.9
 typedef struct window_tl_scale {
-    double full_us;   /* 0 until the first update */
-    uint32_t shorter; /* steps in a row that would fit a shorter width */
-    double longest;   /* the longest of them, us */
+    double full_us;      /* 0 until the first update */
+    uint32_t longer;     /* steps in a row longer than full_us */
+    double longest_over; /* the longest of them, us */
+    uint32_t seen;       /* steps since the scale last changed or the count restarted */
+    uint32_t misfits;    /* of them, those that would not fit the next shorter width */
+    double longest;      /* the longest of the others, us */
 } window_tl_scale;
 
 double window_tl_scale_update(window_tl_scale *s, double wall_us);
