@@ -148,4 +148,18 @@ rc=$?
     ok "--timeline-report in a missing directory: exit 2, one line" ||
     fail "--timeline-report in a missing directory" "exit $rc: $(cat "$tmp/err")"
 
+# The file of another output: refused before the window opens, the file
+# untouched.
+for other in --screenshot --trace; do
+    echo keep >"$tmp/same.png"
+    "$bin" --frames 1 --timeline-report "$tmp/same.png" "$other" "$tmp/same.png" \
+        >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ "$(cat "$tmp/same.png")" = keep ] &&
+        grep -q -- "--timeline-report $tmp/same.png and $other $tmp/same.png name the same file" \
+            "$tmp/err" &&
+        ok "--timeline-report and $other on one file: exit 2, one line" ||
+        fail "--timeline-report and $other on one file" "exit $rc: $(cat "$tmp/err")"
+done
+
 finish timeline

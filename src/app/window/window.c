@@ -157,7 +157,7 @@ static int start(window_app *a, int argc, char **argv)
     }
     rc = app_out_stage(&a->shot, PROG, "--screenshot", a->opt.screenshot, 0);
     if (rc == 0) rc = window_trace_stage(&a->trace, &a->opt, &a->shot);
-    if (rc == 0) rc = window_timeline_start(&a->timeline, &a->opt);
+    if (rc == 0) rc = window_timeline_start(&a->timeline, &a->opt, &a->shot, &a->trace.out);
     if (rc != 0) return rc;
     app_stop_install();
     window_assets assets;

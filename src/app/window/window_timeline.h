@@ -158,10 +158,12 @@ typedef struct window_timeline {
 bool window_timeline_default_shown(uint32_t width, uint32_t height);
 
 /* From the options: shown at start (--timeline, or the window's size),
- * --timeline-report's file checked here. 0, or 2 after one line saying
- * why that file cannot be written. */
+ * --timeline-report's file checked here, against the staged --screenshot
+ * and --trace too (kind 0: not given). 0, or 2 after one line saying why
+ * that file cannot be written. */
 struct window_options;
-int window_timeline_start(window_timeline *t, const struct window_options *o);
+int window_timeline_start(window_timeline *t, const struct window_options *o, const app_out *shot,
+                          const app_out *trace);
 void window_timeline_free(window_timeline *t);
 
 /* After a step: copies its timeline unless frozen. */
