@@ -162,4 +162,15 @@ for other in --screenshot --trace; do
         fail "--timeline-report and $other on one file" "exit $rc: $(cat "$tmp/err")"
 done
 
+# /dev/stdout where standard output is a file (the --frames summary's):
+# refused like '-', the file left to the summary alone.
+for flag in --timeline-report --trace; do
+    "$bin" --frames 1 "$flag" /dev/stdout >"$tmp/stdout.txt" 2>"$tmp/err"
+    rc=$?
+    [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -s "$tmp/stdout.txt" ] &&
+        grep -q -- "$flag /dev/stdout: is where standard output goes" "$tmp/err" &&
+        ok "$flag /dev/stdout: exit 2, one line" ||
+        fail "$flag /dev/stdout" "exit $rc: $(cat "$tmp/err"), stdout $(wc -c <"$tmp/stdout.txt") bytes"
+done
+
 finish timeline

@@ -215,9 +215,19 @@ static int stage_existing(app_out *o, const struct stat *st)
         failed(o, "cannot be written", errno);
         return 2;
     }
-    if ((o->options & APP_OUT_ALLOW_STDOUT) && is_stdout(st)) {
-        o->kind = APP_OUT_STDOUT; /* /dev/stdout, /proc/self/fd/1 */
-        return 0;
+    if (is_stdout(st)) { /* /dev/stdout, /proc/self/fd/1, or the file it goes to */
+        if (o->options & APP_OUT_ALLOW_STDOUT) {
+            o->kind = APP_OUT_STDOUT;
+            return 0;
+        }
+        /* A pipe or a file: what else goes to standard output would mix
+         * with this, or be lost with the file it replaces. A terminal or
+         * /dev/null takes both. */
+        if (!S_ISCHR(st->st_mode)) {
+            app_error(o->prog, "%s %s: is where standard output goes, which is not allowed "
+                      "here; name another file", o->flag, o->path);
+            return 2;
+        }
     }
     o->target = S_ISREG(st->st_mode) ? realpath(o->path, NULL) : dup_n(o->path, strlen(o->path));
     if (!o->target) {
