@@ -14,8 +14,9 @@
 #     are checked above on fixed numbers);
 #   - 1 run against 1 says it is too few to tell;
 #   - a file that cannot be read, is not JSON, is JSON but not the bench's,
-#     or shares no configuration with the run is refused before any run:
-#     exit 2, one line naming the file.
+#     is a --weak run's, or shares no configuration with the run is refused
+#     before any run: exit 2, one line naming the file; so is an output
+#     (--csv, --json, --trace) naming the baseline's file, which is kept.
 #
 #   bash tests/test_bench_baseline.sh path/to/particles
 set -u
@@ -123,5 +124,22 @@ refused "a negative world side" "$notours: its \"options\" lack threads, frames,
     "$tmp/world.json"
 refused "with --json - (no tables)" "the comparison is printed with the tables" \
     "$tmp/base.json" 2000 --json -
+sed -E 's/"weak": false/"weak": true/' "$tmp/base.json" >"$tmp/weak.json"
+refused "a --weak run's JSON" "a --weak run (its particles and world grow with the threads), \
+which --baseline and --compare do not take" "$tmp/weak.json"
+
+# An output naming the baseline's file: refused before any run, the
+# baseline untouched.
+cp "$tmp/base.json" "$tmp/keep.json"
+for out in --csv --json --trace; do
+    "$bin" bench --entities 2000 --inner-parallelism on,off --storage fixed --threads 2 --repeat 5 \
+        --frames 10 --baseline "$tmp/keep.json" "$out" "$tmp/keep.json" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    check "refused: $out naming the baseline's file" \
+        $(( rc != 2 || $(wc -l <"$tmp/err") != 1 )) "exit $rc: $(cat "$tmp/err")"
+    grep -q -- "^particles bench: $out $tmp/keep.json and --baseline $tmp/keep.json name the same file$" \
+        "$tmp/err" && cmp -s "$tmp/keep.json" "$tmp/base.json" ||
+        { echo "FAIL refused: $out naming the baseline's file: '$(cat "$tmp/err")'"; failed=1; }
+done
 
 exit $failed

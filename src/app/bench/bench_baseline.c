@@ -179,6 +179,10 @@ static bool read_opts(const cJSON *o, bench_sample_opts *out)
     return true;
 }
 
+#define WEAK_REFUSED                                                                         \
+    "a --weak run (its particles and world grow with the threads), which --baseline and "  \
+    "--compare do not take"
+
 /* What the bench's JSON holds: "options", a "runs" list with each run's
  * configuration and total ms, and "determinism_check". */
 static const char *read_tree(const cJSON *root, bench_samples *b)
@@ -186,8 +190,13 @@ static const char *read_tree(const cJSON *root, bench_samples *b)
     const cJSON *runs = cJSON_GetObjectItemCaseSensitive(root, "runs");
     if (!str_of(root, "determinism_check") || !cJSON_IsArray(runs))
         return "it has no \"runs\" list and \"determinism_check\"";
-    if (!read_opts(cJSON_GetObjectItemCaseSensitive(root, "options"), &b->opts))
+    const cJSON *opts = cJSON_GetObjectItemCaseSensitive(root, "options");
+    if (!read_opts(opts, &b->opts))
         return "its \"options\" lack threads, frames, seed, kernel or world";
+    /* A weak sweep's runs hold more particles in a larger world at each
+     * thread count than their count says: no run here compares with them. */
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(opts, "weak")))
+        return WEAK_REFUSED;
     const cJSON *r;
     cJSON_ArrayForEach(r, runs) {
         bench_config c;
@@ -244,7 +253,8 @@ int bench_samples_load(bench_samples *b, const char *flag, const char *path)
     free(text);
     if (!err) return 0;
     bench_samples_free(b);
-    bench_error("%s %s: not a JSON written by particles bench --json: %s", flag, path, err);
+    if (strcmp(err, WEAK_REFUSED) == 0) bench_error("%s %s: %s", flag, path, err);
+    else bench_error("%s %s: not a JSON written by particles bench --json: %s", flag, path, err);
     return 2;
 }
 
