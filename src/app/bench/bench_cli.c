@@ -300,8 +300,10 @@ int bench_cli_parse(int argc, char **argv, bench_options *o)
                          .cpu_probe_ms = BENCH_CPU_PROBE_MS,
                          .trace_frames = {.first = APP_TRACE_FIRST_DEFAULT,
                                           .last = APP_TRACE_LAST_DEFAULT}};
-    static const char *const window_flags[] = {"screenshot", "vsync", "assets", "draw", "size",
-                                               NULL};
+    static const char *const window_flags[] = {"screenshot", "vsync",    "assets",
+                                               "draw",       "size",     "color",
+                                               "zoom",       "center",   "timeline",
+                                               "timeline-report", NULL};
     bench_parse p = {{BENCH_PROG, BENCH_MAX_LIST, LONGOPTS, apply, NULL, "particles",
                       window_flags},
                      o, NULL};
