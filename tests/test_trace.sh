@@ -199,6 +199,8 @@ assert steps and all(list(e["args"]["systems"]) == j["systems"] for e in steps),
         --trace-frames 2:3
     bad "frames past --frames" "--trace-frames 21:22: --frames 20 ends every run before frame 21" \
         "${k[@]}" --trace-frames 21:22
+    bad "the last frame past --frames" \
+        "--trace-frames 5:30: --frames 20 ends every run before frame 30" "${k[@]}" --trace-frames 5:30
     bad "an empty file name" "--trace: the file name is empty" --trace ""
     bad "a missing directory" "--trace $tmp/no/dir/t.json: its directory cannot be used" \
         --trace "$tmp/no/dir/t.json"
@@ -267,6 +269,8 @@ run_window() {
         --frames 3 --trace-frames 2:3
     bad "frames past --frames" "--trace-frames 4:5: --frames 3 ends every run before frame 4" \
         --frames 3 --trace "$tmp/keep.png" --trace-frames 4:5
+    bad "the last frame past --frames" "--trace-frames 2:5: --frames 3 ends every run before frame 5" \
+        --frames 3 --trace "$tmp/keep.png" --trace-frames 2:5
     bad "B < A" "--trace-frames: '2:1': B (1) is below A (2)" --frames 3 \
         --trace "$tmp/keep.png" --trace-frames 2:1
 }

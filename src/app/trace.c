@@ -50,10 +50,11 @@ bool app_trace_check_options(const char *prog, const char *path, const app_trace
                   (unsigned)f->first, (unsigned)f->last);
         return false;
     }
-    if (path && run_frames && run_frames < f->first) {
+    /* The default range is cut to the run's frames; one given is not. */
+    uint32_t past = f->first > run_frames ? f->first : f->given ? f->last : 0u;
+    if (path && run_frames && run_frames < past) {
         app_error(prog, "--trace-frames %u:%u: --frames %u ends every run before frame %u",
-                  (unsigned)f->first, (unsigned)f->last, (unsigned)run_frames,
-                  (unsigned)f->first);
+                  (unsigned)f->first, (unsigned)f->last, (unsigned)run_frames, (unsigned)past);
         return false;
     }
     return true;
