@@ -302,7 +302,12 @@ wbad "run --color red" "--color" run --color red
 wbad "run --zoom 0.5" "--zoom" run --zoom 0.5
 wbad "run --zoom nan" "--zoom" run --zoom nan
 wbad "run --center 10" "--center" run --center 10
+wbad "run --zoom 0x1p3 (hexadecimal)" "--zoom: '0x1p3' is not a number" run --zoom 0x1p3
+wbad "run --zoom 64.000001 (not rounded down to 64)" "--zoom: '64.000001'" run --zoom 64.000001
+wbad "run --center 0x10,5 (hexadecimal)" "--center: '0x10,5'" run --center 0x10,5
 wbad "run --center 2000,10 (outside the world)" "outside the world" run --center 2000,10
+wbad "run --center 1440.5,900 (echoed as given)" "--center: 1440.5,900 is outside the world" \
+    run --center 1440.5,900
 wbad "run --center 50,50 --world 40x40 (outside that world)" "outside the world" \
     run --world 40x40 --entities 10 --center 50,50
 wbad "run --assets ''" "--assets" run --assets ""

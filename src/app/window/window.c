@@ -177,7 +177,7 @@ static int start(window_app *a, int argc, char **argv)
         gfx_begin_frame(a->gfx, a->px_w, a->px_h); /* the fit that --zoom and --center need */
         gfx_view fit = gfx_get_view(a->gfx);
         window_view_set_fit(&a->view, &fit);
-        bool c = a->opt.center_given;
+        bool c = a->opt.center_given != NULL;
         window_view_set(&a->view, a->opt.zoom, c ? a->opt.center_x : 0.5f * p->world_w,
                         c ? a->opt.center_y : 0.5f * p->world_h);
         a->color = a->opt.color;

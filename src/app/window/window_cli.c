@@ -211,16 +211,18 @@ static bool parse_size(const app_mode_cli *cli, const char *arg, window_options 
     return true;
 }
 
-/* A finite decimal number spanning the n bytes at s. */
-static bool scan_float(const char *s, size_t n, float *out)
+/* A finite decimal number spanning the n bytes at s: digits, one point,
+ * an exponent (no hexadecimal, no "inf" or "nan", no spaces). */
+static bool scan_double(const char *s, size_t n, double *out)
 {
     char buf[64];
-    if (n == 0 || n >= sizeof buf || isspace((unsigned char)s[0])) return false;
+    if (n == 0 || n >= sizeof buf) return false;
     memcpy(buf, s, n);
     buf[n] = '\0';
+    if (strspn(buf, "0123456789.eE+-") != n) return false;
     char *end;
     errno = 0;
-    float v = strtof(buf, &end);
+    double v = strtod(buf, &end);
     if (*end != '\0' || errno != 0 || !isfinite(v)) return false;
     *out = v;
     return true;
@@ -228,13 +230,14 @@ static bool scan_float(const char *s, size_t n, float *out)
 
 static bool parse_zoom(const app_mode_cli *cli, const char *arg, window_options *o)
 {
-    float z;
-    if (!scan_float(arg, strlen(arg), &z) || !(z >= WINDOW_VIEW_ZOOM_MIN) || !(z <= WINDOW_VIEW_ZOOM_MAX)) {
+    double z;
+    if (!scan_double(arg, strlen(arg), &z) || !(z >= WINDOW_VIEW_ZOOM_MIN) ||
+        !(z <= WINDOW_VIEW_ZOOM_MAX)) {
         app_error(cli->prog, "--zoom: '%s' is not a number from %g to %g (1: the whole world)", arg,
                   (double)WINDOW_VIEW_ZOOM_MIN, (double)WINDOW_VIEW_ZOOM_MAX);
         return false;
     }
-    o->zoom = z;
+    o->zoom = (float)z;
     return true;
 }
 
@@ -243,13 +246,16 @@ static bool parse_center(const app_mode_cli *cli, const char *arg, window_option
 {
     size_t x = strcspn(arg, ",");
     const char *y = arg + x + (arg[x] != '\0');
-    if (arg[x] == '\0' || !scan_float(arg, x, &o->center_x) || !scan_float(y, strlen(y), &o->center_y) ||
-        o->center_x < 0.0f || o->center_y < 0.0f) {
+    double cx, cy;
+    if (arg[x] == '\0' || !scan_double(arg, x, &cx) || !scan_double(y, strlen(y), &cy) ||
+        cx < 0.0 || cy < 0.0) {
         app_error(cli->prog, "--center: '%s' is not X,Y with each a world coordinate of 0 or more "
                   "(e.g. 720,450)", arg);
         return false;
     }
-    o->center_given = true;
+    o->center_x = (float)cx;
+    o->center_y = (float)cy;
+    o->center_given = arg;
     return true;
 }
 
@@ -340,8 +346,8 @@ int window_cli_parse(int argc, char **argv, window_options *o)
         sim_params d = sim_default_params();
         float ww = o->world_w ? (float)o->world_w : d.world_w, wh = o->world_h ? (float)o->world_h : d.world_h;
         if (o->center_x > ww || o->center_y > wh) {
-            app_error(p.cli.prog, "--center: %g,%g is outside the world (0..%g, 0..%g)",
-                      (double)o->center_x, (double)o->center_y, (double)ww, (double)wh);
+            app_error(p.cli.prog, "--center: %s is outside the world (0..%g, 0..%g)",
+                      o->center_given, (double)ww, (double)wh);
             return 2;
         }
     }

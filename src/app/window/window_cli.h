@@ -43,7 +43,7 @@ typedef struct window_options {
     app_trace_frames trace_frames; /* --trace-frames */
     window_color color;     /* --color: the initial colouring */
     float zoom;             /* --zoom: the initial zoom, 1 the whole world */
-    bool center_given;      /* --center X,Y: the world point at the view's centre */
+    const char *center_given; /* --center X,Y as given, NULL if not: the view's centre */
     float center_x, center_y;
     window_switch timeline; /* the timeline panel at start (--timeline) */
     const char *timeline_report; /* --timeline-report FILE, or NULL */
