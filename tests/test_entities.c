@@ -1,6 +1,9 @@
 /* test_entities.c - entity handles, generations, index reuse, the fixed
- * limit, dynamic growth, component add/remove/get and alignment. */
+ * limit, dynamic growth, component add/remove/get and alignment; an index
+ * whose generation reached the last one is retired, not wrapped. */
 #include "test_util.h"
+
+#include "ecs_internal.h"
 
 #include <stdalign.h>
 
@@ -383,12 +386,58 @@ static void test_reuse_lowest_first(void **state)
     ecs_context_destroy(ctx);
 }
 
+/* Index 0 brought to the edge of its generations (through the context's
+ * internals: 2^32 real reuses would take minutes): the entity of the last
+ * generation, once reclaimed, retires the index. No later handle repeats
+ * an earlier one; the index is never handed out again, by ecs_create or
+ * ecs_create_bulk; a fixed context holds one entity fewer; so does each
+ * later wave, and the other index keeps working. */
+static void test_generation_retires(void **state)
+{
+    (void)state;
+    ecs_context *ctx = basic_ctx(ECS_STORAGE_FIXED, 2);
+    ecs_entity e = create_ok(ctx);
+    assert_int_equal(e.index, 0);
+    assert_int_equal(ecs_kill(ctx, e), ECS_OK);
+    ecs_refresh(ctx);
+    ctx->generations[0] = UINT32_MAX - 2u; /* free, two reuses left */
+    ecs_entity seen[2];
+    for (int k = 0; k < 2; k++) {
+        seen[k] = create_ok(ctx);
+        assert_int_equal(seen[k].index, 0);
+        assert_true(seen[k].generation == UINT32_MAX - 1u + (uint32_t)k);
+        assert_int_equal(ecs_kill(ctx, seen[k]), ECS_OK);
+        ecs_refresh(ctx);
+    }
+    /* Index 0 is retired: the next entity takes index 1, then the context
+     * (capacity 2) is full with one entity alive. */
+    ecs_entity f = create_ok(ctx);
+    assert_int_equal(f.index, 1);
+    ecs_entity g;
+    assert_int_equal(ecs_create(ctx, &g), ECS_ERR_FULL);
+    assert_int_equal(ecs_create_bulk(ctx, 1, ECS_IDS(C_I32), NULL, NULL), ECS_ERR_FULL);
+    for (int k = 0; k < 2; k++) assert_false(ecs_alive(ctx, seen[k]));
+    assert_true(ecs_entity_is_null(ecs_handle(ctx, 0)));
+    assert_int_equal(ctx->states[0], ECS_SLOT_RETIRED);
+    assert_int_equal(ctx->generations[0], UINT32_MAX); /* not wrapped to 1 */
+    /* Index 1 is reused as before; 0 stays out. */
+    assert_int_equal(ecs_kill(ctx, f), ECS_OK);
+    ecs_refresh(ctx);
+    ecs_entity h[1];
+    assert_int_equal(ecs_create_bulk(ctx, 1, ECS_IDS(C_I32), NULL, h), ECS_OK);
+    assert_int_equal(h[0].index, 1);
+    assert_int_equal(h[0].generation, f.generation + 1u);
+    assert_int_equal(ecs_alive_count(ctx), 1);
+    ecs_context_destroy(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_null_handle),
         cmocka_unit_test(test_kill_and_reuse),
         cmocka_unit_test(test_reuse_lowest_first),
+        cmocka_unit_test(test_generation_retires),
         cmocka_unit_test(test_random_lifetimes),
         cmocka_unit_test(test_fixed_limit),
         cmocka_unit_test(test_dynamic_growth_million),

@@ -5,6 +5,8 @@
 
 #include "alloc.h"
 
+#include <assert.h>
+
 #include <string.h>
 
 /* Takes the lowest free index and as many of the indices right after it
@@ -42,8 +44,9 @@ static void fill_run(ecs_context *ctx, uint32_t first, uint32_t n, uint64_t mask
 {
     for (uint32_t j = 0; j < n; j++) {
         uint32_t i = first + j;
-        /* Generations count kills; 0 stays reserved for the null handle. */
-        if (++ctx->generations[i] == 0) ctx->generations[i] = 1;
+        /* As in ecs_create: a free index is below the last generation. */
+        assert(ctx->generations[i] < UINT32_MAX);
+        ctx->generations[i]++;
         ctx->states[i] = ECS_SLOT_ALIVE;
         ctx->masks[i] = mask;
         ecs_sset_add(&ctx->to_match, i);

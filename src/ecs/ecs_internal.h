@@ -15,7 +15,15 @@
  * with its data, until the refresh reclaims it; RECLAIM marks the dying
  * ones of the batch a refresh round works on (one killed by a callback
  * during the round stays DYING, for the next round). */
-enum { ECS_SLOT_FREE = 0, ECS_SLOT_ALIVE = 1, ECS_SLOT_DYING = 2, ECS_SLOT_RECLAIM = 3 };
+enum {
+    ECS_SLOT_FREE = 0,
+    ECS_SLOT_ALIVE = 1,
+    ECS_SLOT_DYING = 2,
+    ECS_SLOT_RECLAIM = 3,
+    /* Reclaimed with the last generation: never handed out again, so no
+     * handle can alias an older one (ecs__release_index). */
+    ECS_SLOT_RETIRED = 4
+};
 
 /* Deferred command kinds, recorded per subtask. */
 enum { ECS_CMD_CREATE = 1, ECS_CMD_ADD, ECS_CMD_REMOVE, ECS_CMD_CALL };
@@ -219,8 +227,9 @@ void ecs__timeline_fini(ecs_context *ctx);
 
 /* Storage (entity.c). */
 bool ecs__grow(ecs_context *ctx, uint32_t capacity);
-/* Puts a reclaimed index in the free set. */
-void ecs__free_index(ecs_context *ctx, uint32_t index);
+/* A reclaimed index: into the free set, or retired (state RETIRED, never
+ * handed out again) when its generation is the last one, UINT32_MAX. */
+void ecs__release_index(ecs_context *ctx, uint32_t index);
 /* ecs_parallel_for's jobs, one per possible worker (parallel.c). */
 bool ecs__parallel_init(ecs_context *ctx);
 void ecs__parallel_fini(ecs_context *ctx);

@@ -4,6 +4,8 @@
 
 #include "alloc.h"
 
+#include <assert.h>
+
 #include <stdint.h>
 #include <string.h>
 
@@ -43,8 +45,13 @@ bool ecs__grow(ecs_context *ctx, uint32_t capacity)
     return true;
 }
 
-void ecs__free_index(ecs_context *ctx, uint32_t index)
+void ecs__release_index(ecs_context *ctx, uint32_t index)
 {
+    if (ctx->generations[index] == UINT32_MAX) {
+        ctx->states[index] = ECS_SLOT_RETIRED;
+        return;
+    }
+    ctx->states[index] = ECS_SLOT_FREE;
     uint32_t word = index >> 6;
     ctx->free_bits[word] |= UINT64_C(1) << (index & 63u);
     ctx->free_count++;
@@ -81,8 +88,10 @@ ecs_status ecs_create(ecs_context *ctx, ecs_entity *out)
         index = ctx->high++;
         ctx->generations[index] = 0;
     }
-    /* Generations count kills; 0 stays reserved for the null handle. */
-    if (++ctx->generations[index] == 0) ctx->generations[index] = 1;
+    /* Generations count reuses; 0 is the null handle's. A free index is
+     * below the last generation (ecs__release_index retires it there). */
+    assert(ctx->generations[index] < UINT32_MAX);
+    ctx->generations[index]++;
     ctx->states[index] = ECS_SLOT_ALIVE;
     ctx->masks[index] = 0;
     ctx->alive++;

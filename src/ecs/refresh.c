@@ -389,8 +389,7 @@ static void reclaim(ecs_context *ctx)
     if (!ctx->on_reclaim) { /* nobody to tell: free them as they come */
         for (ecs_sset_cursor c = ecs_sset_first(batch); ecs_sset_next(&c, &id);) {
             if (ctx->states[id] != ECS_SLOT_RECLAIM) continue;
-            ctx->states[id] = ECS_SLOT_FREE;
-            ecs__free_index(ctx, id);
+            ecs__release_index(ctx, id);
         }
         return;
     }
@@ -400,7 +399,7 @@ static void reclaim(ecs_context *ctx)
         if (ctx->states[id] == ECS_SLOT_FREE)
             ctx->on_reclaim(ctx, (ecs_entity){id, ctx->generations[id]}, ctx->user);
     for (ecs_sset_cursor c = ecs_sset_first(batch); ecs_sset_next(&c, &id);)
-        if (ctx->states[id] == ECS_SLOT_FREE) ecs__free_index(ctx, id);
+        if (ctx->states[id] == ECS_SLOT_FREE) ecs__release_index(ctx, id);
 }
 
 /* The batch's dying indices, marked when the round begins: one a callback

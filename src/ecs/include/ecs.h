@@ -100,9 +100,12 @@ typedef struct ecs_error {
 } ecs_error;
 
 /* Entity handle: a value. The generation changes each time the index is
- * killed, so a handle kept past its entity's death never aliases the next
+ * reused, so a handle kept past its entity's death never aliases the next
  * entity that reuses the index. Generation 0 is never alive: the zero
- * handle is the null handle. */
+ * handle is the null handle. An index is reused at most 2^32 - 2 times:
+ * when the entity of its last generation (UINT32_MAX) is reclaimed, the
+ * index is retired, never handed out again (a fixed context then holds one
+ * entity fewer), so generations never wrap and no handle ever aliases. */
 typedef struct ecs_entity {
     uint32_t index;
     uint32_t generation;
