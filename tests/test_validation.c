@@ -1,6 +1,6 @@
 /* test_validation.c - ecs_context_create rejects each kind of malformed
  * definition with the right status and a message naming the culprits, and
- * accepts valid ones. */
+ * accepts valid ones, a chain of a thousand systems included. */
 #include "test_util.h"
 
 enum { C_POS, C_VEL, C_MASS, C_COUNT };
@@ -242,6 +242,45 @@ static void test_invalid(void **state)
     expect_fail(&cfg, ECS_ERR_INVALID);
 }
 
+/* A chain of CHAIN systems, each writing C_POS after the one before,
+ * except that system `gap` (when below CHAIN) depends on none: every pair
+ * is ordered through the chain but those across the gap. */
+#define CHAIN 1000u
+static ecs_status chain(uint32_t gap, ecs_error *err)
+{
+    ecs_system_def *defs = xcalloc(CHAIN, sizeof *defs);
+    uint32_t *before = xcalloc(CHAIN, sizeof *before);
+    char(*names)[16] = xcalloc(CHAIN, sizeof *names);
+    static const uint32_t writes[] = {C_POS};
+    for (uint32_t i = 0; i < CHAIN; i++) {
+        snprintf(names[i], sizeof names[i], "link%u", (unsigned)i);
+        before[i] = i ? i - 1u : 0u;
+        defs[i] = (ecs_system_def){.name = names[i], .writes = {writes, 1}, .process = noop_process};
+        if (i && i != gap) defs[i].after = (ecs_ids){&before[i], 1};
+    }
+    ecs_config cfg = tu_config(comps, C_COUNT, defs, CHAIN, 2);
+    ecs_context *ctx = NULL;
+    ecs_status st = ecs_context_create(&cfg, &ctx, err);
+    ecs_context_destroy(ctx);
+    free(defs);
+    free(before);
+    free(names);
+    return st;
+}
+
+/* The order is transitive over long chains: a thousand writers of one
+ * component in a chain are valid; one missing link makes the first pair
+ * across it (link0 and the link after the gap) a conflict. */
+static void test_long_chain(void **state)
+{
+    (void)state;
+    ecs_error err;
+    assert_int_equal(chain(CHAIN, &err), ECS_OK);
+    assert_int_equal(chain(600, &err), ECS_ERR_CONFLICT);
+    assert_non_null(strstr(err.message, "systems 'link0' and 'link600' both use component "
+                                        "'comp_position'"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -252,6 +291,7 @@ int main(void)
         cmocka_unit_test(test_cycle),
         cmocka_unit_test(test_conflict),
         cmocka_unit_test(test_invalid),
+        cmocka_unit_test(test_long_chain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

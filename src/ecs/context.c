@@ -152,18 +152,25 @@ static ecs_status build_graph(ecs_context *ctx, ecs_error *err)
     uint32_t n = ctx->system_count;
     ctx->roots = ecs_alloc((n + 1) * sizeof(uint32_t), 0);
     if (!ctx->roots) return ecs__fail(err, ECS_ERR_NOMEM, "out of memory building the DAG");
+    /* Dependents counted, then filled in ascending id order: one walk of
+     * the edges each. */
+    for (uint32_t d = 0; d < n; d++) {
+        const ecs_ids after = ctx->systems[d].def.after;
+        if (after.count == 0) ctx->roots[ctx->root_count++] = d;
+        for (uint32_t i = 0; i < after.count; i++) ctx->systems[after.ids[i]].dependent_count++;
+    }
     for (uint32_t s = 0; s < n; s++) {
         ecs_sys *sys = &ctx->systems[s];
-        if (sys->def.after.count == 0) ctx->roots[ctx->root_count++] = s;
-        for (uint32_t d = 0; d < n; d++)
-            for (uint32_t i = 0; i < ctx->systems[d].def.after.count; i++)
-                if (ctx->systems[d].def.after.ids[i] == s) sys->dependent_count++;
         sys->dependents = ecs_alloc((sys->dependent_count + 1) * sizeof(uint32_t), 0);
         if (!sys->dependents) return ecs__fail(err, ECS_ERR_NOMEM, "out of memory building the DAG");
-        uint32_t k = 0;
-        for (uint32_t d = 0; d < n; d++)
-            for (uint32_t i = 0; i < ctx->systems[d].def.after.count; i++)
-                if (ctx->systems[d].def.after.ids[i] == s) sys->dependents[k++] = d;
+        sys->dependent_count = 0;
+    }
+    for (uint32_t d = 0; d < n; d++) {
+        const ecs_ids after = ctx->systems[d].def.after;
+        for (uint32_t i = 0; i < after.count; i++) {
+            ecs_sys *sys = &ctx->systems[after.ids[i]];
+            sys->dependents[sys->dependent_count++] = d;
+        }
     }
     order_by_depth(ctx);
     return ECS_OK;

@@ -141,19 +141,58 @@ static bool find_cycle(const ecs_config *cfg, uint32_t s, uint8_t *colour, uint3
     return false;
 }
 
-/* reach[a * n + b]: a path of "runs before" edges leads from a to b. */
-static void fill_reach(const ecs_config *cfg, bool *reach)
+/* reach[a * n + b]: a path of "runs before" edges leads from a to b.
+ * Systems in an order where each comes after its dependencies (Kahn's);
+ * each one's ancestors, a bitset, are its dependencies' and those
+ * dependencies themselves: (systems + edges) x systems / 64 word
+ * operations, then one pass to spell the bitsets out. False when out of
+ * memory. The graph has no cycle (checked before). */
+static bool fill_reach(const ecs_config *cfg, bool *reach)
 {
     uint32_t n = cfg->system_count;
-    memset(reach, 0, (size_t)n * n * sizeof *reach);
-    for (uint32_t b = 0; b < n; b++)
-        for (uint32_t i = 0; i < cfg->systems[b].after.count; i++)
-            reach[(size_t)cfg->systems[b].after.ids[i] * n + b] = true;
-    for (uint32_t k = 0; k < n; k++) /* Warshall's transitive closure */
+    size_t words = ((size_t)n + 63u) / 64u, edges = 0;
+    for (uint32_t b = 0; b < n; b++) edges += cfg->systems[b].after.count;
+    uint64_t *anc = ecs_alloc((size_t)n * words * sizeof *anc + 1u, 0);
+    uint32_t *left = ecs_alloc(((size_t)n + 1u) * sizeof *left, 0);
+    uint32_t *first = ecs_alloc(((size_t)n + 2u) * sizeof *first, 0);
+    uint32_t *dependents = ecs_alloc((edges + 1u) * sizeof *dependents, 0);
+    uint32_t *queue = ecs_alloc(((size_t)n + 1u) * sizeof *queue, 0);
+    bool ok = anc && left && first && dependents && queue;
+    if (ok) {
+        /* Who depends on whom, grouped by the system depended on. */
+        for (uint32_t b = 0; b < n; b++)
+            for (uint32_t i = 0; i < cfg->systems[b].after.count; i++)
+                first[cfg->systems[b].after.ids[i] + 2u]++;
+        for (uint32_t a = 0; a < n; a++) first[a + 2u] += first[a + 1u];
+        for (uint32_t b = 0; b < n; b++)
+            for (uint32_t i = 0; i < cfg->systems[b].after.count; i++)
+                dependents[first[cfg->systems[b].after.ids[i] + 1u]++] = b;
+        uint32_t head = 0, tail = 0;
+        for (uint32_t b = 0; b < n; b++) {
+            left[b] = cfg->systems[b].after.count;
+            if (left[b] == 0) queue[tail++] = b;
+        }
+        while (head < tail) {
+            uint32_t a = queue[head++];
+            const uint64_t *from = anc + (size_t)a * words;
+            for (uint32_t k = first[a]; k < first[a + 1u]; k++) {
+                uint32_t b = dependents[k];
+                uint64_t *to = anc + (size_t)b * words;
+                for (size_t w = 0; w < words; w++) to[w] |= from[w];
+                to[a >> 6] |= UINT64_C(1) << (a & 63u);
+                if (--left[b] == 0) queue[tail++] = b;
+            }
+        }
         for (uint32_t a = 0; a < n; a++)
-            if (reach[(size_t)a * n + k])
-                for (uint32_t b = 0; b < n; b++)
-                    if (reach[(size_t)k * n + b]) reach[(size_t)a * n + b] = true;
+            for (uint32_t b = 0; b < n; b++)
+                reach[(size_t)a * n + b] = anc[(size_t)b * words + (a >> 6)] >> (a & 63u) & 1u;
+    }
+    ecs_free(anc);
+    ecs_free(left);
+    ecs_free(first);
+    ecs_free(dependents);
+    ecs_free(queue);
+    return ok;
 }
 
 static uint64_t mask_of(ecs_ids list)
@@ -163,27 +202,38 @@ static uint64_t mask_of(ecs_ids list)
     return m;
 }
 
+/* Every pair of systems that touch a component, one writing it, must be
+ * ordered. The masks are made once: the pairs are n^2 / 2. */
 static ecs_status check_conflicts(const ecs_config *cfg, const bool *reach, ecs_error *err)
 {
     uint32_t n = cfg->system_count;
-    for (uint32_t a = 0; a < n; a++) {
-        uint64_t ra = mask_of(cfg->systems[a].reads), wa = mask_of(cfg->systems[a].writes);
+    uint64_t *masks = ecs_alloc(2u * ((size_t)n + 1u) * sizeof *masks, 0);
+    if (!masks) return ecs__fail(err, ECS_ERR_NOMEM, "out of memory while validating");
+    for (uint32_t s = 0; s < n; s++) {
+        masks[2u * s] = mask_of(cfg->systems[s].reads);
+        masks[2u * s + 1u] = mask_of(cfg->systems[s].writes);
+    }
+    ecs_status st = ECS_OK;
+    for (uint32_t a = 0; a < n && st == ECS_OK; a++) {
+        uint64_t ra = masks[2u * a], wa = masks[2u * a + 1u];
+        if (!(ra | wa)) continue;
         for (uint32_t b = a + 1; b < n; b++) {
-            if (reach[(size_t)a * n + b] || reach[(size_t)b * n + a]) continue;
-            uint64_t rb = mask_of(cfg->systems[b].reads), wb = mask_of(cfg->systems[b].writes);
+            uint64_t rb = masks[2u * b], wb = masks[2u * b + 1u];
             uint64_t clash = (wa & (rb | wb)) | (wb & ra);
-            if (!clash) continue;
+            if (!clash || reach[(size_t)a * n + b] || reach[(size_t)b * n + a]) continue;
             uint32_t c = 0;
             while (!(clash >> c & 1)) c++;
             uint32_t writer = (wa >> c & 1) ? a : b;
-            return ecs__fail(err, ECS_ERR_CONFLICT,
-                             "systems '%s' and '%s' both use component '%s' ('%s' writes it) "
-                             "but no dependency orders them",
-                             sys_name(cfg, a), sys_name(cfg, b), comp_name(cfg, c),
-                             sys_name(cfg, writer));
+            st = ecs__fail(err, ECS_ERR_CONFLICT,
+                           "systems '%s' and '%s' both use component '%s' ('%s' writes it) "
+                           "but no dependency orders them",
+                           sys_name(cfg, a), sys_name(cfg, b), comp_name(cfg, c),
+                           sys_name(cfg, writer));
+            break;
         }
     }
-    return ECS_OK;
+    ecs_free(masks);
+    return st;
 }
 
 ecs_status ecs__validate(const ecs_config *cfg, bool *reach, ecs_error *err)
@@ -204,6 +254,6 @@ ecs_status ecs__validate(const ecs_config *cfg, bool *reach, ecs_error *err)
     ecs_free(colour);
     ecs_free(stack);
     if (st != ECS_OK) return st;
-    fill_reach(cfg, reach);
+    if (!fill_reach(cfg, reach)) return ecs__fail(err, ECS_ERR_NOMEM, "out of memory while validating");
     return check_conflicts(cfg, reach, err);
 }
