@@ -50,7 +50,10 @@ double bench_mem_peak_mib(bool reset_ok, bool *per_run)
     *per_run = kib >= 0;
     if (kib < 0) {
         struct rusage ru;
-        kib = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0; /* KiB on Linux */
+        kib = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
+#if defined(__APPLE__)
+        kib /= 1024; /* bytes there; KiB on Linux and the BSDs */
+#endif
     }
     return (double)kib / 1024.0;
 }
