@@ -7,11 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* GCC's target_clones resolves through an ifunc when the program loads;
- * under ThreadSanitizer that resolver runs before the sanitizer's runtime
- * and crashes, so those builds keep the baseline loop only. */
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) && \
-    !defined(__SANITIZE_THREAD__)
+/* GCC's target_clones resolves through an ifunc when the program loads:
+ * only glibc's ELF loader has them (musl refuses the relocation, Mach-O
+ * has no ifunc), and under ThreadSanitizer that resolver runs before the
+ * sanitizer's runtime and crashes, so those builds keep the baseline loop
+ * only. (__GLIBC__ comes with the C library's headers above.) */
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) && defined(__ELF__) && \
+    defined(__GLIBC__) && !defined(__SANITIZE_THREAD__)
 #define SIM_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define SIM_CLONES
