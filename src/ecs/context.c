@@ -114,19 +114,8 @@ static bool copy_system(ecs_sys *sys, const ecs_system_def *def)
 /* Systems on the longest chain to a sink (the DAG's critical path, counted
  * in systems) go first: roots launch in that order, and a completing
  * system continues with its deepest dependent and queues the others, so
- * the long chain is not left waiting behind short ones. */
-static uint32_t depth_of(ecs_context *ctx, uint32_t s, uint32_t *depth)
-{
-    if (depth[s]) return depth[s];
-    uint32_t d = 0;
-    const ecs_sys *sys = &ctx->systems[s];
-    for (uint32_t i = 0; i < sys->dependent_count; i++) {
-        uint32_t k = depth_of(ctx, sys->dependents[i], depth);
-        if (k > d) d = k;
-    }
-    return depth[s] = d + 1u;
-}
-
+ * the long chain is not left waiting behind short ones. Depths are made
+ * against the order validation found (dependents first, walking it back). */
 static void sort_by_depth(uint32_t *ids, uint32_t n, const uint32_t *depth)
 {
     for (uint32_t i = 1; i < n; i++) { /* insertion sort: stable, n is small */
@@ -140,7 +129,13 @@ static void order_by_depth(ecs_context *ctx)
 {
     uint32_t n = ctx->system_count, *depth = ecs_alloc((n + 1) * sizeof *depth, 0);
     if (!depth) return; /* only an ordering hint */
-    for (uint32_t s = 0; s < n; s++) depth_of(ctx, s, depth);
+    for (uint32_t k = n; k-- > 0;) {
+        const ecs_sys *sys = &ctx->systems[ctx->order[k]];
+        uint32_t d = 0;
+        for (uint32_t i = 0; i < sys->dependent_count; i++)
+            if (depth[sys->dependents[i]] > d) d = depth[sys->dependents[i]];
+        depth[sys->id] = d + 1u;
+    }
     sort_by_depth(ctx->roots, ctx->root_count, depth);
     for (uint32_t s = 0; s < n; s++)
         sort_by_depth(ctx->systems[s].dependents, ctx->systems[s].dependent_count, depth);
@@ -180,8 +175,9 @@ static ecs_status build(ecs_context *ctx, const ecs_config *cfg, ecs_error *err)
 {
     const uint32_t n = cfg->system_count;
     ctx->reach = ecs_alloc((size_t)n * n + 1, 0);
-    if (!ctx->reach) return ecs__fail(err, ECS_ERR_NOMEM, "out of memory");
-    ecs_status st = ecs__validate(cfg, ctx->reach, err);
+    ctx->order = ecs_alloc(((size_t)n + 1) * sizeof *ctx->order, 0);
+    if (!ctx->reach || !ctx->order) return ecs__fail(err, ECS_ERR_NOMEM, "out of memory");
+    ecs_status st = ecs__validate(cfg, ctx->reach, ctx->order, err);
     if (st != ECS_OK) return st;
 
     ctx->component_count = cfg->component_count;
@@ -289,6 +285,7 @@ void ecs_context_destroy(ecs_context *ctx)
     ecs_free(ctx->systems);
     ecs_free(ctx->roots);
     ecs_free(ctx->reach);
+    ecs_free(ctx->order);
     ecs_free(ctx);
 }
 

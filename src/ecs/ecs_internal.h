@@ -141,6 +141,7 @@ struct ecs_context {
     uint32_t *roots; /* systems with no dependency, in id order */
     uint32_t root_count;
     bool *reach; /* reach[a * n + b]: a finishes before b starts */
+    uint32_t *order; /* every system after its dependencies (validate.c) */
 
     ecs_storage storage;
     uint32_t limit;    /* largest entity count allowed */
@@ -249,8 +250,9 @@ void ecs__refresh(ecs_context *ctx, bool with_deferred);
  * two workers or when out of memory. */
 bool ecs__compact_removals(ecs_context *ctx);
 void ecs__compact_fini(ecs_context *ctx);
-/* Validation (validate.c): fills reach (n * n) on success. */
-ecs_status ecs__validate(const ecs_config *cfg, bool *reach, ecs_error *err);
+/* Validation (validate.c): fills reach (n * n) and order (n: every
+ * system after its dependencies) on success. */
+ecs_status ecs__validate(const ecs_config *cfg, bool *reach, uint32_t *order, ecs_error *err);
 /* Records a misuse of the API (any thread, at most one message kept per
  * step) and returns ECS_ERR_MISUSE. */
 ecs_status ecs__misuse(ecs_context *ctx, const char *fmt, ...)

@@ -133,15 +133,16 @@ void ecs_set_timeline(ecs_context *ctx, bool on)
     ctx->timeline_valid = false;
 }
 
-/* The critical path: systems in an order where every dependency comes
- * first (Kahn's), each starting when its last dependency is done and
- * taking, per pass, its longest subtask plus its finish. */
+/* The critical path: along the context's order (every system after its
+ * dependencies), each system starts when its last dependency is done and
+ * takes, per pass, its longest subtask plus its finish. */
 static double critical_path(const ecs_context *ctx, const ecs_timeline *tl, uint64_t *cost,
-                            uint64_t *ready, uint32_t *left, uint32_t *queue)
+                            uint64_t *ready)
 {
     uint32_t n = ctx->system_count;
     uint64_t pass_max[ECS_MAX_PASSES];
     memset(cost, 0, n * sizeof *cost);
+    memset(ready, 0, n * sizeof *ready);
     /* Spans come by system, then pass: one walk sums each system. */
     for (uint32_t k = 0; k < tl->span_count;) {
         uint32_t s = tl->spans[k].system;
@@ -154,22 +155,13 @@ static double critical_path(const ecs_context *ctx, const ecs_timeline *tl, uint
         }
         for (uint32_t p = 0; p < ECS_MAX_PASSES; p++) cost[s] += pass_max[p];
     }
-    uint32_t head = 0, tail = 0;
-    for (uint32_t s = 0; s < n; s++) {
-        ready[s] = 0;
-        left[s] = ctx->systems[s].def.after.count;
-        if (left[s] == 0) queue[tail++] = s;
-    }
     uint64_t longest = 0;
-    while (head < tail) {
-        const ecs_sys *sys = &ctx->systems[queue[head++]];
+    for (uint32_t k = 0; k < n; k++) {
+        const ecs_sys *sys = &ctx->systems[ctx->order[k]];
         uint64_t done = ready[sys->id] + cost[sys->id];
         if (done > longest) longest = done;
-        for (uint32_t i = 0; i < sys->dependent_count; i++) {
-            uint32_t d = sys->dependents[i];
-            if (done > ready[d]) ready[d] = done;
-            if (--left[d] == 0) queue[tail++] = d;
-        }
+        for (uint32_t i = 0; i < sys->dependent_count; i++)
+            if (done > ready[sys->dependents[i]]) ready[sys->dependents[i]] = done;
     }
     return (double)longest / 1e6;
 }
@@ -190,10 +182,9 @@ ecs_profile ecs_timeline_profile(const ecs_context *ctx, const ecs_timeline *tl,
     pr.work_ms = (double)work / 1e6;
     pr.wall_ms = (double)tl->wall_ns / 1e6;
     size_t n = ctx->system_count;
-    uint64_t *scratch = ecs_alloc(n * (2 * sizeof(uint64_t) + 2 * sizeof(uint32_t)), 0);
+    uint64_t *scratch = ecs_alloc(2u * n * sizeof *scratch, 0);
     if (scratch) {
-        uint32_t *left = (uint32_t *)(scratch + 2 * n);
-        pr.span_ms = critical_path(ctx, tl, scratch, scratch + n, left, left + n);
+        pr.span_ms = critical_path(ctx, tl, scratch, scratch + n);
         ecs_free(scratch);
     }
     if (pr.span_ms > 0.0) pr.available = pr.work_ms / pr.span_ms;

@@ -141,13 +141,13 @@ static bool find_cycle(const ecs_config *cfg, uint32_t s, uint8_t *colour, uint3
     return false;
 }
 
-/* reach[a * n + b]: a path of "runs before" edges leads from a to b.
- * Systems in an order where each comes after its dependencies (Kahn's);
- * each one's ancestors, a bitset, are its dependencies' and those
- * dependencies themselves: (systems + edges) x systems / 64 word
- * operations, then one pass to spell the bitsets out. False when out of
- * memory. The graph has no cycle (checked before). */
-static bool fill_reach(const ecs_config *cfg, bool *reach)
+/* order: the systems, each after its dependencies (Kahn's, roots in id
+ * order). reach[a * n + b]: a path of "runs before" edges leads from a to
+ * b. Each system's ancestors, a bitset, are its dependencies' and those
+ * dependencies themselves, ORed along the order: (systems + edges) x
+ * systems / 64 word operations, then one pass to spell the bitsets out.
+ * False when out of memory. The graph has no cycle (checked before). */
+static bool fill_reach(const ecs_config *cfg, bool *reach, uint32_t *order)
 {
     uint32_t n = cfg->system_count;
     size_t words = ((size_t)n + 63u) / 64u, edges = 0;
@@ -156,8 +156,8 @@ static bool fill_reach(const ecs_config *cfg, bool *reach)
     uint32_t *left = ecs_alloc(((size_t)n + 1u) * sizeof *left, 0);
     uint32_t *first = ecs_alloc(((size_t)n + 2u) * sizeof *first, 0);
     uint32_t *dependents = ecs_alloc((edges + 1u) * sizeof *dependents, 0);
-    uint32_t *queue = ecs_alloc(((size_t)n + 1u) * sizeof *queue, 0);
-    bool ok = anc && left && first && dependents && queue;
+    uint32_t *queue = order; /* filled in order, read behind */
+    bool ok = anc && left && first && dependents;
     if (ok) {
         /* Who depends on whom, grouped by the system depended on. */
         for (uint32_t b = 0; b < n; b++)
@@ -191,7 +191,6 @@ static bool fill_reach(const ecs_config *cfg, bool *reach)
     ecs_free(left);
     ecs_free(first);
     ecs_free(dependents);
-    ecs_free(queue);
     return ok;
 }
 
@@ -236,7 +235,7 @@ static ecs_status check_conflicts(const ecs_config *cfg, const bool *reach, ecs_
     return st;
 }
 
-ecs_status ecs__validate(const ecs_config *cfg, bool *reach, ecs_error *err)
+ecs_status ecs__validate(const ecs_config *cfg, bool *reach, uint32_t *order, ecs_error *err)
 {
     ecs_status st = check_config(cfg, err);
     if (st == ECS_OK) st = check_ids(cfg, err);
@@ -254,6 +253,6 @@ ecs_status ecs__validate(const ecs_config *cfg, bool *reach, ecs_error *err)
     ecs_free(colour);
     ecs_free(stack);
     if (st != ECS_OK) return st;
-    if (!fill_reach(cfg, reach)) return ecs__fail(err, ECS_ERR_NOMEM, "out of memory while validating");
+    if (!fill_reach(cfg, reach, order)) return ecs__fail(err, ECS_ERR_NOMEM, "out of memory while validating");
     return check_conflicts(cfg, reach, err);
 }
