@@ -1,6 +1,8 @@
 /* window_colors.c - the colouring modes (window_colors.h). */
 #include "window_colors.h"
 
+#include "app_grow.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,14 +64,7 @@ void window_colors_fini(window_colors *c)
 
 static bool reserve(window_colors *c, size_t n)
 {
-    if (n <= c->cap) return true;
-    size_t cap = c->cap ? c->cap : 4096u;
-    while (cap < n) cap *= 2u;
-    gfx_instance *p = realloc(c->items, cap * sizeof *p);
-    if (!p) return false;
-    c->items = p;
-    c->cap = cap;
-    return true;
+    return app_reserve((void **)&c->items, &c->cap, n, sizeof *c->items);
 }
 
 static void set_rgb(gfx_instance *p, gfx_color c)
