@@ -278,15 +278,33 @@ bool app_out_same(const app_out *a, const app_out *b)
     return a->resolved && b->resolved && strcmp(a->resolved, b->resolved) == 0;
 }
 
+static int same_file(const app_out *a, const char *flag, const char *path)
+{
+    app_error(a->prog, "%s %s and %s %s name the same file", a->flag, a->path, flag, path);
+    return 2;
+}
+
+int app_out_check_pair(const app_out *a, const app_out *b)
+{
+    return app_out_same(a, b) ? same_file(a, b->flag, b->path) : 0;
+}
+
 int app_out_check_distinct(const app_out *outs, size_t n)
 {
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++)
+        for (size_t j = i + 1; j < n && rc == 0; j++) rc = app_out_check_pair(&outs[i], &outs[j]);
+    return rc;
+}
+
+int app_out_check_input(const app_out *outs, size_t n, const char *flag, const char *path)
+{
+    struct stat st;
+    if (!path || stat(path, &st) != 0) return 0;
     for (size_t i = 0; i < n; i++)
-        for (size_t j = i + 1; j < n; j++)
-            if (app_out_same(&outs[i], &outs[j])) {
-                app_error(outs[i].prog, "%s %s and %s %s name the same file", outs[i].flag,
-                          outs[i].path, outs[j].flag, outs[j].path);
-                return 2;
-            }
+        if (outs[i].kind != APP_OUT_NONE && outs[i].exists && outs[i].dev == st.st_dev &&
+            outs[i].ino == st.st_ino)
+            return same_file(&outs[i], flag, path);
     return 0;
 }
 

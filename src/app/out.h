@@ -59,9 +59,14 @@ int app_out_stage(app_out *o, const char *prog, const char *flag, const char *pa
 /* Whether two staged outputs write the same file (device and inode where
  * it exists, canonical path where it does not; "-" and /dev/stdout alike). */
 bool app_out_same(const app_out *a, const app_out *b);
-/* app_out_same over every pair of outs[0..n); 0, or 2 after printing which
- * two flags name the same file. */
+/* 0, or 2 after printing that the two flags name the same file. */
+int app_out_check_pair(const app_out *a, const app_out *b);
+/* app_out_check_pair over every pair of outs[0..n). */
 int app_out_check_distinct(const app_out *outs, size_t n);
+/* 0, or 2 after naming both flags, when one of outs[0..n) would replace
+ * the existing file at path, which flag reads (a missing or unreadable
+ * one is left to its reader to report). */
+int app_out_check_input(const app_out *outs, size_t n, const char *flag, const char *path);
 
 /* The stream to write the content to (the temporary, the FIFO or device,
  * standard output). NULL after printing why not. */

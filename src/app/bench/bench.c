@@ -18,7 +18,6 @@
 
 #include <limits.h>
 #include <stdio.h>
-#include <sys/stat.h>
 #include <string.h>
 
 #define CHART_FAILED 3 /* documented in bench_cli_usage */
@@ -31,23 +30,6 @@ typedef struct bench_outputs {
     app_trace *trace; /* --trace's frames, kept while the runs go */
 } bench_outputs;
 
-/* 0, or 2 after naming both flags, when an output would replace the file
- * an input (--baseline, --compare) is read from. A missing or unreadable
- * input is reported where it is read. */
-static int check_inputs_apart(const bench_outputs *b, const char *flag, const char *path)
-{
-    struct stat st;
-    if (!path || stat(path, &st) != 0) return 0;
-    for (int i = 0; i < OUT_COUNT; i++) {
-        const app_out *out = &b->out[i];
-        if (out->kind && out->exists && out->dev == st.st_dev && out->ino == st.st_ino) {
-            bench_error("%s %s and %s %s name the same file", out->flag, out->path, flag, path);
-            return 2;
-        }
-    }
-    return 0;
-}
-
 static int stage_outputs(const bench_options *o, bench_outputs *b)
 {
     int rc = app_out_stage(&b->out[OUT_CSV], BENCH_PROG, "--csv", o->csv, APP_OUT_ALLOW_STDOUT);
@@ -59,8 +41,8 @@ static int stage_outputs(const bench_options *o, bench_outputs *b)
         rc = app_out_stage(&b->out[OUT_TRACE], BENCH_PROG, "--trace", o->trace,
                            APP_OUT_ALLOW_STDOUT);
     if (rc == 0) rc = app_out_check_distinct(b->out, OUT_COUNT);
-    if (rc == 0) rc = check_inputs_apart(b, "--baseline", o->baseline);
-    if (rc == 0) rc = check_inputs_apart(b, "--compare", o->compare);
+    if (rc == 0) rc = app_out_check_input(b->out, OUT_COUNT, "--baseline", o->baseline);
+    if (rc == 0) rc = app_out_check_input(b->out, OUT_COUNT, "--compare", o->compare);
     if (rc == 0 && o->chart && !bench_chart_find(b->gnuplot, sizeof b->gnuplot)) {
         bench_error("--chart %s: gnuplot is not installed, or not on PATH (apt-get install "
                     "gnuplot-nox)", o->chart);

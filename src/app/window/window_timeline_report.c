@@ -10,15 +10,6 @@
 #define PROG "particles"
 #define FLAG "--timeline-report"
 
-/* 0, or 2 after naming both flags, when the report would write the
- * file another output writes. */
-static int check_apart(const app_out *report, const app_out *other, const char *flag)
-{
-    if (!other->kind || !app_out_same(report, other)) return 0;
-    app_error(PROG, "%s %s and %s %s name the same file", FLAG, report->path, flag, other->path);
-    return 2;
-}
-
 int window_timeline_start(window_timeline *t, const window_options *o, const app_out *shot,
                           const app_out *trace)
 {
@@ -31,8 +22,8 @@ int window_timeline_start(window_timeline *t, const window_options *o, const app
      * through a fresh temporary. */
     app_out out;
     int rc = app_out_stage(&out, PROG, FLAG, report, 0);
-    if (rc == 0) rc = check_apart(&out, shot, "--screenshot");
-    if (rc == 0) rc = check_apart(&out, trace, "--trace");
+    if (rc == 0) rc = app_out_check_pair(&out, shot);
+    if (rc == 0) rc = app_out_check_pair(&out, trace);
     app_out_discard(&out);
     t->report_path = report;
     return rc;

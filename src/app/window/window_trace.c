@@ -9,12 +9,7 @@
 int window_trace_stage(window_trace *t, const window_options *o, const app_out *shot)
 {
     int rc = app_out_stage(&t->out, PROG, "--trace", o->trace, 0);
-    if (rc == 0 && o->trace && shot->kind && app_out_same(&t->out, shot)) {
-        app_error(PROG, "--trace %s and --screenshot %s name the same file", o->trace,
-                  shot->path);
-        rc = 2;
-    }
-    return rc;
+    return rc ? rc : app_out_check_pair(&t->out, shot);
 }
 
 int window_trace_start(window_trace *t, const window_options *o)
