@@ -7,7 +7,8 @@
  *     subscription; spans of one worker never overlap; every dependency
  *     and every pass barrier holds in time; sleeps lie in the step and
  *     off the worker's spans; the profile's figures obey work >= span,
- *     span <= wall, achieved <= workers, busy shares in [0, 1];
+ *     span <= wall, achieved <= workers, busy shares in [0, 1]; the phase
+ *     lies within the ecs_step call on the monotonic clock;
  *   - the profile of a hand-made timeline gives the exact work and span;
  *   - off: no timeline; on again: none until the next step; from a
  *     system: refused as misuse;
@@ -183,9 +184,12 @@ static void a_step_recorded(void **state)
     for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
         ecs_context *ctx = make(cases[c].workers, cases[c].inner_off, systems);
         for (int step = 0; step < 5; step++) {
+            uint64_t t0 = ecs__now_ns();
             step_ok(ctx, NULL, NULL);
+            uint64_t t1 = ecs__now_ns();
             ecs_timeline tl;
             assert_true(ecs_timeline_get(ctx, &tl));
+            assert_true(tl.start_ns >= t0 && tl.start_ns + tl.wall_ns <= t1); /* in the call */
             assert_int_equal(tl.workers, cases[c].workers);
             assert_int_equal(tl.systems, 3);
             assert_true(tl.wall_ns > 0);

@@ -160,6 +160,7 @@ static bool keep_frame(app_trace *t, const ecs_context *ctx, uint64_t end_ns)
     *f = (trace_frame){.number = t->stepped,
                        .start_ns = t->step_t0,
                        .end_ns = end_ns,
+                       .phase_ns = tl.start_ns,
                        .wall_ns = tl.wall_ns,
                        .workers = tl.workers,
                        .sleeps_lost = tl.sleeps_lost,

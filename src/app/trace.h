@@ -6,9 +6,9 @@
  * worker is one thread (tid) of it, and one more track holds each whole
  * sim_step call. Every subtask and finish callback is a complete event
  * named for its system, every sleep of a worker one named "sleep". Frames
- * lie on one time axis per process: each frame's system phase is placed at
- * the monotonic time its step started, relative to the first traced step
- * of the run. Only the chosen frames are kept in memory (copied from each
+ * lie on one time axis per process, the monotonic clock's, from the first
+ * traced step of the run: each step where it was called, its system phase
+ * where the ECS began it (ecs_timeline.start_ns). Only the chosen frames are kept in memory (copied from each
  * step's ecs_timeline); the file is written once, at the end. */
 #ifndef APP_TRACE_H
 #define APP_TRACE_H

@@ -10,7 +10,7 @@
 typedef struct trace_frame {
     uint64_t number;             /* 1-based in its run */
     uint64_t start_ns, end_ns;   /* the sim_step call, monotonic */
-    uint64_t wall_ns;            /* the system phase's length */
+    uint64_t phase_ns, wall_ns;  /* the system phase's start (monotonic) and length */
     uint32_t workers, sleeps_lost;
     size_t span_first, sleep_first, stat_first;
     uint32_t span_count, sleep_count;

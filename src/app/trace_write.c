@@ -118,8 +118,8 @@ static void put_step(trace_out *o, const app_trace *t, const trace_run *r,
 static void put_frame(trace_out *o, const app_trace *t, const trace_run *r,
                       const trace_frame *fr, uint32_t pid, uint64_t origin)
 {
-    uint64_t at = fr->start_ns - origin;
-    put_step(o, t, r, fr, pid, at);
+    put_step(o, t, r, fr, pid, fr->start_ns - origin);
+    uint64_t at = fr->phase_ns - origin; /* the spans' times count from the phase's start */
     for (uint32_t i = 0; i < fr->span_count; i++) {
         const ecs_span *sp = &t->spans[fr->span_first + i];
         bool finish = sp->subtask == ECS_SPAN_FINISH;

@@ -114,6 +114,7 @@ bool ecs_timeline_get(const ecs_context *ctx, ecs_timeline *out)
     memset(out, 0, sizeof *out);
     if (!ctx->timeline_valid) return false;
     *out = (ecs_timeline){
+        .start_ns = ctx->phase_start_ns,
         .wall_ns = ctx->phase_end_ns - ctx->phase_start_ns,
         .workers = ctx->timeline_workers,
         .systems = ctx->system_count,

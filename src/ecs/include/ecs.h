@@ -507,6 +507,9 @@ typedef struct ecs_sleep {
 } ecs_sleep;
 
 typedef struct ecs_timeline {
+    /* When the system phase began on CLOCK_MONOTONIC, to place the step
+     * beside other clocks' readings; the spans' times count from it. */
+    uint64_t start_ns;
     uint64_t wall_ns;
     uint32_t workers;    /* active workers in that step: worker < workers */
     uint32_t systems;
