@@ -1,7 +1,11 @@
 /* test_validation.c - ecs_context_create rejects each kind of malformed
  * definition with the right status and a message naming the culprits, and
- * accepts valid ones, a chain of a thousand systems included. */
+ * accepts valid ones, a chain of a thousand systems included; conflicts
+ * agree with a brute-force closure on random DAGs; a system reaches the
+ * outputs of a dependency however far up its path. */
 #include "test_util.h"
+
+#include <stdatomic.h>
 
 enum { C_POS, C_VEL, C_MASS, C_COUNT };
 
@@ -211,6 +215,126 @@ static void test_conflict(void **state)
     assert_mentions(msg, "comp_velocity");
 }
 
+/* Random DAGs of up to 12 systems over the three components, each system
+ * reading or writing some: validation must find a conflict exactly when
+ * some pair of systems using one component, one writing, has no path
+ * between them (found here by a plain transitive closure), and the pair
+ * it names must be such a pair. Edges run from lower to higher positions
+ * of a shuffled order, so ids and the order disagree. */
+static uint32_t lcg(uint32_t *seed)
+{
+    *seed = *seed * 1664525u + 1013904223u;
+    return *seed >> 8;
+}
+
+static void test_conflict_random(void **state)
+{
+    (void)state;
+    enum { N = 12 };
+    static const uint32_t ids[C_COUNT] = {C_POS, C_VEL, C_MASS};
+    char names[N][8];
+    for (uint32_t s = 0; s < N; s++) snprintf(names[s], sizeof names[s], "s%u", (unsigned)s);
+    uint32_t seed = 12345u, conflicts = 0, valid = 0;
+    for (int round = 0; round < 600; round++) {
+        uint32_t dense = 2u + lcg(&seed) % 6u; /* edge odds in eighths */
+        uint32_t n = 2u + lcg(&seed) % (N - 1u), place[N], after[N][N], nafter[N] = {0};
+        uint32_t reads[N][C_COUNT], writes[N][C_COUNT], nr[N] = {0}, nw[N] = {0};
+        bool reach[N][N] = {{false}};
+        for (uint32_t s = 0; s < n; s++) place[s] = s;
+        for (uint32_t s = n; s-- > 1;) { /* shuffle: place[k] is the k-th system */
+            uint32_t k = lcg(&seed) % (s + 1u), t = place[s];
+            place[s] = place[k];
+            place[k] = t;
+        }
+        for (uint32_t j = 0; j < n; j++)
+            for (uint32_t i = 0; i < j; i++)
+                if (lcg(&seed) % 8u < dense) {
+                    after[place[j]][nafter[place[j]]++] = place[i];
+                    reach[place[i]][place[j]] = true;
+                }
+        for (uint32_t k = 0; k < n; k++) /* closure, in the order */
+            for (uint32_t a = 0; a < n; a++)
+                for (uint32_t b = 0; b < n; b++)
+                    if (reach[a][place[k]] && reach[place[k]][b]) reach[a][b] = true;
+        for (uint32_t s = 0; s < n; s++)
+            for (uint32_t c = 0; c < C_COUNT; c++) {
+                uint32_t use = lcg(&seed) % 5u; /* 0: writes, 1-2: reads, else none */
+                if (use == 0) writes[s][nw[s]++] = ids[c];
+                else if (use < 3) reads[s][nr[s]++] = ids[c];
+            }
+        bool clash[N][N] = {{false}}, any = false;
+        for (uint32_t a = 0; a < n; a++)
+            for (uint32_t b = 0; b < n; b++)
+                for (uint32_t i = 0; a != b && i < nw[a]; i++) {
+                    bool uses = false;
+                    for (uint32_t k = 0; k < nr[b]; k++) uses |= reads[b][k] == writes[a][i];
+                    for (uint32_t k = 0; k < nw[b]; k++) uses |= writes[b][k] == writes[a][i];
+                    if (uses && !reach[a][b] && !reach[b][a]) clash[a][b] = clash[b][a] = any = true;
+                }
+        ecs_system_def defs[N];
+        for (uint32_t s = 0; s < n; s++)
+            defs[s] = (ecs_system_def){.name = names[s], .process = noop_process,
+                                       .reads = {reads[s], nr[s]}, .writes = {writes[s], nw[s]},
+                                       .after = {after[s], nafter[s]}};
+        ecs_config cfg = config_of(defs, n);
+        ecs_context *ctx = NULL;
+        ecs_error err;
+        ecs_status st = ecs_context_create(&cfg, &ctx, &err);
+        ecs_context_destroy(ctx);
+        assert_int_equal(st, any ? ECS_ERR_CONFLICT : ECS_OK);
+        if (!any) {
+            valid++;
+            continue;
+        }
+        conflicts++;
+        unsigned a, b;
+        assert_int_equal(sscanf(err.message, "systems 's%u' and 's%u'", &a, &b), 2);
+        assert_true(a < n && b < n && clash[a][b]);
+    }
+    assert_true(conflicts > 100 && valid > 100); /* both outcomes were tried */
+}
+
+/* While systems run, a system may reach the subtasks of any system a path
+ * of dependencies leads from, however long, and of no other: "far" depends
+ * on link0 through a chain of 200; "side" hangs off link0 with no path to
+ * far. Each asks from far's process; with two workers the question is
+ * answered on either thread. */
+enum { FAR_CHAIN = 200 };
+static uint32_t far_target;
+static _Atomic int far_answer;
+
+static void far_process(ecs_iter *it)
+{
+    atomic_store(&far_answer, (int)ecs_iter_dep_subtasks(it, far_target));
+}
+
+static void test_dependency_over_path(void **state)
+{
+    (void)state;
+    ecs_system_def defs[FAR_CHAIN + 2];
+    uint32_t before[FAR_CHAIN + 2];
+    static const uint32_t reads[] = {C_POS};
+    for (uint32_t i = 0; i < FAR_CHAIN + 2u; i++) {
+        before[i] = i == FAR_CHAIN + 1u ? 0u : i - 1u;
+        defs[i] = (ecs_system_def){.name = "link", .process = noop_process, .reads = {reads, 1}};
+        if (i) defs[i].after = (ecs_ids){&before[i], 1};
+    }
+    defs[FAR_CHAIN].name = "far";
+    defs[FAR_CHAIN].process = far_process;
+    defs[FAR_CHAIN + 1].name = "side";
+    ecs_config cfg = tu_config(comps, C_COUNT, defs, FAR_CHAIN + 2u, 2);
+    ecs_context *ctx = ctx_create_ok(&cfg);
+    assert_int_equal(ecs_add(ctx, create_ok(ctx), C_POS, NULL), ECS_OK);
+    far_target = 0;
+    step_ok(ctx, NULL, NULL);
+    assert_int_equal(atomic_load(&far_answer), 1);
+    far_target = FAR_CHAIN + 1u;
+    assert_int_equal(ecs_step(ctx, NULL, NULL), ECS_ERR_MISUSE);
+    assert_int_equal(atomic_load(&far_answer), 0);
+    assert_mentions(ecs_misuse_message(ctx), "which it does not depend on");
+    ecs_context_destroy(ctx);
+}
+
 static void test_invalid(void **state)
 {
     (void)state;
@@ -290,6 +414,8 @@ int main(void)
         cmocka_unit_test(test_read_write),
         cmocka_unit_test(test_cycle),
         cmocka_unit_test(test_conflict),
+        cmocka_unit_test(test_conflict_random),
+        cmocka_unit_test(test_dependency_over_path),
         cmocka_unit_test(test_invalid),
         cmocka_unit_test(test_long_chain),
     };

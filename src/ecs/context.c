@@ -6,6 +6,7 @@
 #include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -116,19 +117,30 @@ static bool copy_system(ecs_sys *sys, const ecs_system_def *def)
  * system continues with its deepest dependent and queues the others, so
  * the long chain is not left waiting behind short ones. Depths are made
  * against the order validation found (dependents first, walking it back). */
-static void sort_by_depth(uint32_t *ids, uint32_t n, const uint32_t *depth)
+/* Deepest first, ties in the order given (keys carry the position). */
+static int deeper_first(const void *a, const void *b)
 {
-    for (uint32_t i = 1; i < n; i++) { /* insertion sort: stable, n is small */
-        uint32_t v = ids[i], j = i;
-        for (; j > 0 && depth[ids[j - 1]] < depth[v]; j--) ids[j] = ids[j - 1];
-        ids[j] = v;
-    }
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void sort_by_depth(uint32_t *ids, uint32_t n, const uint32_t *depth, uint64_t *keys)
+{
+    for (uint32_t i = 0; i < n; i++) keys[i] = (uint64_t)(UINT32_MAX - depth[ids[i]]) << 32 | i;
+    qsort(keys, n, sizeof *keys, deeper_first);
+    for (uint32_t i = 0; i < n; i++) keys[i] = ids[(uint32_t)keys[i]];
+    for (uint32_t i = 0; i < n; i++) ids[i] = (uint32_t)keys[i];
 }
 
 static void order_by_depth(ecs_context *ctx)
 {
     uint32_t n = ctx->system_count, *depth = ecs_alloc((n + 1) * sizeof *depth, 0);
-    if (!depth) return; /* only an ordering hint */
+    uint64_t *keys = ecs_alloc(((size_t)n + 1) * sizeof *keys, 0);
+    if (!depth || !keys) { /* only an ordering hint */
+        ecs_free(depth);
+        ecs_free(keys);
+        return;
+    }
     for (uint32_t k = n; k-- > 0;) {
         const ecs_sys *sys = &ctx->systems[ctx->order[k]];
         uint32_t d = 0;
@@ -136,10 +148,11 @@ static void order_by_depth(ecs_context *ctx)
             if (depth[sys->dependents[i]] > d) d = depth[sys->dependents[i]];
         depth[sys->id] = d + 1u;
     }
-    sort_by_depth(ctx->roots, ctx->root_count, depth);
+    sort_by_depth(ctx->roots, ctx->root_count, depth, keys);
     for (uint32_t s = 0; s < n; s++)
-        sort_by_depth(ctx->systems[s].dependents, ctx->systems[s].dependent_count, depth);
+        sort_by_depth(ctx->systems[s].dependents, ctx->systems[s].dependent_count, depth, keys);
     ecs_free(depth);
+    ecs_free(keys);
 }
 
 static ecs_status build_graph(ecs_context *ctx, ecs_error *err)
@@ -171,13 +184,71 @@ static ecs_status build_graph(ecs_context *ctx, ecs_error *err)
     return ECS_OK;
 }
 
+/* Paths are looked for when asked (a system reading another's outputs
+ * while systems run), not stored for every pair: each pool thread has
+ * marks and a stack of its own, and a search looks only at the systems
+ * placed between the two in the order, since a path never leaves that
+ * stretch. Memory grows with threads x systems. */
+static bool reach_init(ecs_context *ctx)
+{
+    uint32_t n = ctx->system_count, threads = ecs_pool_threads(ctx->pool);
+    ctx->pos = ecs_alloc(((size_t)n + 1) * sizeof *ctx->pos, 0);
+    ctx->reach = ecs_alloc(((size_t)threads + 1) * sizeof *ctx->reach, 0);
+    if (!ctx->pos || !ctx->reach) return false;
+    for (uint32_t k = 0; k < n; k++) ctx->pos[ctx->order[k]] = k;
+    ctx->reach_count = threads;
+    for (uint32_t t = 0; t < threads; t++) {
+        ctx->reach[t].mark = ecs_alloc(((size_t)n + 1) * sizeof(uint32_t), 0);
+        ctx->reach[t].stack = ecs_alloc(((size_t)n + 1) * sizeof(uint32_t), 0);
+        if (!ctx->reach[t].mark || !ctx->reach[t].stack) return false;
+    }
+    return true;
+}
+
+static void reach_fini(ecs_context *ctx)
+{
+    if (ctx->reach)
+        for (uint32_t t = 0; t < ctx->reach_count; t++) {
+            ecs_free(ctx->reach[t].mark);
+            ecs_free(ctx->reach[t].stack);
+        }
+    ecs_free(ctx->reach);
+    ecs_free(ctx->pos);
+}
+
+bool ecs__runs_before(const ecs_context *ctx, uint32_t from, uint32_t to)
+{
+    const uint32_t lo = ctx->pos[from];
+    if (lo >= ctx->pos[to]) return false;
+    const ecs_ids direct = ctx->systems[to].def.after;
+    for (uint32_t i = 0; i < direct.count; i++)
+        if (direct.ids[i] == from) return true;
+    ecs_reach *r = &ctx->reach[ecs_pool_self(ctx->pool)];
+    if (++r->stamp == 0) { /* wrapped: old marks could match again */
+        memset(r->mark, 0, ctx->system_count * sizeof *r->mark);
+        r->stamp = 1;
+    }
+    uint32_t top = 0;
+    r->stack[top++] = to;
+    while (top) {
+        const ecs_ids after = ctx->systems[r->stack[--top]].def.after;
+        for (uint32_t i = 0; i < after.count; i++) {
+            uint32_t s = after.ids[i];
+            if (s == from) return true;
+            if (r->mark[s] == r->stamp || ctx->pos[s] < lo) continue;
+            r->mark[s] = r->stamp;
+            r->stack[top++] = s;
+        }
+    }
+    return false;
+}
+
 static ecs_status build(ecs_context *ctx, const ecs_config *cfg, ecs_error *err)
 {
     const uint32_t n = cfg->system_count;
-    ctx->reach = ecs_alloc((size_t)n * n + 1, 0);
     ctx->order = ecs_alloc(((size_t)n + 1) * sizeof *ctx->order, 0);
-    if (!ctx->reach || !ctx->order) return ecs__fail(err, ECS_ERR_NOMEM, "out of memory");
-    ecs_status st = ecs__validate(cfg, ctx->reach, ctx->order, err);
+    if (!ctx->order) return ecs__fail(err, ECS_ERR_NOMEM, "out of memory");
+    ecs_status st = ecs__validate(cfg, ctx->order, err);
     if (st != ECS_OK) return st;
 
     ctx->component_count = cfg->component_count;
@@ -224,7 +295,7 @@ static ecs_status build(ecs_context *ctx, const ecs_config *cfg, ecs_error *err)
         return ecs__fail(err, ECS_ERR_THREAD, "could not start %u worker threads",
                          (unsigned)ctx->max_workers);
     ecs_pool_set_active(ctx->pool, ctx->workers);
-    if (!ecs__balance_init(ctx) || !ecs__parallel_init(ctx))
+    if (!reach_init(ctx) || !ecs__balance_init(ctx) || !ecs__parallel_init(ctx))
         return ecs__fail(err, ECS_ERR_NOMEM, "out of memory");
     return ECS_OK;
 }
@@ -284,7 +355,7 @@ void ecs_context_destroy(ecs_context *ctx)
     ecs_free(ctx->components);
     ecs_free(ctx->systems);
     ecs_free(ctx->roots);
-    ecs_free(ctx->reach);
+    reach_fini(ctx);
     ecs_free(ctx->order);
     ecs_free(ctx);
 }

@@ -123,6 +123,10 @@ typedef struct ecs_sys {
 } ecs_sys;
 
 typedef struct ecs_compact ecs_compact; /* compact.c */
+/* One thread's marks and stack for path searches (context.c). */
+typedef struct ecs_reach {
+    uint32_t *mark, *stack, stamp;
+} ecs_reach;
 typedef struct ecs_range_job ecs_range_job; /* parallel.c */
 
 /* One worker's time in balanced subtasks this step (balance.c); written
@@ -140,7 +144,9 @@ struct ecs_context {
     uint32_t system_count;
     uint32_t *roots; /* systems with no dependency, in id order */
     uint32_t root_count;
-    bool *reach; /* reach[a * n + b]: a finishes before b starts */
+    uint32_t *pos;   /* each system's place in order */
+    ecs_reach *reach; /* per pool thread: scratch of ecs__runs_before */
+    uint32_t reach_count;
     uint32_t *order; /* every system after its dependencies (validate.c) */
 
     ecs_storage storage;
@@ -250,9 +256,13 @@ void ecs__refresh(ecs_context *ctx, bool with_deferred);
  * two workers or when out of memory. */
 bool ecs__compact_removals(ecs_context *ctx);
 void ecs__compact_fini(ecs_context *ctx);
-/* Validation (validate.c): fills reach (n * n) and order (n: every
- * system after its dependencies) on success. */
-ecs_status ecs__validate(const ecs_config *cfg, bool *reach, uint32_t *order, ecs_error *err);
+/* Validation (validate.c): fills order (n: every system after its
+ * dependencies) on success. */
+ecs_status ecs__validate(const ecs_config *cfg, uint32_t *order, ecs_error *err);
+/* Whether a path of dependencies leads from system `from` to system `to`
+ * (`from` finishes before `to` starts). Any thread of the pool, or the
+ * owner (context.c). */
+bool ecs__runs_before(const ecs_context *ctx, uint32_t from, uint32_t to);
 /* Records a misuse of the API (any thread, at most one message kept per
  * step) and returns ECS_ERR_MISUSE. */
 ecs_status ecs__misuse(ecs_context *ctx, const char *fmt, ...)

@@ -150,7 +150,7 @@ static bool outputs_settled(const ecs_context *ctx, const ecs_sys *sys)
     const ecs_sys *caller = ecs__caller.sys;
     if (!caller || caller->ctx != ctx) return false;
     if (caller == sys) return ecs__caller.finishing;
-    return ctx->reach[(size_t)sys->id * ctx->system_count + caller->id];
+    return ecs__runs_before(ctx, sys->id, caller->id);
 }
 
 const void *ecs_output(const ecs_context *ctx, uint32_t system, uint32_t batch, uint32_t *count)
@@ -184,7 +184,7 @@ const void *ecs_output(const ecs_context *ctx, uint32_t system, uint32_t batch, 
 static const ecs_sys *dependency(const ecs_iter *it, uint32_t system)
 {
     ecs_context *ctx = it->ctx;
-    if (system < ctx->system_count && ctx->reach[(size_t)system * ctx->system_count + it->system])
+    if (system < ctx->system_count && ecs__runs_before(ctx, system, it->system))
         return &ctx->systems[system];
     const char *me = ecs__sys_name(it->sub_->sys);
     if (system >= ctx->system_count)

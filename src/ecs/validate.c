@@ -1,6 +1,8 @@
 /* validate.c - checks a context definition before anything is built:
  * unknown ids, read-and-write, cycles, and unordered conflicts (two systems
- * touching one component, one writing, with no dependency path). */
+ * touching one component, one writing, with no dependency path). Time and
+ * memory grow with systems + edges + declared uses (times the components,
+ * at most 64, for the searches), never with systems squared. */
 #include "ecs_internal.h"
 
 #include "alloc.h"
@@ -141,118 +143,212 @@ static bool find_cycle(const ecs_config *cfg, uint32_t s, uint8_t *colour, uint3
     return false;
 }
 
-/* order: the systems, each after its dependencies (Kahn's, roots in id
- * order). reach[a * n + b]: a path of "runs before" edges leads from a to
- * b. Each system's ancestors, a bitset, are its dependencies' and those
- * dependencies themselves, ORed along the order: (systems + edges) x
- * systems / 64 word operations, then one pass to spell the bitsets out.
- * False when out of memory. The graph has no cycle (checked before). */
-static bool fill_reach(const ecs_config *cfg, bool *reach, uint32_t *order)
+/* The dependency graph as validation walks it: dependents grouped by the
+ * system depended on (first/deps), the order Kahn's walk found (roots in
+ * id order, then each system as its last dependency is placed) and each
+ * system's place in it, and marks for bounded searches. */
+typedef struct graph {
+    const ecs_config *cfg;
+    uint32_t n;
+    uint32_t *first, *deps; /* dependents of a: deps[first[a] .. first[a + 1]) */
+    uint32_t *order, *pos;
+    uint32_t *mark, stamp; /* mark[s] == stamp: reached by the current search */
+    uint32_t *stack;
+} graph;
+
+static bool graph_init(graph *g, const ecs_config *cfg, uint32_t *order)
 {
     uint32_t n = cfg->system_count;
-    size_t words = ((size_t)n + 63u) / 64u, edges = 0;
+    size_t edges = 0;
     for (uint32_t b = 0; b < n; b++) edges += cfg->systems[b].after.count;
-    uint64_t *anc = ecs_alloc((size_t)n * words * sizeof *anc + 1u, 0);
-    uint32_t *left = ecs_alloc(((size_t)n + 1u) * sizeof *left, 0);
-    uint32_t *first = ecs_alloc(((size_t)n + 2u) * sizeof *first, 0);
-    uint32_t *dependents = ecs_alloc((edges + 1u) * sizeof *dependents, 0);
-    uint32_t *queue = order; /* filled in order, read behind */
-    bool ok = anc && left && first && dependents;
-    if (ok) {
-        /* Who depends on whom, grouped by the system depended on. */
-        for (uint32_t b = 0; b < n; b++)
-            for (uint32_t i = 0; i < cfg->systems[b].after.count; i++)
-                first[cfg->systems[b].after.ids[i] + 2u]++;
-        for (uint32_t a = 0; a < n; a++) first[a + 2u] += first[a + 1u];
-        for (uint32_t b = 0; b < n; b++)
-            for (uint32_t i = 0; i < cfg->systems[b].after.count; i++)
-                dependents[first[cfg->systems[b].after.ids[i] + 1u]++] = b;
-        uint32_t head = 0, tail = 0;
-        for (uint32_t b = 0; b < n; b++) {
-            left[b] = cfg->systems[b].after.count;
-            if (left[b] == 0) queue[tail++] = b;
-        }
-        while (head < tail) {
-            uint32_t a = queue[head++];
-            const uint64_t *from = anc + (size_t)a * words;
-            for (uint32_t k = first[a]; k < first[a + 1u]; k++) {
-                uint32_t b = dependents[k];
-                uint64_t *to = anc + (size_t)b * words;
-                for (size_t w = 0; w < words; w++) to[w] |= from[w];
-                to[a >> 6] |= UINT64_C(1) << (a & 63u);
-                if (--left[b] == 0) queue[tail++] = b;
-            }
-        }
-        for (uint32_t a = 0; a < n; a++)
-            for (uint32_t b = 0; b < n; b++)
-                reach[(size_t)a * n + b] = anc[(size_t)b * words + (a >> 6)] >> (a & 63u) & 1u;
-    }
-    ecs_free(anc);
-    ecs_free(left);
-    ecs_free(first);
-    ecs_free(dependents);
-    return ok;
+    *g = (graph){.cfg = cfg, .n = n, .order = order};
+    g->first = ecs_alloc(((size_t)n + 2u) * sizeof *g->first, 0);
+    g->deps = ecs_alloc((edges + 1u) * sizeof *g->deps, 0);
+    g->pos = ecs_alloc(((size_t)n + 1u) * sizeof *g->pos, 0);
+    g->mark = ecs_alloc(((size_t)n + 1u) * sizeof *g->mark, 0);
+    g->stack = ecs_alloc(((size_t)n + 1u) * sizeof *g->stack, 0);
+    if (!g->first || !g->deps || !g->pos || !g->mark || !g->stack) return false;
+    for (uint32_t b = 0; b < n; b++)
+        for (uint32_t i = 0; i < cfg->systems[b].after.count; i++)
+            g->first[cfg->systems[b].after.ids[i] + 2u]++;
+    for (uint32_t a = 0; a < n; a++) g->first[a + 2u] += g->first[a + 1u];
+    for (uint32_t b = 0; b < n; b++)
+        for (uint32_t i = 0; i < cfg->systems[b].after.count; i++)
+            g->deps[g->first[cfg->systems[b].after.ids[i] + 1u]++] = b;
+    return true;
 }
 
-static uint64_t mask_of(ecs_ids list)
+static void graph_fini(graph *g)
 {
-    uint64_t m = 0;
-    for (uint32_t i = 0; i < list.count; i++) m |= UINT64_C(1) << list.ids[i];
-    return m;
+    ecs_free(g->first);
+    ecs_free(g->deps);
+    ecs_free(g->pos);
+    ecs_free(g->mark);
+    ecs_free(g->stack);
 }
 
-/* Every pair of systems that touch a component, one writing it, must be
- * ordered. The masks are made once: the pairs are n^2 / 2. */
-static ecs_status check_conflicts(const ecs_config *cfg, const bool *reach, ecs_error *err)
+/* Fills order and pos; false when a cycle leaves systems unplaced. pos
+ * doubles as the count of dependencies not yet placed while it runs. */
+static bool graph_sort(graph *g)
 {
-    uint32_t n = cfg->system_count;
-    uint64_t *masks = ecs_alloc(2u * ((size_t)n + 1u) * sizeof *masks, 0);
-    if (!masks) return ecs__fail(err, ECS_ERR_NOMEM, "out of memory while validating");
-    for (uint32_t s = 0; s < n; s++) {
-        masks[2u * s] = mask_of(cfg->systems[s].reads);
-        masks[2u * s + 1u] = mask_of(cfg->systems[s].writes);
+    uint32_t head = 0, tail = 0, *left = g->pos;
+    for (uint32_t b = 0; b < g->n; b++) {
+        left[b] = g->cfg->systems[b].after.count;
+        if (left[b] == 0) g->order[tail++] = b;
     }
+    while (head < tail) {
+        uint32_t a = g->order[head++];
+        for (uint32_t k = g->first[a]; k < g->first[a + 1u]; k++)
+            if (--left[g->deps[k]] == 0) g->order[tail++] = g->deps[k];
+    }
+    if (tail < g->n) return false;
+    for (uint32_t k = 0; k < g->n; k++) g->pos[g->order[k]] = k;
+    return true;
+}
+
+/* Marks every system from which a path of dependencies leads to `from`
+ * (upward), or to which one leads from it (downward), `from` included,
+ * looking only at systems placed in [lo, hi] of the order: a path between
+ * two systems never leaves the stretch of the order between them. */
+static void graph_mark(graph *g, uint32_t from, bool upward, uint32_t lo, uint32_t hi)
+{
+    uint32_t top = 0, stamp = ++g->stamp;
+    g->mark[from] = stamp;
+    g->stack[top++] = from;
+    while (top) {
+        uint32_t s = g->stack[--top];
+        const uint32_t *next = upward ? g->cfg->systems[s].after.ids : g->deps + g->first[s];
+        uint32_t count = upward ? g->cfg->systems[s].after.count : g->first[s + 1u] - g->first[s];
+        for (uint32_t i = 0; i < count; i++) {
+            uint32_t t = next[i];
+            if (g->mark[t] == stamp || g->pos[t] < lo || g->pos[t] > hi) continue;
+            g->mark[t] = stamp;
+            g->stack[top++] = t;
+        }
+    }
+}
+
+static ecs_status conflict(const graph *g, uint32_t a, uint32_t b, uint32_t writer, uint32_t c,
+                           ecs_error *err)
+{
+    if (a > b) {
+        uint32_t t = a;
+        a = b;
+        b = t;
+    }
+    return ecs__fail(err, ECS_ERR_CONFLICT,
+                     "systems '%s' and '%s' both use component '%s' ('%s' writes it) "
+                     "but no dependency orders them",
+                     sys_name(g->cfg, a), sys_name(g->cfg, b), comp_name(g->cfg, c),
+                     sys_name(g->cfg, writer));
+}
+
+/* One component's users, in the order (each with whether it writes): every
+ * writer must follow the writer before it, every reader the writer before
+ * it and precede the writer after it. Together these order every pair
+ * with a writer in it (the order is consistent with every path, so a
+ * path can only run one way), and each check is one bounded search per
+ * writer: the stretches searched for one component barely overlap. */
+static ecs_status check_users(graph *g, const uint32_t *users, const bool *writes, uint32_t m,
+                              uint32_t c, ecs_error *err)
+{
+    const uint32_t none = UINT32_MAX;
+    uint32_t last = none; /* the last writer so far */
+    for (uint32_t i = 0; i < m;) {
+        uint32_t j = i;
+        while (j < m && !writes[j]) j++; /* readers [i, j), then a writer at j */
+        if (last != none && j > i) {
+            graph_mark(g, last, false, g->pos[last], g->pos[users[j - 1u]]);
+            for (uint32_t k = i; k < j; k++)
+                if (g->mark[users[k]] != g->stamp) return conflict(g, last, users[k], last, c, err);
+        }
+        if (j == m) break;
+        uint32_t w = users[j];
+        uint32_t lo = last != none ? g->pos[last] : g->pos[users[i]];
+        graph_mark(g, w, true, lo, g->pos[w]);
+        if (last != none && g->mark[last] != g->stamp) return conflict(g, last, w, last < w ? last : w, c, err);
+        for (uint32_t k = i; k < j; k++)
+            if (g->mark[users[k]] != g->stamp) return conflict(g, users[k], w, w, c, err);
+        last = w;
+        i = j + 1u;
+    }
+    return ECS_OK;
+}
+
+/* Every pair of systems that use one component, one writing it, must be
+ * ordered by a path of dependencies. The users of each component are
+ * gathered in the order (a counting sort by component), then checked. */
+static ecs_status check_conflicts(graph *g, ecs_error *err)
+{
+    const ecs_config *cfg = g->cfg;
+    uint32_t k = cfg->component_count;
+    size_t uses = 0;
+    for (uint32_t s = 0; s < g->n; s++)
+        uses += cfg->systems[s].reads.count + cfg->systems[s].writes.count;
+    uint32_t *start = ecs_alloc(((size_t)k + 2u) * sizeof *start, 0);
+    uint32_t *users = ecs_alloc((uses + 1u) * sizeof *users, 0);
+    bool *writes = ecs_alloc(uses + 1u, 0);
     ecs_status st = ECS_OK;
-    for (uint32_t a = 0; a < n && st == ECS_OK; a++) {
-        uint64_t ra = masks[2u * a], wa = masks[2u * a + 1u];
-        if (!(ra | wa)) continue;
-        for (uint32_t b = a + 1; b < n; b++) {
-            uint64_t rb = masks[2u * b], wb = masks[2u * b + 1u];
-            uint64_t clash = (wa & (rb | wb)) | (wb & ra);
-            if (!clash || reach[(size_t)a * n + b] || reach[(size_t)b * n + a]) continue;
-            uint32_t c = 0;
-            while (!(clash >> c & 1)) c++;
-            uint32_t writer = (wa >> c & 1) ? a : b;
-            st = ecs__fail(err, ECS_ERR_CONFLICT,
-                           "systems '%s' and '%s' both use component '%s' ('%s' writes it) "
-                           "but no dependency orders them",
-                           sys_name(cfg, a), sys_name(cfg, b), comp_name(cfg, c),
-                           sys_name(cfg, writer));
-            break;
+    if (!start || !users || !writes) {
+        st = ecs__fail(err, ECS_ERR_NOMEM, "out of memory while validating");
+        goto done;
+    }
+    for (uint32_t s = 0; s < g->n; s++) {
+        const ecs_system_def *d = &cfg->systems[s];
+        for (uint32_t i = 0; i < d->reads.count; i++) start[d->reads.ids[i] + 2u]++;
+        for (uint32_t i = 0; i < d->writes.count; i++) start[d->writes.ids[i] + 2u]++;
+    }
+    for (uint32_t c = 0; c < k; c++) start[c + 2u] += start[c + 1u];
+    for (uint32_t o = 0; o < g->n; o++) {
+        uint32_t s = g->order[o];
+        const ecs_system_def *d = &cfg->systems[s];
+        for (uint32_t i = 0; i < d->reads.count; i++) {
+            uint32_t at = start[d->reads.ids[i] + 1u]++;
+            users[at] = s;
+            writes[at] = false;
+        }
+        for (uint32_t i = 0; i < d->writes.count; i++) {
+            uint32_t at = start[d->writes.ids[i] + 1u]++;
+            users[at] = s;
+            writes[at] = true;
         }
     }
-    ecs_free(masks);
+    for (uint32_t c = 0; c < k && st == ECS_OK; c++)
+        st = check_users(g, users + start[c], writes + start[c], start[c + 1u] - start[c], c, err);
+done:
+    ecs_free(start);
+    ecs_free(users);
+    ecs_free(writes);
     return st;
 }
 
-ecs_status ecs__validate(const ecs_config *cfg, bool *reach, uint32_t *order, ecs_error *err)
+/* Depth-first search for a cycle from the systems Kahn's walk could not
+ * place; writes the first found into err. */
+static ecs_status report_cycle(const ecs_config *cfg, ecs_error *err)
+{
+    uint32_t n = cfg->system_count;
+    uint8_t *colour = ecs_alloc(n + 1, 0);
+    uint32_t *stack = ecs_alloc((n + 1) * sizeof *stack, 0);
+    ecs_status st = ECS_ERR_NOMEM;
+    if (colour && stack) {
+        for (uint32_t s = 0; s < n && st != ECS_ERR_CYCLE; s++)
+            if (colour[s] == 0 && find_cycle(cfg, s, colour, stack, 0, err)) st = ECS_ERR_CYCLE;
+    }
+    ecs_free(colour);
+    ecs_free(stack);
+    if (st == ECS_ERR_NOMEM) return ecs__fail(err, st, "out of memory while validating");
+    return st;
+}
+
+ecs_status ecs__validate(const ecs_config *cfg, uint32_t *order, ecs_error *err)
 {
     ecs_status st = check_config(cfg, err);
     if (st == ECS_OK) st = check_ids(cfg, err);
     if (st != ECS_OK) return st;
-    uint32_t n = cfg->system_count;
-    uint8_t *colour = ecs_alloc(n + 1, 0);
-    uint32_t *stack = ecs_alloc((n + 1) * sizeof *stack, 0);
-    if (!colour || !stack) {
-        ecs_free(colour);
-        ecs_free(stack);
-        return ecs__fail(err, ECS_ERR_NOMEM, "out of memory while validating");
-    }
-    for (uint32_t s = 0; s < n && st == ECS_OK; s++)
-        if (colour[s] == 0 && find_cycle(cfg, s, colour, stack, 0, err)) st = ECS_ERR_CYCLE;
-    ecs_free(colour);
-    ecs_free(stack);
-    if (st != ECS_OK) return st;
-    if (!fill_reach(cfg, reach, order)) return ecs__fail(err, ECS_ERR_NOMEM, "out of memory while validating");
-    return check_conflicts(cfg, reach, err);
+    graph g;
+    if (!graph_init(&g, cfg, order)) st = ecs__fail(err, ECS_ERR_NOMEM, "out of memory while validating");
+    else if (!graph_sort(&g)) st = report_cycle(cfg, err);
+    else st = check_conflicts(&g, err);
+    graph_fini(&g);
+    return st;
 }
