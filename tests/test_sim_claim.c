@@ -67,7 +67,7 @@ static void test_next_order(void **state)
     sim_claim_set(&r[1], 3, 5);
     sim_claim_set(&r[2], 5, 9);
     const uint32_t want[] = {3, 4, 2, 1, 0, 8, 7, 6, 5};
-    uint32_t item;
+    uint32_t item = UINT32_MAX; /* set by every sim_claim_next that returns true */
     for (size_t i = 0; i < ARRAY_LEN(want); i++) {
         assert_true(sim_claim_next(r, 1, 3, &item));
         assert_int_equal(item, want[i]);
