@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, then builds and runs every
 # test in the debug preset (assertions on), under AddressSanitizer+UBSan,
-# under ThreadSanitizer, with clang (optimised, warnings as errors), and the
-# fast ones under valgrind's memcheck.
+# under ThreadSanitizer, with clang (optimised, warnings as errors), the
+# fast ones under valgrind's memcheck, and a cross build for Linux aarch64
+# under qemu-aarch64 whose state hashes must equal x86-64's.
 # Exits non-zero on the first failure. Usage: tests/run.sh [preset...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/install-deps
 jobs=$(nproc)
 presets=("$@")
-((${#presets[@]})) || presets=(debug asan tsan clang)
+((${#presets[@]})) || presets=(debug asan tsan clang aarch64)
 ran=0
 for preset in "${presets[@]}"; do
     echo "=== preset: $preset"
+    [ "$preset" != aarch64 ] || bash .ci/install-aarch64
     cmake --preset "$preset" >/dev/null
     cmake --build --preset "$preset" -j "$jobs"
     # The render and window tests need a display: a virtual one (Xvfb with
@@ -38,6 +40,15 @@ if [[ " ${presets[*]} " == *" debug "* ]]; then
     valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
         build/debug/src/app/particles bench --entities 3000 --frames 20 --repeat 1 \
         --threads 2 --quiet
+    ran=$((ran + 1))
+fi
+if [[ " ${presets[*]} " == *" aarch64 "* ]]; then
+    # The same runs on x86-64 (the debug build: assertions on, unoptimised)
+    # and aarch64 (optimised, under qemu-aarch64) give the same hashes.
+    echo "=== state hashes: x86-64 against aarch64"
+    cmake --preset debug >/dev/null
+    cmake --build --preset debug --target particles -j "$jobs"
+    bash tests/cross_hashes.sh build/debug/src/app/particles build/aarch64/tests/emulated/particles
     ran=$((ran + 1))
 fi
 echo "presets ${presets[*]}: every test run passed"
