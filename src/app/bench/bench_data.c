@@ -1,7 +1,9 @@
-/* bench_data.c - the configuration and result tables of one benchmark. */
-#include "bench_data.h"
+/* bench_data.c - the configuration and result tables of one benchmark,
+ * and their statistics: mean, sd and median per configuration. */
+#include "bench_internal.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -123,4 +125,88 @@ const char *bench_ip_name(bool on) { return on ? "on" : "off"; }
 const char *bench_storage_name(ecs_storage storage)
 {
     return storage == ECS_STORAGE_FIXED ? "fixed" : "dynamic";
+}
+
+/* ---- statistics ---------------------------------------------------------- */
+
+double bench_mean(const double *v, size_t n)
+{
+    double sum = 0.0;
+    for (size_t i = 0; i < n; i++) sum += v[i];
+    return n ? sum / (double)n : 0.0;
+}
+
+double bench_sd(const double *v, size_t n)
+{
+    if (n < 2) return 0.0;
+    double m = bench_mean(v, n), sq = 0.0;
+    for (size_t i = 0; i < n; i++) sq += (v[i] - m) * (v[i] - m);
+    return sqrt(sq / (double)(n - 1));
+}
+
+static int cmp_double(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
+double bench_percentile(double *v, size_t n, double p)
+{
+    if (n == 0) return 0.0;
+    qsort(v, n, sizeof *v, cmp_double);
+    double rank = p / 100.0 * (double)(n - 1);
+    size_t lo = (size_t)rank;
+    if (lo + 1 >= n) return v[n - 1];
+    double frac = rank - (double)lo;
+    return v[lo] + (v[lo + 1] - v[lo]) * frac;
+}
+
+/* ---- summary ------------------------------------------------------------- */
+
+/* Picks one figure out of a run. */
+typedef double (*field_fn)(const bench_result *r, uint32_t arg);
+
+static double f_total(const bench_result *r, uint32_t a) { (void)a; return r->total_ms; }
+static double f_spawn(const bench_result *r, uint32_t a) { (void)a; return r->spawn_ms; }
+static double f_step(const bench_result *r, uint32_t a) { (void)a; return r->step_mean_ms; }
+static double f_p99(const bench_result *r, uint32_t a) { (void)a; return r->step_p99_ms; }
+static double f_contacts(const bench_result *r, uint32_t a)
+{
+    (void)a;
+    return r->contacts_per_frame;
+}
+static double f_rss(const bench_result *r, uint32_t a) { (void)a; return r->peak_rss_mib; }
+static double f_frames(const bench_result *r, uint32_t a) { (void)a; return (double)r->frames; }
+static double f_available(const bench_result *r, uint32_t a) { (void)a; return r->available; }
+static double f_achieved(const bench_result *r, uint32_t a) { (void)a; return r->achieved; }
+static double f_busy(const bench_result *r, uint32_t a) { (void)a; return r->busy; }
+static double f_system(const bench_result *r, uint32_t k) { return r->system_ms[k]; }
+
+static bench_stat stat_of(const bench_set *s, uint32_t cfg, field_fn f, uint32_t arg)
+{
+    double v[BENCH_MAX_REPEAT];
+    uint32_t n = s->opt->repeat;
+    for (uint32_t r = 0; r < n; r++) v[r] = f(bench_set_run(s, r, cfg), arg);
+    double mean = bench_mean(v, n), sd = bench_sd(v, n);
+    return (bench_stat){mean, sd, bench_percentile(v, n, 50.0)}; /* sorts v: last */
+}
+
+static void summarize_one(const bench_set *s, uint32_t c, bench_summary *out)
+{
+    out->total = stat_of(s, c, f_total, 0);
+    out->spawn = stat_of(s, c, f_spawn, 0);
+    out->step_mean = stat_of(s, c, f_step, 0);
+    out->step_p99 = stat_of(s, c, f_p99, 0);
+    out->contacts = stat_of(s, c, f_contacts, 0);
+    out->rss = stat_of(s, c, f_rss, 0);
+    out->frames = stat_of(s, c, f_frames, 0).mean;
+    out->available = stat_of(s, c, f_available, 0);
+    out->achieved = stat_of(s, c, f_achieved, 0);
+    out->busy = stat_of(s, c, f_busy, 0);
+    for (uint32_t k = 0; k < SIM_SYSTEM_COUNT; k++) out->system[k] = stat_of(s, c, f_system, k);
+}
+
+void bench_summarize(bench_set *s)
+{
+    for (uint32_t c = 0; c < s->cfg_n; c++) summarize_one(s, c, &s->sums[c]);
 }

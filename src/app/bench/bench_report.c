@@ -1,7 +1,7 @@
-/* bench_tables.c - what a person reads first: the header line, the
- * thesis's two tables with its published figures beside ours, and the
- * per-system breakdown. */
-#include "bench_tables.h"
+/* bench_report.c - what the bench prints on stdout: the header, the
+ * thesis's Tables 1 and 2 with its published figures beside ours, the
+ * per-system breakdown, the scaling tables and the determinism check. */
+#include "bench_internal.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -144,7 +144,7 @@ void bench_print_header(const bench_set *s)
                "ru_maxrss, the peak of the whole process so far, not of each run\n");
 }
 
-/* ---- Table 1: inner parallelism ------------------------------------------- */
+/* ---- Table 1: inner parallelism ------------------------------------------ */
 
 static void table1_row(const bench_set *s, uint32_t count, ecs_storage st, uint32_t threads)
 {
@@ -216,7 +216,7 @@ void bench_print_table1(const bench_set *s)
     for (uint32_t t = 0; t < o->thread_n; t++) table1_at(s, o->threads[t]);
 }
 
-/* ---- Table 2: storage ----------------------------------------------------- */
+/* ---- Table 2: storage ---------------------------------------------------- */
 
 static void table2_row(const bench_set *s, uint32_t count, bool ip, uint32_t threads)
 {
@@ -259,7 +259,7 @@ void bench_print_table2(const bench_set *s)
     for (uint32_t t = 0; t < o->thread_n; t++) table2_at(s, o->threads[t]);
 }
 
-/* ---- per-system breakdown -------------------------------------------------- */
+/* ---- per-system breakdown ------------------------------------------------ */
 
 static int system_width(const bench_set *s, uint32_t k)
 {
@@ -298,4 +298,218 @@ void bench_print_breakdown(const bench_set *s)
     for (uint32_t c = 0; c < s->cfg_n; c++) breakdown_row(s, c);
     printf("p99 ms: 99th percentile of one sim_step; peak MiB: peak resident memory of "
            "the run; both means over repeats\n");
+}
+
+/* ---- scaling ------------------------------------------------------------- */
+
+/* The configuration of cfg's group at the base (smallest) thread count. */
+static const bench_summary *base_of(const bench_set *s, const bench_config *k)
+{
+    int b = bench_set_find(s, k->count, k->ip_on, k->storage, bench_base_threads(s->opt));
+    return b < 0 ? NULL : &s->sums[b];
+}
+
+static double ratio(double a, double b) { return b > 0.0 ? a / b : 0.0; }
+
+bench_scale_point bench_scale_point_of(const bench_set *s, uint32_t cfg)
+{
+    const bench_config *k = &s->cfgs[cfg];
+    const bench_summary *m = &s->sums[cfg], *b = base_of(s, k);
+    double threads = (double)k->threads / (double)bench_base_threads(s->opt);
+    bench_scale_point p = {k->threads, m->total.median, 0.0, 0.0, m->available.median,
+                           m->achieved.median, m->busy.median};
+    double t_base = b ? b->total.median : 0.0;
+    if (s->opt->weak) {
+        p.efficiency = ratio(t_base, p.total_ms);
+        p.speedup = p.efficiency * threads;
+    } else {
+        p.speedup = ratio(t_base, p.total_ms);
+        p.efficiency = p.speedup / threads;
+    }
+    return p;
+}
+
+static void group_title(const bench_set *s, const bench_config *k, const char *what)
+{
+    const bench_options *o = s->opt;
+    uint32_t base = bench_base_threads(o);
+    printf("\n%s: %u particles%s, IP %s, %s storage (%s; medians of %u; speedup over %u "
+           "thread%s)\n",
+           what, (unsigned)k->count, o->weak ? " per base thread count" : "",
+           bench_ip_name(k->ip_on), bench_storage_name(k->storage),
+           o->weak ? "weak scaling: particles and world grow with the threads"
+                   : "strong scaling: the same world",
+           (unsigned)o->repeat, (unsigned)base, base == 1 ? "" : "s, the smallest count given");
+}
+
+static void print_points(const bench_set *s, uint32_t first)
+{
+    const bench_options *o = s->opt;
+    printf("%7s  %9s  %12s  %8s  %10s  %9s  %8s  %6s\n", "threads", "particles", "total ms",
+           "speedup", "efficiency", "available", "achieved", "busy");
+    for (uint32_t t = 0; t < o->thread_n; t++) {
+        uint32_t c = first + t;
+        bench_scale_point p = bench_scale_point_of(s, c);
+        bench_world w = bench_world_of(o, s->cfgs[c].count, p.threads);
+        printf("%7u  %9u  %12.1f  %7.2fx  %10.2f  %9.2f  %8.2f  %4.0f %%\n", (unsigned)p.threads,
+               (unsigned)w.particles, p.total_ms, p.speedup, p.efficiency, p.available,
+               p.achieved, p.busy * 100.0);
+    }
+}
+
+static int name_width(const bench_set *s)
+{
+    int most = 6;
+    for (uint32_t k = 0; k < SIM_SYSTEM_COUNT; k++) {
+        int n = (int)strlen(s->systems[k]);
+        if (n > most) most = n;
+    }
+    return most;
+}
+
+/* Each system's median ms per frame at each thread count and its speedup
+ * over the base; then the system that gained least at the most threads. */
+static void print_systems(const bench_set *s, uint32_t first)
+{
+    const bench_options *o = s->opt;
+    const bench_summary *b = base_of(s, &s->cfgs[first]);
+    int wn = name_width(s);
+    printf("per system, ms per frame (median) and %s:\n%-*s",
+           o->weak ? "T(base) / T(threads), its weak-scaling efficiency" : "speedup", wn, "system");
+    for (uint32_t t = 0; t < o->thread_n; t++) {
+        char label[24];
+        snprintf(label, sizeof label, "%u thr", (unsigned)s->cfgs[first + t].threads);
+        printf("  %17s", label);
+    }
+    putchar('\n');
+    uint32_t most = first; /* the configuration with the most threads */
+    for (uint32_t t = 1; t < o->thread_n; t++)
+        if (s->cfgs[first + t].threads > s->cfgs[most].threads) most = first + t;
+    int least = -1;
+    double least_x = 0.0;
+    for (uint32_t k = 0; k < SIM_SYSTEM_COUNT; k++) {
+        printf("%-*s", wn, s->systems[k]);
+        double base_ms = b ? b->system[k].median : 0.0;
+        for (uint32_t t = 0; t < o->thread_n; t++) {
+            double ms = s->sums[first + t].system[k].median;
+            printf("  %9.3f %6.2fx", ms, ratio(base_ms, ms));
+        }
+        putchar('\n');
+        double x = ratio(base_ms, s->sums[most].system[k].median);
+        if (x > 0.0 && (least < 0 || x < least_x)) {
+            least = (int)k;
+            least_x = x;
+        }
+    }
+    if (least >= 0 && !o->weak)
+        printf("least sped up at %u threads: %s (%.2fx): the most serial part\n",
+               (unsigned)s->cfgs[most].threads, s->systems[least], least_x);
+}
+
+void bench_print_scaling(const bench_set *s)
+{
+    const bench_options *o = s->opt;
+    if (o->thread_n < 2) return;
+    /* The thread counts of one group are consecutive configurations. */
+    for (uint32_t first = 0; first < s->cfg_n; first += o->thread_n) {
+        group_title(s, &s->cfgs[first], o->weak ? "Weak scaling" : "Scaling");
+        print_points(s, first);
+        print_systems(s, first);
+    }
+    printf("\nspeedup = T(base) / T(threads)%s; efficiency = %s; available = work / span, "
+           "what the system DAG offers; achieved = work / wall, what the run got (at most the "
+           "threads); busy = each worker's share of the wall time in subtasks, mean over the "
+           "workers. work, span and wall: the timeline's, summed over every frame's system "
+           "phase\n",
+           o->weak ? " x threads / base (scaled speedup)" : "",
+           o->weak ? "T(base) / T(threads) (1.00: the time stays flat as the world grows)"
+                   : "speedup x base / threads");
+}
+
+/* ---- determinism --------------------------------------------------------- */
+
+static bool same_outcome(const bench_result *a, const bench_result *b)
+{
+    return a->frames == b->frames && a->hash == b->hash && a->has_check == b->has_check &&
+           (!a->has_check || a->check_hash == b->check_hash) && a->has_half == b->has_half &&
+           (!a->has_half || (a->half_frame == b->half_frame && a->half_hash == b->half_hash));
+}
+
+static void outcome_text(char *buf, size_t size, const bench_set *s, uint32_t r, uint32_t c)
+{
+    const bench_result *x = bench_set_run(s, r, c);
+    int n = snprintf(buf, size, "IP %s, %s, %u threads, repeat %u: ",
+                     bench_ip_name(s->cfgs[c].ip_on), bench_storage_name(s->cfgs[c].storage),
+                     (unsigned)s->cfgs[c].threads, (unsigned)r + 1u);
+    if (x->has_check && n > 0 && (size_t)n < size)
+        n += snprintf(buf + n, size - (size_t)n, "frame %u %016llx, ", BENCH_CHECK_FRAME,
+                      (unsigned long long)x->check_hash);
+    if (x->has_half && n > 0 && (size_t)n < size)
+        n += snprintf(buf + n, size - (size_t)n, "half dead at frame %llu %016llx, ",
+                      (unsigned long long)x->half_frame, (unsigned long long)x->half_hash);
+    if (n > 0 && (size_t)n < size)
+        snprintf(buf + n, size - (size_t)n, "%llu frames, final %016llx",
+                 (unsigned long long)x->frames, (unsigned long long)x->hash);
+}
+
+static void report_mismatch(const bench_set *s, uint32_t count, uint32_t r0, uint32_t c0,
+                            uint32_t r1, uint32_t c1, bool print)
+{
+    char a[200], b[200];
+    outcome_text(a, sizeof a, s, r0, c0);
+    outcome_text(b, sizeof b, s, r1, c1);
+    bench_error("determinism MISMATCH at %u particles: %s vs %s", (unsigned)count, a, b);
+    if (print)
+        printf("determinism: *** MISMATCH *** at %u particles: %s vs %s\n", (unsigned)count, a,
+               b);
+}
+
+/* Compares every run of count (and of threads, unless 0) against the
+ * first one that ran. */
+static bool check_count(const bench_set *s, uint32_t count, uint32_t threads, bool print)
+{
+    const bench_result *ref = NULL;
+    uint32_t r0 = 0, c0 = 0;
+    for (uint32_t r = 0; r < s->opt->repeat; r++) {
+        for (uint32_t c = 0; c < s->cfg_n; c++) {
+            if (s->cfgs[c].count != count || (threads && s->cfgs[c].threads != threads)) continue;
+            if (!ref) {
+                ref = bench_set_run(s, r, c);
+                r0 = r;
+                c0 = c;
+            } else if (!same_outcome(ref, bench_set_run(s, r, c))) {
+                report_mismatch(s, count, r0, c0, r, c, print);
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+bool bench_check_determinism(const bench_set *s, bool print)
+{
+    const bench_options *o = s->opt;
+    bool ok = true;
+    /* --weak: each thread count simulates its own world. */
+    for (uint32_t i = 0; i < o->count_n; i++)
+        for (uint32_t t = 0; t < (o->weak ? o->thread_n : 1u); t++)
+            ok = check_count(s, o->counts[i], o->weak ? o->threads[t] : 0u, print) && ok;
+    if (!ok || !print) return ok;
+    printf("\ndeterminism: OK: for each count%s, its %u run(s) (every IP, storage, %srepeat) "
+           "agreed on the state hash with particles alive ",
+           o->weak ? " and thread count (weak scaling: one world each)" : "",
+           (unsigned)(o->ip_n * o->storage_n * o->repeat * (o->weak ? 1u : o->thread_n)),
+           o->weak ? "" : "thread count and ");
+    const bench_result *x = &s->runs[0];
+    if (x->has_check && x->has_half)
+        printf("after frame %u and when half had died (frame %llu for %u)", BENCH_CHECK_FRAME,
+               (unsigned long long)x->half_frame, (unsigned)s->cfgs[0].count);
+    else if (x->has_check || x->has_half)
+        printf("after frame %llu%s", x->has_check ? (unsigned long long)BENCH_CHECK_FRAME
+                                                  : (unsigned long long)x->half_frame,
+               x->has_check ? "" : ", when half had died");
+    else
+        printf("after the last frame");
+    printf(", and on the frame count\n");
+    return ok;
 }

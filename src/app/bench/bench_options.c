@@ -1,11 +1,11 @@
-/* bench_cli.c - the options of `particles bench`: its own flags; the
- * simulation's are parsed by options.c. */
-#include "bench_cli.h"
-#include "bench_data.h"
-#include "bench_msg.h"
-#include "bench_mwu.h"
-#include "bench_probe.h"
+/* bench_options.c - the options of `particles bench`: its own flags (the
+ * simulation's are parsed by options.c), their checks against each other,
+ * --help, and the one way the bench reports a failure. */
+#include "bench_internal.h"
+#include "bench_machine.h"
+#include "options.h"
 
+#include <stdarg.h>
 #include <string.h>
 #include <strings.h>
 
@@ -57,7 +57,7 @@ static app_sim_options default_sim(void)
     };
 }
 
-void bench_cli_usage(FILE *f)
+void bench_options_usage(FILE *f)
 {
     const app_sim_options d = default_sim();
     fputs("usage: particles bench [options]\n"
@@ -294,7 +294,7 @@ static bool check_weak(const bench_options *o)
     return true;
 }
 
-int bench_cli_parse(int argc, char **argv, bench_options *o)
+int bench_options_parse(int argc, char **argv, bench_options *o)
 {
     app_sim_options sim = default_sim();
     *o = (bench_options){.repeat = 3,
@@ -328,4 +328,14 @@ int bench_cli_parse(int argc, char **argv, bench_options *o)
                    app_trace_check_options(BENCH_PROG, o->trace, &o->trace_frames, o->frames)
                ? 0
                : 2;
+}
+
+/* ---- messages ------------------------------------------------------------ */
+
+void bench_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    app_verror(BENCH_PROG, fmt, ap);
+    va_end(ap);
 }
