@@ -61,11 +61,11 @@ bool bench_samples_of_set(bench_samples *b, const bench_set *s)
     const bench_options *o = s->opt;
     const sim_params d = sim_default_params();
     memset(b, 0, sizeof *b);
-    b->opts = (bench_sample_opts){o->thread_n == 1 ? o->threads[0] : 0u, o->frames, o->seed,
-                                  o->world_w ? o->world_w : (uint32_t)d.world_w,
-                                  o->world_w ? o->world_h : (uint32_t)d.world_h, ""};
+    b->opts = (bench_sample_opts){o->sim.thread_n == 1 ? o->sim.threads[0] : 0u, o->frames, o->sim.seed,
+                                  o->sim.world_w ? o->sim.world_w : (uint32_t)d.world_w,
+                                  o->sim.world_w ? o->sim.world_h : (uint32_t)d.world_h, ""};
     snprintf(b->opts.kernel, sizeof b->opts.kernel, "%s",
-             sim_kernel_name(sim_kernel_resolve(o->kernel)));
+             sim_kernel_name(sim_kernel_resolve(o->sim.kernel)));
     for (uint32_t r = 0; r < o->repeat; r++)
         for (uint32_t c = 0; c < s->cfg_n; c++)
             if (!add_sample(b, &s->cfgs[c], bench_set_run(s, r, c)->total_ms)) {
@@ -272,12 +272,12 @@ static bool no_match(const bench_samples *b, const char *flag, const char *what)
 bool bench_samples_match(const bench_samples *b, const char *flag, const bench_options *o)
 {
     bool by_threads = bench_samples_by_threads(b->opts.threads,
-                                               o->thread_n == 1 ? o->threads[0] : 0u);
-    for (uint32_t i = 0; i < o->count_n; i++)
-        for (uint32_t k = 0; k < o->ip_n; k++)
-            for (uint32_t m = 0; m < o->storage_n; m++)
-                for (uint32_t t = 0; t < o->thread_n; t++) {
-                    bench_config c = {o->counts[i], o->ip_on[k], o->storages[m], o->threads[t]};
+                                               o->sim.thread_n == 1 ? o->sim.threads[0] : 0u);
+    for (uint32_t i = 0; i < o->sim.count_n; i++)
+        for (uint32_t k = 0; k < o->sim.ip_n; k++)
+            for (uint32_t m = 0; m < o->sim.storage_n; m++)
+                for (uint32_t t = 0; t < o->sim.thread_n; t++) {
+                    bench_config c = {o->sim.counts[i], o->sim.ip_on[k], o->sim.storages[m], o->sim.threads[t]};
                     if (bench_samples_find(b, &c, by_threads) >= 0) return true;
                 }
     return no_match(b, flag, "this run's");

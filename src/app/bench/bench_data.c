@@ -9,17 +9,17 @@
 
 uint32_t bench_base_threads(const bench_options *o)
 {
-    uint32_t least = o->threads[0];
-    for (uint32_t t = 1; t < o->thread_n; t++)
-        if (o->threads[t] < least) least = o->threads[t];
+    uint32_t least = o->sim.threads[0];
+    for (uint32_t t = 1; t < o->sim.thread_n; t++)
+        if (o->sim.threads[t] < least) least = o->sim.threads[t];
     return least;
 }
 
 bench_world bench_world_of(const bench_options *o, uint32_t count, uint32_t threads)
 {
     const sim_params d = sim_default_params();
-    bench_world b = {count, o->world_w ? o->world_w : (uint32_t)d.world_w,
-                     o->world_w ? o->world_h : (uint32_t)d.world_h};
+    bench_world b = {count, o->sim.world_w ? o->sim.world_w : (uint32_t)d.world_w,
+                     o->sim.world_w ? o->sim.world_h : (uint32_t)d.world_h};
     if (!o->weak) return b;
     double ratio = (double)threads / (double)bench_base_threads(o), side = sqrt(ratio);
     double n = floor((double)count * ratio + 0.5);
@@ -37,7 +37,7 @@ bool bench_world_check(const bench_options *o, uint32_t count, uint32_t threads,
     p.world_w = (float)b.w;
     p.world_h = (float)b.h;
     bool fixed = false;
-    for (uint32_t k = 0; k < o->storage_n; k++) fixed |= o->storages[k] == ECS_STORAGE_FIXED;
+    for (uint32_t k = 0; k < o->sim.storage_n; k++) fixed |= o->sim.storages[k] == ECS_STORAGE_FIXED;
     if (b.w > SIM_WORLD_SIDE_MAX || b.h > SIM_WORLD_SIDE_MAX) {
         snprintf(why, size, "the world %ux%u has a side over %u units", (unsigned)b.w,
                  (unsigned)b.h, (unsigned)SIM_WORLD_SIDE_MAX);
@@ -51,9 +51,9 @@ bool bench_world_check(const bench_options *o, uint32_t count, uint32_t threads,
                                                                     : ECS_MAX_ENTITIES));
         return false;
     }
-    if (fixed && b.particles > o->fixed_limit) {
+    if (fixed && b.particles > o->sim.fixed_limit) {
         snprintf(why, size, "%u particles exceed the fixed storage limit %u (--fixed-limit)",
-                 (unsigned)b.particles, (unsigned)o->fixed_limit);
+                 (unsigned)b.particles, (unsigned)o->sim.fixed_limit);
         return false;
     }
     return true;
@@ -63,7 +63,7 @@ bool bench_set_init(bench_set *s, const bench_options *o)
 {
     *s = (bench_set){.opt = o};
     bench_machine_read(&s->machine);
-    s->cfg_n = o->count_n * o->ip_n * o->storage_n * o->thread_n;
+    s->cfg_n = o->sim.count_n * o->sim.ip_n * o->sim.storage_n * o->sim.thread_n;
     s->cfgs = calloc(s->cfg_n, sizeof *s->cfgs);
     s->runs = calloc((size_t)s->cfg_n * o->repeat, sizeof *s->runs);
     s->sums = calloc(s->cfg_n, sizeof *s->sums);
@@ -73,12 +73,12 @@ bool bench_set_init(bench_set *s, const bench_options *o)
         return false;
     }
     uint32_t c = 0;
-    for (uint32_t i = 0; i < o->count_n; i++)
-        for (uint32_t j = 0; j < o->ip_n; j++)
-            for (uint32_t k = 0; k < o->storage_n; k++)
-                for (uint32_t t = 0; t < o->thread_n; t++)
-                    s->cfgs[c++] = (bench_config){o->counts[i], o->ip_on[j], o->storages[k],
-                                                  o->threads[t]};
+    for (uint32_t i = 0; i < o->sim.count_n; i++)
+        for (uint32_t j = 0; j < o->sim.ip_n; j++)
+            for (uint32_t k = 0; k < o->sim.storage_n; k++)
+                for (uint32_t t = 0; t < o->sim.thread_n; t++)
+                    s->cfgs[c++] = (bench_config){o->sim.counts[i], o->sim.ip_on[j], o->sim.storages[k],
+                                                  o->sim.threads[t]};
     return true;
 }
 

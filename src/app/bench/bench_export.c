@@ -34,7 +34,7 @@ static void csv_row(FILE *f, const bench_set *s, uint32_t r, uint32_t c)
     const bench_result *x = bench_set_run(s, r, c);
     fprintf(f, "%u,%s,%s,%u,%u,%u,%llu,%.3f,%.3f,%.4f,%.4f,%.1f,%.2f,", (unsigned)k->count,
             bench_ip_name(k->ip_on), bench_storage_name(k->storage), (unsigned)k->threads,
-            (unsigned)x->repeat, (unsigned)s->opt->seed, (unsigned long long)x->frames,
+            (unsigned)x->repeat, (unsigned)s->opt->sim.seed, (unsigned long long)x->frames,
             x->total_ms, x->spawn_ms, x->step_mean_ms, x->step_p99_ms, x->contacts_per_frame,
             x->peak_rss_mib);
     if (x->has_check) fprintf(f, "%016llx", (unsigned long long)x->check_hash);
@@ -78,26 +78,26 @@ static void json_string(FILE *f, const char *str)
 static void json_options(FILE *f, const bench_options *o)
 {
     fprintf(f, "  \"options\": {\"entities\": [");
-    for (uint32_t i = 0; i < o->count_n; i++)
-        fprintf(f, "%s%u", i ? ", " : "", (unsigned)o->counts[i]);
+    for (uint32_t i = 0; i < o->sim.count_n; i++)
+        fprintf(f, "%s%u", i ? ", " : "", (unsigned)o->sim.counts[i]);
     fprintf(f, "], \"inner_parallelism\": [");
-    for (uint32_t i = 0; i < o->ip_n; i++)
-        fprintf(f, "%s\"%s\"", i ? ", " : "", bench_ip_name(o->ip_on[i]));
+    for (uint32_t i = 0; i < o->sim.ip_n; i++)
+        fprintf(f, "%s\"%s\"", i ? ", " : "", bench_ip_name(o->sim.ip_on[i]));
     fprintf(f, "], \"storage\": [");
-    for (uint32_t i = 0; i < o->storage_n; i++)
-        fprintf(f, "%s\"%s\"", i ? ", " : "", bench_storage_name(o->storages[i]));
+    for (uint32_t i = 0; i < o->sim.storage_n; i++)
+        fprintf(f, "%s\"%s\"", i ? ", " : "", bench_storage_name(o->sim.storages[i]));
     const sim_params d = sim_default_params();
     /* One thread count: a number, as before lists; several: a list. */
-    fprintf(f, "], \"threads\": %s", o->thread_n > 1 ? "[" : "");
-    for (uint32_t i = 0; i < o->thread_n; i++)
-        fprintf(f, "%s%u", i ? ", " : "", (unsigned)o->threads[i]);
+    fprintf(f, "], \"threads\": %s", o->sim.thread_n > 1 ? "[" : "");
+    for (uint32_t i = 0; i < o->sim.thread_n; i++)
+        fprintf(f, "%s%u", i ? ", " : "", (unsigned)o->sim.threads[i]);
     fprintf(f, "%s, \"weak\": %s, \"repeat\": %u, \"seed\": %u, \"frames\": %u, "
                "\"fixed_limit\": %u, \"kernel\": \"%s\", \"world\": [%u, %u]},\n",
-            o->thread_n > 1 ? "]" : "", o->weak ? "true" : "false", (unsigned)o->repeat,
-            (unsigned)o->seed, (unsigned)o->frames,
-            (unsigned)o->fixed_limit, sim_kernel_name(sim_kernel_resolve(o->kernel)),
-            o->world_w ? (unsigned)o->world_w : (unsigned)d.world_w,
-            o->world_w ? (unsigned)o->world_h : (unsigned)d.world_h);
+            o->sim.thread_n > 1 ? "]" : "", o->weak ? "true" : "false", (unsigned)o->repeat,
+            (unsigned)o->sim.seed, (unsigned)o->frames,
+            (unsigned)o->sim.fixed_limit, sim_kernel_name(sim_kernel_resolve(o->sim.kernel)),
+            o->sim.world_w ? (unsigned)o->sim.world_w : (unsigned)d.world_w,
+            o->sim.world_w ? (unsigned)o->sim.world_h : (unsigned)d.world_h);
 }
 
 /* {"fastest_steps_per_s": R, "fastest_sweep_bytes_per_s": B, "cpus":
@@ -189,7 +189,7 @@ static void json_run(FILE *f, const bench_set *s, uint32_t r, uint32_t c)
                "\"total_ms\": %.3f, \"spawn_ms\": %.3f, \"step_mean_ms\": %.4f, "
                "\"step_p99_ms\": %.4f, \"contacts_per_frame\": %.1f, \"peak_rss_mib\": %.2f, "
                "\"final_hash\": \"%016llx\", \"hash_frame%u\": ",
-            (unsigned)x->repeat, (unsigned)s->opt->seed,
+            (unsigned)x->repeat, (unsigned)s->opt->sim.seed,
             (unsigned long long)x->frames, x->total_ms, x->spawn_ms, x->step_mean_ms,
             x->step_p99_ms, x->contacts_per_frame, x->peak_rss_mib, (unsigned long long)x->hash,
             BENCH_CHECK_FRAME);
@@ -301,10 +301,10 @@ static uint32_t series(const bench_options *o, bench_config out[MAX_SERIES])
     uint32_t n = 0;
     for (int i = 0; i < 2; i++)
         for (int k = 0; k < 2; k++)
-            for (uint32_t a = 0; a < o->ip_n; a++)
-                for (uint32_t b = 0; b < o->storage_n; b++)
-                    if (o->ip_on[a] == ips[i] && o->storages[b] == kinds[k])
-                        out[n++] = (bench_config){0u, ips[i], kinds[k], o->threads[0]};
+            for (uint32_t a = 0; a < o->sim.ip_n; a++)
+                for (uint32_t b = 0; b < o->sim.storage_n; b++)
+                    if (o->sim.ip_on[a] == ips[i] && o->sim.storages[b] == kinds[k])
+                        out[n++] = (bench_config){0u, ips[i], kinds[k], o->sim.threads[0]};
     return n;
 }
 
@@ -313,8 +313,8 @@ static uint32_t series(const bench_options *o, bench_config out[MAX_SERIES])
 static void script_data(FILE *f, const bench_set *s, const bench_config *ser, uint32_t n)
 {
     fprintf(f, "$totals << EOD\n");
-    for (uint32_t i = 0; i < s->opt->count_n; i++) {
-        uint32_t count = s->opt->counts[i];
+    for (uint32_t i = 0; i < s->opt->sim.count_n; i++) {
+        uint32_t count = s->opt->sim.counts[i];
         fprintf(f, "%u", (unsigned)count);
         for (uint32_t j = 0; j < n; j++) {
             int c = bench_set_find(s, count, ser[j].ip_on, ser[j].storage, ser[j].threads);
@@ -358,7 +358,7 @@ static void script_title(FILE *f, const bench_set *s)
     put_quoted(f, line);
     fprintf(f, " . \"\\n\" . ");
     snprintf(line, sizeof line, "%s, %u threads, seed %u", s->machine.cpu,
-             (unsigned)s->opt->threads[0], (unsigned)s->opt->seed);
+             (unsigned)s->opt->sim.threads[0], (unsigned)s->opt->sim.seed);
     put_quoted(f, line);
     fprintf(f, " noenhanced\n");
 }
@@ -401,11 +401,11 @@ static void write_bars(FILE *f, const bench_set *s, const char *out, bool svg,
 static void write_scaling(FILE *f, const bench_set *s, const char *out, bool svg)
 {
     const bench_options *o = s->opt;
-    uint32_t groups = s->cfg_n / o->thread_n, base = bench_base_threads(o);
+    uint32_t groups = s->cfg_n / o->sim.thread_n, base = bench_base_threads(o);
     for (uint32_t g = 0; g < groups; g++) {
         fprintf(f, "$g%u << EOD\n", (unsigned)g);
-        for (uint32_t t = 0; t < o->thread_n; t++) {
-            bench_scale_point p = bench_scale_point_of(s, g * o->thread_n + t);
+        for (uint32_t t = 0; t < o->sim.thread_n; t++) {
+            bench_scale_point p = bench_scale_point_of(s, g * o->sim.thread_n + t);
             fprintf(f, "%u %.4f\n", (unsigned)p.threads, o->weak ? p.efficiency : p.speedup);
         }
         fprintf(f, "EOD\n");
@@ -422,7 +422,7 @@ static void write_scaling(FILE *f, const bench_set *s, const char *out, bool svg
     put_quoted(f, line);
     fprintf(f, " . \"\\n\" . ");
     snprintf(line, sizeof line, "%s, base %u thread%s, seed %u", s->machine.cpu, (unsigned)base,
-             base == 1 ? "" : "s", (unsigned)o->seed);
+             base == 1 ? "" : "s", (unsigned)o->sim.seed);
     put_quoted(f, line);
     fprintf(f, " noenhanced\n"
                "set xlabel 'threads'\n"
@@ -442,7 +442,7 @@ static void write_scaling(FILE *f, const bench_set *s, const char *out, bool svg
                 (unsigned)base);
     fprintf(f, " with lines dashtype 2 lc rgb '#808080'");
     for (uint32_t g = 0; g < groups; g++) {
-        const bench_config *k = &s->cfgs[g * o->thread_n];
+        const bench_config *k = &s->cfgs[g * o->sim.thread_n];
         fprintf(f, ", $g%u using 1:2 with linespoints title '%u, IP %s, %s'", (unsigned)g,
                 (unsigned)k->count, bench_ip_name(k->ip_on), bench_storage_name(k->storage));
     }
@@ -452,7 +452,7 @@ static void write_scaling(FILE *f, const bench_set *s, const char *out, bool svg
 static void write_script(FILE *f, const bench_set *s, const char *out, bool svg,
                          const bench_config *ser, uint32_t n)
 {
-    if (s->opt->thread_n > 1)
+    if (s->opt->sim.thread_n > 1)
         write_scaling(f, s, out, svg);
     else
         write_bars(f, s, out, svg, ser, n);

@@ -26,25 +26,14 @@
 #define BENCH_CPU_PROBE_MS 200u /* --cpu-probe default */
 #define BENCH_THESIS_FIXED_LIMIT APP_THESIS_FIXED_LIMIT
 
-/* The shared simulation flags (see options.h) spelled out, as the rest of
- * the bench reads them, and the bench's own. */
+/* The bench's options: the simulation's flags as options.h parsed them
+ * (lists: every combination runs), and the bench's own. */
 typedef struct bench_options {
-    uint32_t counts[BENCH_MAX_LIST]; /* particle counts, in the order given */
-    uint32_t count_n;
-    bool ip_on[2];                   /* inner parallelism values, in the order given */
-    uint32_t ip_n;
-    ecs_storage storages[2];         /* in the order given */
-    uint32_t storage_n;
-    uint32_t threads[BENCH_MAX_LIST]; /* workers, the caller included, in the order given */
-    uint32_t thread_n;
+    app_sim_options sim;
     bool weak;                       /* --weak: particles and world grow with the threads */
     uint32_t repeat;
-    uint32_t seed;
     uint32_t frames;                 /* 0: until every particle died */
     uint32_t cpu_probe_ms;           /* each CPU's speed probe; 0: none */
-    uint32_t fixed_limit;
-    sim_kernel kernel;               /* as asked (AUTO unless --kernel) */
-    uint32_t world_w, world_h;       /* 0: the thesis's world */
     const char *csv, *json, *chart;  /* NULL: not written */
     const char *baseline;            /* --baseline: an earlier --json; NULL: none */
     const char *compare;             /* --compare: a later --json, compared with

@@ -273,7 +273,7 @@ static bool check_no_run(const bench_parse *p, uint32_t given)
 static bool check_weak(const bench_options *o)
 {
     if (!o->weak) return true;
-    if (o->thread_n < 2) {
+    if (o->sim.thread_n < 2) {
         bench_error("--weak grows the world with the thread count: give two or more in "
                     "--threads (e.g. --threads 1,2,4)");
         return false;
@@ -284,11 +284,11 @@ static bool check_weak(const bench_options *o)
         return false;
     }
     char why[200];
-    for (uint32_t i = 0; i < o->count_n; i++)
-        for (uint32_t t = 0; t < o->thread_n; t++)
-            if (!bench_world_check(o, o->counts[i], o->threads[t], why, sizeof why)) {
-                bench_error("--weak: --entities %u at --threads %u: %s", (unsigned)o->counts[i],
-                            (unsigned)o->threads[t], why);
+    for (uint32_t i = 0; i < o->sim.count_n; i++)
+        for (uint32_t t = 0; t < o->sim.thread_n; t++)
+            if (!bench_world_check(o, o->sim.counts[i], o->sim.threads[t], why, sizeof why)) {
+                bench_error("--weak: --entities %u at --threads %u: %s", (unsigned)o->sim.counts[i],
+                            (unsigned)o->sim.threads[t], why);
                 return false;
             }
     return true;
@@ -296,8 +296,8 @@ static bool check_weak(const bench_options *o)
 
 int bench_options_parse(int argc, char **argv, bench_options *o)
 {
-    app_sim_options sim = default_sim();
-    *o = (bench_options){.repeat = 3,
+    *o = (bench_options){.sim = default_sim(),
+                         .repeat = 3,
                          .cpu_probe_ms = BENCH_CPU_PROBE_MS,
                          .trace_frames = {.first = APP_TRACE_FIRST_DEFAULT,
                                           .last = APP_TRACE_LAST_DEFAULT}};
@@ -309,22 +309,9 @@ int bench_options_parse(int argc, char **argv, bench_options *o)
                       window_flags},
                      o, NULL};
     p.cli.mode_options = &p;
-    int rc = app_options_parse(argc, argv, &p.cli, &sim);
-    memcpy(o->counts, sim.counts, sizeof o->counts);
-    o->count_n = sim.count_n;
-    memcpy(o->ip_on, sim.ip_on, sizeof o->ip_on);
-    o->ip_n = sim.ip_n;
-    memcpy(o->storages, sim.storages, sizeof o->storages);
-    o->storage_n = sim.storage_n;
-    memcpy(o->threads, sim.threads, sizeof o->threads);
-    o->thread_n = sim.thread_n;
-    o->seed = sim.seed;
-    o->fixed_limit = sim.fixed_limit;
-    o->kernel = sim.kernel;
-    o->world_w = sim.world_w;
-    o->world_h = sim.world_h;
+    int rc = app_options_parse(argc, argv, &p.cli, &o->sim);
     if (rc != 0 || o->help) return rc;
-    return check_no_run(&p, sim.given) && check_files(o) && check_weak(o) &&
+    return check_no_run(&p, o->sim.given) && check_files(o) && check_weak(o) &&
                    app_trace_check_options(BENCH_PROG, o->trace, &o->trace_frames, o->frames)
                ? 0
                : 2;

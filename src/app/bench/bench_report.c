@@ -44,7 +44,7 @@ static const bench_summary *summary(const bench_set *s, uint32_t count, bool ip,
 static const char *at_threads(const bench_set *s, uint32_t threads, char *buf, size_t size)
 {
     buf[0] = '\0';
-    if (s->opt->thread_n > 1)
+    if (s->opt->sim.thread_n > 1)
         snprintf(buf, size, " at %u thread%s", (unsigned)threads, threads == 1 ? "" : "s");
     return buf;
 }
@@ -123,17 +123,17 @@ void bench_print_header(const bench_set *s)
         snprintf(frames, sizeof frames, "until every particle died");
     const sim_params d = sim_default_params();
     char threads[BENCH_MAX_LIST * 5] = "";
-    for (uint32_t t = 0; t < o->thread_n; t++) {
+    for (uint32_t t = 0; t < o->sim.thread_n; t++) {
         size_t used = strlen(threads);
         snprintf(threads + used, sizeof threads - used, "%s%u", t ? "," : "",
-                 (unsigned)o->threads[t]);
+                 (unsigned)o->sim.threads[t]);
     }
     printf("machine: %s, %ld online CPUs | threads %s | repeats %u | seed %u | frames: %s\n"
            "collision kernel: %s | world %ux%u%s\n",
            s->machine.cpu, s->machine.online, threads, (unsigned)o->repeat,
-           (unsigned)o->seed, frames, sim_kernel_name(sim_kernel_resolve(o->kernel)),
-           o->world_w ? (unsigned)o->world_w : (unsigned)d.world_w,
-           o->world_w ? (unsigned)o->world_h : (unsigned)d.world_h,
+           (unsigned)o->sim.seed, frames, sim_kernel_name(sim_kernel_resolve(o->sim.kernel)),
+           o->sim.world_w ? (unsigned)o->sim.world_w : (unsigned)d.world_w,
+           o->sim.world_w ? (unsigned)o->sim.world_h : (unsigned)d.world_h,
            o->weak ? " at the smallest thread count (weak scaling: the particles and the "
                      "world's area grow with the threads)"
                    : "");
@@ -171,13 +171,13 @@ static void table1_medians(const bench_set *s, uint32_t threads)
     const bench_options *o = s->opt;
     printf("medians of %u (achieved = work / wall of the system phase; busy = the workers' "
            "mean share of it in subtasks):\n", (unsigned)o->repeat);
-    for (uint32_t i = 0; i < o->count_n; i++)
-        for (uint32_t k = 0; k < o->storage_n; k++) {
-            const bench_summary *off = summary(s, o->counts[i], false, o->storages[k], threads);
-            const bench_summary *on = summary(s, o->counts[i], true, o->storages[k], threads);
+    for (uint32_t i = 0; i < o->sim.count_n; i++)
+        for (uint32_t k = 0; k < o->sim.storage_n; k++) {
+            const bench_summary *off = summary(s, o->sim.counts[i], false, o->sim.storages[k], threads);
+            const bench_summary *on = summary(s, o->sim.counts[i], true, o->sim.storages[k], threads);
             printf("%9u  %-7s  IP off %9.1f  IP on %9.1f  speedup %5.2fx | achieved off %5.2f "
                    "on %5.2f | busy off %3.0f %% on %3.0f %%\n",
-                   (unsigned)o->counts[i], bench_storage_name(o->storages[k]), off->total.median,
+                   (unsigned)o->sim.counts[i], bench_storage_name(o->sim.storages[k]), off->total.median,
                    on->total.median,
                    on->total.median > 0.0 ? off->total.median / on->total.median : 0.0,
                    off->achieved.median, on->achieved.median, off->busy.median * 100.0,
@@ -197,9 +197,9 @@ static void table1_at(const bench_set *s, uint32_t threads)
            "ours vs");
     printf("%9s  %-7s  %19s  %19s  %10s  %7s | %8s  %8s  %10s | %10s\n", "", "", "", "", "", "",
            "IP off", "IP on", "change", "thesis on");
-    for (uint32_t i = 0; i < o->count_n; i++)
-        for (uint32_t k = 0; k < o->storage_n; k++)
-            table1_row(s, o->counts[i], o->storages[k], threads);
+    for (uint32_t i = 0; i < o->sim.count_n; i++)
+        for (uint32_t k = 0; k < o->sim.storage_n; k++)
+            table1_row(s, o->sim.counts[i], o->sim.storages[k], threads);
     printf("thesis: 8 threads, Intel i7-2700K, g++ 6.1 -Ofast, mean of 3; \"ours vs thesis on\" "
            "= thesis IP-on ms / our IP-on ms\n");
     /* Medians too: on a shared machine one slow repeat moves a mean, not a median. */
@@ -209,11 +209,11 @@ static void table1_at(const bench_set *s, uint32_t threads)
 void bench_print_table1(const bench_set *s)
 {
     const bench_options *o = s->opt;
-    if (o->ip_n < 2) {
+    if (o->sim.ip_n < 2) {
         printf("\nTable 1 (inner parallelism) needs --inner-parallelism on,off: skipped.\n");
         return;
     }
-    for (uint32_t t = 0; t < o->thread_n; t++) table1_at(s, o->threads[t]);
+    for (uint32_t t = 0; t < o->sim.thread_n; t++) table1_at(s, o->sim.threads[t]);
 }
 
 /* ---- Table 2: storage ---------------------------------------------------- */
@@ -242,21 +242,21 @@ static void table2_at(const bench_set *s, uint32_t threads)
            at_threads(s, threads, at, sizeof at), (unsigned)o->repeat);
     printf("%9s  %-3s  %19s  %19s  %10s | %10s\n", "particles", "IP", "fixed (baseline)",
            "dynamic", "change", "thesis");
-    for (uint32_t i = 0; i < o->count_n; i++)
-        for (uint32_t j = 0; j < o->ip_n; j++) table2_row(s, o->counts[i], o->ip_on[j], threads);
+    for (uint32_t i = 0; i < o->sim.count_n; i++)
+        for (uint32_t j = 0; j < o->sim.ip_n; j++) table2_row(s, o->sim.counts[i], o->sim.ip_on[j], threads);
     printf("fixed: capacity = --fixed-limit %u, reserved up front; dynamic: starts at %u "
            "entities and doubles while spawning\n",
-           (unsigned)o->fixed_limit, (unsigned)ECS_DEFAULT_CAPACITY);
+           (unsigned)o->sim.fixed_limit, (unsigned)ECS_DEFAULT_CAPACITY);
 }
 
 void bench_print_table2(const bench_set *s)
 {
     const bench_options *o = s->opt;
-    if (o->storage_n < 2) {
+    if (o->sim.storage_n < 2) {
         printf("\nTable 2 (storage) needs --storage fixed,dynamic: skipped.\n");
         return;
     }
-    for (uint32_t t = 0; t < o->thread_n; t++) table2_at(s, o->threads[t]);
+    for (uint32_t t = 0; t < o->sim.thread_n; t++) table2_at(s, o->sim.threads[t]);
 }
 
 /* ---- per-system breakdown ------------------------------------------------ */
@@ -270,7 +270,7 @@ static int system_width(const bench_set *s, uint32_t k)
 static void breakdown_head(const bench_set *s)
 {
     printf("%9s  %-3s  %-7s", "particles", "IP", "storage");
-    if (s->opt->thread_n > 1) printf("  %7s", "threads");
+    if (s->opt->sim.thread_n > 1) printf("  %7s", "threads");
     for (uint32_t k = 0; k < SIM_SYSTEM_COUNT; k++)
         printf("  %*s", system_width(s, k), s->systems[k]);
     printf("  %6s  %10s  %8s  %8s  %s\n", "frames", "contacts/f", "p99 ms", "peak MiB",
@@ -283,7 +283,7 @@ static void breakdown_row(const bench_set *s, uint32_t c)
     const bench_summary *m = &s->sums[c];
     printf("%9u  %-3s  %-7s", (unsigned)bench_world_of(s->opt, k->count, k->threads).particles,
            bench_ip_name(k->ip_on), bench_storage_name(k->storage));
-    if (s->opt->thread_n > 1) printf("  %7u", (unsigned)k->threads);
+    if (s->opt->sim.thread_n > 1) printf("  %7u", (unsigned)k->threads);
     for (uint32_t i = 0; i < SIM_SYSTEM_COUNT; i++)
         printf("  %*.3f", system_width(s, i), m->system[i].mean);
     printf("  %6.0f  %10.0f  %8.2f  %8.1f  %016llx\n", m->frames, m->contacts.mean,
@@ -347,7 +347,7 @@ static void print_points(const bench_set *s, uint32_t first)
     const bench_options *o = s->opt;
     printf("%7s  %9s  %12s  %8s  %10s  %9s  %8s  %6s\n", "threads", "particles", "total ms",
            "speedup", "efficiency", "available", "achieved", "busy");
-    for (uint32_t t = 0; t < o->thread_n; t++) {
+    for (uint32_t t = 0; t < o->sim.thread_n; t++) {
         uint32_t c = first + t;
         bench_scale_point p = bench_scale_point_of(s, c);
         bench_world w = bench_world_of(o, s->cfgs[c].count, p.threads);
@@ -376,21 +376,21 @@ static void print_systems(const bench_set *s, uint32_t first)
     int wn = name_width(s);
     printf("per system, ms per frame (median) and %s:\n%-*s",
            o->weak ? "T(base) / T(threads), its weak-scaling efficiency" : "speedup", wn, "system");
-    for (uint32_t t = 0; t < o->thread_n; t++) {
+    for (uint32_t t = 0; t < o->sim.thread_n; t++) {
         char label[24];
         snprintf(label, sizeof label, "%u thr", (unsigned)s->cfgs[first + t].threads);
         printf("  %17s", label);
     }
     putchar('\n');
     uint32_t most = first; /* the configuration with the most threads */
-    for (uint32_t t = 1; t < o->thread_n; t++)
+    for (uint32_t t = 1; t < o->sim.thread_n; t++)
         if (s->cfgs[first + t].threads > s->cfgs[most].threads) most = first + t;
     int least = -1;
     double least_x = 0.0;
     for (uint32_t k = 0; k < SIM_SYSTEM_COUNT; k++) {
         printf("%-*s", wn, s->systems[k]);
         double base_ms = b ? b->system[k].median : 0.0;
-        for (uint32_t t = 0; t < o->thread_n; t++) {
+        for (uint32_t t = 0; t < o->sim.thread_n; t++) {
             double ms = s->sums[first + t].system[k].median;
             printf("  %9.3f %6.2fx", ms, ratio(base_ms, ms));
         }
@@ -409,9 +409,9 @@ static void print_systems(const bench_set *s, uint32_t first)
 void bench_print_scaling(const bench_set *s)
 {
     const bench_options *o = s->opt;
-    if (o->thread_n < 2) return;
+    if (o->sim.thread_n < 2) return;
     /* The thread counts of one group are consecutive configurations. */
-    for (uint32_t first = 0; first < s->cfg_n; first += o->thread_n) {
+    for (uint32_t first = 0; first < s->cfg_n; first += o->sim.thread_n) {
         group_title(s, &s->cfgs[first], o->weak ? "Weak scaling" : "Scaling");
         print_points(s, first);
         print_systems(s, first);
@@ -491,14 +491,14 @@ bool bench_check_determinism(const bench_set *s, bool print)
     const bench_options *o = s->opt;
     bool ok = true;
     /* --weak: each thread count simulates its own world. */
-    for (uint32_t i = 0; i < o->count_n; i++)
-        for (uint32_t t = 0; t < (o->weak ? o->thread_n : 1u); t++)
-            ok = check_count(s, o->counts[i], o->weak ? o->threads[t] : 0u, print) && ok;
+    for (uint32_t i = 0; i < o->sim.count_n; i++)
+        for (uint32_t t = 0; t < (o->weak ? o->sim.thread_n : 1u); t++)
+            ok = check_count(s, o->sim.counts[i], o->weak ? o->sim.threads[t] : 0u, print) && ok;
     if (!ok || !print) return ok;
     printf("\ndeterminism: OK: for each count%s, its %u run(s) (every IP, storage, %srepeat) "
            "agreed on the state hash with particles alive ",
            o->weak ? " and thread count (weak scaling: one world each)" : "",
-           (unsigned)(o->ip_n * o->storage_n * o->repeat * (o->weak ? 1u : o->thread_n)),
+           (unsigned)(o->sim.ip_n * o->sim.storage_n * o->repeat * (o->weak ? 1u : o->sim.thread_n)),
            o->weak ? "" : "thread count and ");
     const bench_result *x = &s->runs[0];
     if (x->has_check && x->has_half)

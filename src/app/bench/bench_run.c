@@ -85,14 +85,14 @@ static sim_config make_config(const bench_options *o, const bench_config *c, boo
 {
     sim_config sc = sim_default_config();
     bench_world b = bench_world_of(o, c->count, c->threads);
-    sc.params.seed = o->seed;
+    sc.params.seed = o->sim.seed;
     sc.particles = empty ? 0u : b.particles;
     sc.storage = c->storage;
-    sc.capacity = c->storage == ECS_STORAGE_FIXED ? o->fixed_limit : 0u;
+    sc.capacity = c->storage == ECS_STORAGE_FIXED ? o->sim.fixed_limit : 0u;
     sc.workers = c->threads;
     sc.inner_parallelism_off = !c->ip_on;
-    sc.kernel = o->kernel;
-    if (o->world_w || o->weak) {
+    sc.kernel = o->sim.kernel;
+    if (o->sim.world_w || o->weak) {
         sc.params.world_w = (float)b.w;
         sc.params.world_h = (float)b.h;
     }
@@ -269,7 +269,7 @@ int bench_run(bench_runner *r, uint32_t index, uint32_t repeat, const bench_conf
 
 int bench_run_print_dag(const bench_options *o)
 {
-    bench_config c = {0u, o->ip_on[0], o->storages[0], o->threads[0]};
+    bench_config c = {0u, o->sim.ip_on[0], o->sim.storages[0], o->sim.threads[0]};
     sim_config sc = make_config(o, &c, true);
     sc.capacity = 1u; /* the graph needs no particles: no entity storage to speak of */
     sc.workers = 1u;
