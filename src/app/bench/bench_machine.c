@@ -2,7 +2,7 @@
  * each CPU's speed at one moment (a pinned thread per CPU, all started
  * together, each counting rounds of the same two loops) and what the
  * probes say, and the peak resident memory of one run. */
-#define _GNU_SOURCE /* sched_getaffinity, pthread_attr_setaffinity_np */
+#define _GNU_SOURCE /* Linux: sched_getaffinity, pthread_attr_setaffinity_np */
 #include "bench_machine.h"
 #include "app_clock.h"
 
@@ -103,6 +103,8 @@ bench_machine_check bench_machine_check_of(const bench_machine *m)
 }
 
 /* ---- CPU probe ----------------------------------------------------------- */
+
+#if BENCH_PROBE_AVAILABLE
 
 #define ROUND_STEPS 4096 /* loop steps between two looks at the clock */
 
@@ -294,6 +296,20 @@ bool bench_probe_cpus(bench_cpu_speeds *out, uint32_t ms)
     return true;
 }
 
+#else
+
+bool bench_probe_cpus(bench_cpu_speeds *out, uint32_t ms)
+{
+    (void)ms;
+    out->count = 0;
+    out->why_not = BENCH_PROBE_ABSENT;
+    return false;
+}
+
+#endif /* BENCH_PROBE_AVAILABLE */
+
+bool bench_probe_available(void) { return BENCH_PROBE_AVAILABLE; }
+
 double bench_probe_slowest_at(const bench_cpu_speeds *c, uint32_t *at, bool *sweep)
 {
     double slowest = 1.0;
@@ -333,15 +349,22 @@ bool bench_mem_reset_peak(void)
 #if defined(__GLIBC__)
     malloc_trim(0); /* hand the last run's freed heap back first */
 #endif
+#if defined(__linux__)
     FILE *f = fopen("/proc/self/clear_refs", "w");
     if (!f) return false;
     bool ok = fputs("5", f) >= 0;
     return fclose(f) == 0 && ok;
+#else
+    return false; /* no per-run peak: getrusage's process peak stands in */
+#endif
 }
 
-/* VmHWM in KiB, or -1. */
+/* VmHWM in KiB, or -1 (always off Linux). */
 static long read_hwm_kib(void)
 {
+#if !defined(__linux__)
+    return -1;
+#else
     FILE *f = fopen("/proc/self/status", "r");
     if (!f) return -1;
     char line[256];
@@ -350,6 +373,7 @@ static long read_hwm_kib(void)
         if (strncmp(line, "VmHWM:", 6) == 0 && sscanf(line + 6, "%ld", &kib) != 1) kib = -1;
     fclose(f);
     return kib;
+#endif
 }
 
 double bench_mem_peak_mib(bool reset_ok, bool *per_run)

@@ -41,6 +41,21 @@ typedef struct bench_cpu_speeds {
     const char *why_not;                 /* count 0: why (a static string) */
 } bench_cpu_speeds;
 
+/* The probe pins one thread to each CPU, which needs Linux's
+ * sched_getaffinity and pthread_attr_setaffinity_np. Elsewhere (or built
+ * with BENCH_PROBE_FORCE_ABSENT, as a test does) it measures nothing:
+ * bench_probe_cpus returns false with why_not BENCH_PROBE_ABSENT, the
+ * tables say so in one line and the JSON's cpu_speed is null. */
+#if defined(__linux__) && !defined(BENCH_PROBE_FORCE_ABSENT)
+#define BENCH_PROBE_AVAILABLE 1
+#else
+#define BENCH_PROBE_AVAILABLE 0
+#endif
+#define BENCH_PROBE_ABSENT "not available on this system (it cannot pin a thread to one CPU)"
+
+/* Whether this build can probe the CPUs (BENCH_PROBE_AVAILABLE). */
+bool bench_probe_available(void);
+
 /* Starts one thread pinned to each CPU this process may run on; all of
  * them run the chain for half of ms milliseconds (1..BENCH_PROBE_MAX_MS),
  * then the sweep for the other half, at once. Returns false (count 0,

@@ -75,6 +75,10 @@ static void print_probe(const char *when, const bench_cpu_speeds *c, const char 
 static void print_cpu_speeds(const bench_machine *m)
 {
     if (!m->probe_ms) return;
+    if (!bench_probe_available()) {
+        printf("cpu speed: %s\n", BENCH_PROBE_ABSENT);
+        return;
+    }
     printf("cpu speed against the fastest CPU (1.00), each CPU timed %u ms at once in two "
            "loops: chain = dependent multiply-adds, sweep = loads and stores over %u KiB:\n",
            (unsigned)m->probe_ms, (unsigned)BENCH_PROBE_SWEEP_KIB);
