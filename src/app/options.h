@@ -37,7 +37,8 @@ enum {
     APP_OPT_MODE_FIRST
 };
 
-/* The simulation flags as given (or their defaults). */
+/* The simulation flags as given (or their defaults). Each mode holds one
+ * (bench_options.sim, window_options.sim) that app_options_parse fills. */
 typedef struct app_sim_options {
     uint32_t counts[APP_MAX_LIST]; /* particle counts, in the order given */
     uint32_t count_n;

@@ -61,7 +61,8 @@ bool bench_samples_of_set(bench_samples *b, const bench_set *s)
     const bench_options *o = s->opt;
     const sim_params d = sim_default_params();
     memset(b, 0, sizeof *b);
-    b->opts = (bench_sample_opts){o->sim.thread_n == 1 ? o->sim.threads[0] : 0u, o->frames, o->sim.seed,
+    b->opts = (bench_sample_opts){o->sim.thread_n == 1 ? o->sim.threads[0] : 0u, o->frames,
+                                  o->sim.seed,
                                   o->sim.world_w ? o->sim.world_w : (uint32_t)d.world_w,
                                   o->sim.world_w ? o->sim.world_h : (uint32_t)d.world_h, ""};
     snprintf(b->opts.kernel, sizeof b->opts.kernel, "%s",
@@ -277,7 +278,8 @@ bool bench_samples_match(const bench_samples *b, const char *flag, const bench_o
         for (uint32_t k = 0; k < o->sim.ip_n; k++)
             for (uint32_t m = 0; m < o->sim.storage_n; m++)
                 for (uint32_t t = 0; t < o->sim.thread_n; t++) {
-                    bench_config c = {o->sim.counts[i], o->sim.ip_on[k], o->sim.storages[m], o->sim.threads[t]};
+                    bench_config c = {o->sim.counts[i], o->sim.ip_on[k], o->sim.storages[m],
+                                      o->sim.threads[t]};
                     if (bench_samples_find(b, &c, by_threads) >= 0) return true;
                 }
     return no_match(b, flag, "this run's");

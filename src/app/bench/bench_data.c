@@ -37,7 +37,8 @@ bool bench_world_check(const bench_options *o, uint32_t count, uint32_t threads,
     p.world_w = (float)b.w;
     p.world_h = (float)b.h;
     bool fixed = false;
-    for (uint32_t k = 0; k < o->sim.storage_n; k++) fixed |= o->sim.storages[k] == ECS_STORAGE_FIXED;
+    for (uint32_t k = 0; k < o->sim.storage_n; k++)
+        fixed |= o->sim.storages[k] == ECS_STORAGE_FIXED;
     if (b.w > SIM_WORLD_SIDE_MAX || b.h > SIM_WORLD_SIDE_MAX) {
         snprintf(why, size, "the world %ux%u has a side over %u units", (unsigned)b.w,
                  (unsigned)b.h, (unsigned)SIM_WORLD_SIDE_MAX);
@@ -77,8 +78,8 @@ bool bench_set_init(bench_set *s, const bench_options *o)
         for (uint32_t j = 0; j < o->sim.ip_n; j++)
             for (uint32_t k = 0; k < o->sim.storage_n; k++)
                 for (uint32_t t = 0; t < o->sim.thread_n; t++)
-                    s->cfgs[c++] = (bench_config){o->sim.counts[i], o->sim.ip_on[j], o->sim.storages[k],
-                                                  o->sim.threads[t]};
+                    s->cfgs[c++] = (bench_config){o->sim.counts[i], o->sim.ip_on[j],
+                                                  o->sim.storages[k], o->sim.threads[t]};
     return true;
 }
 

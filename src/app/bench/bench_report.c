@@ -177,11 +177,13 @@ static void table1_medians(const bench_set *s, uint32_t threads)
            "mean share of it in subtasks):\n", (unsigned)o->repeat);
     for (uint32_t i = 0; i < o->sim.count_n; i++)
         for (uint32_t k = 0; k < o->sim.storage_n; k++) {
-            const bench_summary *off = summary(s, o->sim.counts[i], false, o->sim.storages[k], threads);
-            const bench_summary *on = summary(s, o->sim.counts[i], true, o->sim.storages[k], threads);
+            uint32_t count = o->sim.counts[i];
+            ecs_storage storage = o->sim.storages[k];
+            const bench_summary *off = summary(s, count, false, storage, threads);
+            const bench_summary *on = summary(s, count, true, storage, threads);
             printf("%9u  %-7s  IP off %9.1f  IP on %9.1f  speedup %5.2fx | achieved off %5.2f "
                    "on %5.2f | busy off %3.0f %% on %3.0f %%\n",
-                   (unsigned)o->sim.counts[i], bench_storage_name(o->sim.storages[k]), off->total.median,
+                   (unsigned)count, bench_storage_name(storage), off->total.median,
                    on->total.median,
                    on->total.median > 0.0 ? off->total.median / on->total.median : 0.0,
                    off->achieved.median, on->achieved.median, off->busy.median * 100.0,
@@ -247,7 +249,8 @@ static void table2_at(const bench_set *s, uint32_t threads)
     printf("%9s  %-3s  %19s  %19s  %10s | %10s\n", "particles", "IP", "fixed (baseline)",
            "dynamic", "change", "thesis");
     for (uint32_t i = 0; i < o->sim.count_n; i++)
-        for (uint32_t j = 0; j < o->sim.ip_n; j++) table2_row(s, o->sim.counts[i], o->sim.ip_on[j], threads);
+        for (uint32_t j = 0; j < o->sim.ip_n; j++)
+            table2_row(s, o->sim.counts[i], o->sim.ip_on[j], threads);
     printf("fixed: capacity = --fixed-limit %u, reserved up front; dynamic: starts at %u "
            "entities and doubles while spawning\n",
            (unsigned)o->sim.fixed_limit, (unsigned)ECS_DEFAULT_CAPACITY);
@@ -502,7 +505,8 @@ bool bench_check_determinism(const bench_set *s, bool print)
     printf("\ndeterminism: OK: for each count%s, its %u run(s) (every IP, storage, %srepeat) "
            "agreed on the state hash with particles alive ",
            o->weak ? " and thread count (weak scaling: one world each)" : "",
-           (unsigned)(o->sim.ip_n * o->sim.storage_n * o->repeat * (o->weak ? 1u : o->sim.thread_n)),
+           (unsigned)(o->sim.ip_n * o->sim.storage_n * o->repeat *
+                      (o->weak ? 1u : o->sim.thread_n)),
            o->weak ? "" : "thread count and ");
     const bench_result *x = &s->runs[0];
     if (x->has_check && x->has_half)
