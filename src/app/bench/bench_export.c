@@ -143,7 +143,7 @@ static void json_head(FILE *f, const bench_set *s)
     json_string(f, s->machine.cpu);
     fprintf(f, ", \"online_cpus\": %ld", s->machine.online);
     if (s->machine.probe_ms && !bench_probe_available()) {
-        fprintf(f, ", \"cpu_speed\": null");
+        fprintf(f, ", \"cpu_speed\": null, \"cpu_check\": null");
     } else if (s->machine.probe_ms) {
         fprintf(f, ", \"cpu_speed\": {\"probe_ms\": %u, \"sweep_kib\": %u, \"before\": ",
                 (unsigned)s->machine.probe_ms, (unsigned)BENCH_PROBE_SWEEP_KIB);
