@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "ecs.h"
-#include "options.h"
+#include "args.h"
 #include "out.h"
 
 #include <signal.h>

@@ -6,7 +6,7 @@
 
 #include <math.h>
 
-#include "bench_mwu.h"
+#include "bench_internal.h"
 
 static void near(double got, double want, double tol)
 {

@@ -4,7 +4,7 @@
  * app_edit_distance and app_nearest on slips of the keyboard. */
 #include "test_util.h"
 
-#include "options.h"
+#include "args.h"
 
 static app_count_status scan(const char *s, uint32_t lo, uint32_t hi, uint32_t *v)
 {

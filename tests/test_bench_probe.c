@@ -14,7 +14,6 @@
 #include <sched.h>
 
 #include "bench_machine.h"
-#include "bench_probe.h"
 
 #define PROBE_MS 20u
 

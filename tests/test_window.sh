@@ -208,6 +208,12 @@ env -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER DISPLAY=:7391 "$bin" "${small[@]}" --f
     --screenshot "$tmp/shot.png" >"$out" 2>"$err"
 expect_failure "unreachable X server is named" $? "DISPLAY=:7391" "particles bench"
 
+# An explicit SDL_VIDEODRIVER is SDL's to try, display variables or not
+# (kmsdrm on a console, offscreen): one it cannot open is named in the line.
+env -u DISPLAY -u WAYLAND_DISPLAY SDL_VIDEODRIVER=nosuchdriver "$bin" "${small[@]}" --frames 1 \
+    --screenshot "$tmp/shot.png" >"$out" 2>"$err"
+expect_failure "an explicit video driver is left to SDL" $? "no display" "nosuchdriver"
+
 MESA_GL_VERSION_OVERRIDE=3.0 "$bin" "${small[@]}" --frames 1 --screenshot "$tmp/shot.png" \
     >"$out" 2>"$err"
 expect_failure "OpenGL older than 3.3" $? "OpenGL" "3.3" "particles bench"

@@ -2,9 +2,7 @@
  * over the simulation's flags and the mode's own. */
 #include "options.h"
 
-#include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -33,107 +31,6 @@ uint32_t app_online_cpus(void)
     return n > (long)APP_MAX_THREADS ? APP_MAX_THREADS : (uint32_t)n;
 }
 
-void app_verror(const char *prog, const char *fmt, va_list ap)
-{
-    fprintf(stderr, "%s: ", prog);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-}
-
-void app_error(const char *prog, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    app_verror(prog, fmt, ap);
-    va_end(ap);
-}
-
-/* ---- values --------------------------------------------------------------- */
-
-bool app_scan_u32(const char *s, size_t len, uint32_t lo, uint32_t hi, uint32_t *out)
-{
-    char buf[24];
-    if (len == 0 || len >= sizeof buf) return false;
-    for (size_t i = 0; i < len; i++)
-        if (s[i] < '0' || s[i] > '9') return false;
-    memcpy(buf, s, len);
-    buf[len] = '\0';
-    errno = 0;
-    unsigned long long v = strtoull(buf, NULL, 10);
-    if (errno != 0 || v < lo || v > hi) return false;
-    *out = (uint32_t)v;
-    return true;
-}
-
-static bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-/* The power of ten a count's tail stands for: "" 0, "k"/"K" 3, "M" 6,
- * "G" 9, "eN"/"EN" N (one or two digits); -1 for anything else. */
-static int count_scale(const char *t, size_t len)
-{
-    if (len == 0) return 0;
-    if (len == 1) {
-        switch (t[0]) {
-        case 'k': case 'K': return 3;
-        case 'M': return 6;
-        case 'G': return 9;
-        default: return -1;
-        }
-    }
-    if ((t[0] != 'e' && t[0] != 'E') || len > 3 || !is_digit(t[1])) return -1;
-    if (len == 3 && !is_digit(t[2])) return -1;
-    return len == 2 ? t[1] - '0' : (t[1] - '0') * 10 + (t[2] - '0');
-}
-
-app_count_status app_scan_count(const char *s, size_t len, uint32_t lo, uint32_t hi,
-                                uint32_t *out)
-{
-    uint64_t v = 0;
-    bool huge = false, digit = false;
-    int frac = -1; /* digits after the point; -1: no point */
-    /* Zeros after the point not yet followed by another digit: kept out of
-     * v, so that trailing zeros ("1.50000000000000000000k") never make it
-     * overflow; they count only once a digit after them does. */
-    int zeros = 0;
-    size_t i = 0;
-    for (; i < len; i++) {
-        char c = s[i];
-        bool next_digit = i + 1 < len && is_digit(s[i + 1]);
-        if (c == '0' && frac >= 0) {
-            zeros++;
-            digit = true;
-        } else if (is_digit(c)) {
-            for (; zeros >= 0; zeros--) {
-                uint64_t d = zeros ? 0u : (uint64_t)(c - '0');
-                if (v > (UINT64_MAX - 9u) / 10u) huge = true;
-                else v = v * 10u + d;
-                frac += frac >= 0;
-            }
-            zeros = 0;
-            digit = true;
-        } else if ((c == '_' || (c == '.' && frac < 0)) && digit && next_digit) {
-            if (c == '.') frac = 0;
-            digit = false;
-        } else {
-            break;
-        }
-    }
-    int scale = count_scale(s + i, len - i);
-    if (i == 0 || scale < 0) return APP_COUNT_FORM;
-    if (huge) return APP_COUNT_RANGE;
-    for (int e = scale - (frac > 0 ? frac : 0); e < 0; e++) {
-        if (v % 10u) return APP_COUNT_FRACTION;
-        v /= 10u;
-    }
-    for (int e = scale - (frac > 0 ? frac : 0); e > 0; e--) {
-        if (v > hi) return APP_COUNT_RANGE; /* also keeps v * 10 within 64 bits */
-        v *= 10u;
-    }
-    if (v < lo || v > hi) return APP_COUNT_RANGE;
-    *out = (uint32_t)v;
-    return APP_COUNT_OK;
-}
-
 /* "1,500" or "50,000,000": digits grouped by three after commas. With
  * zero_group, only where a group after a comma starts with 0 ("50,000",
  * "1,050"): no count of a list is written so, so this is one number with
@@ -148,115 +45,6 @@ static bool thousands_grouped(const char *s, bool zero_group)
         zero |= s[1] == '0';
     }
     return *s == '\0' && (zero || !zero_group);
-}
-
-#define COUNT_FORMS "digits (200000), with _ between digits (200_000), a k, M or G " \
-                    "suffix (200k, 1.5M) or a power of ten (2e5)"
-
-static bool u32_item(const app_mode_cli *cli, const char *flag, const char *s, size_t len,
-                     uint32_t lo, uint32_t hi, uint32_t *out)
-{
-    switch (app_scan_count(s, len, lo, hi, out)) {
-    case APP_COUNT_OK: return true;
-    case APP_COUNT_RANGE:
-        app_error(cli->prog, "%s: '%.*s' is out of range: a whole number from %u to %u", flag,
-                  (int)len, s, (unsigned)lo, (unsigned)hi);
-        return false;
-    case APP_COUNT_FRACTION:
-        app_error(cli->prog, "%s: '%.*s' is not a whole number", flag, (int)len, s);
-        return false;
-    case APP_COUNT_FORM: break;
-    }
-    app_error(cli->prog, "%s: '%.*s' is not a whole number from %u to %u: give " COUNT_FORMS,
-              flag, (int)len, s, (unsigned)lo, (unsigned)hi);
-    return false;
-}
-
-bool app_parse_u32(const app_mode_cli *cli, const char *flag, const char *arg, uint32_t lo,
-                   uint32_t hi, uint32_t *out)
-{
-    return u32_item(cli, flag, arg, strlen(arg), lo, hi, out);
-}
-
-static int find_word(const char *s, size_t len, const char *const *words, uint32_t n)
-{
-    for (uint32_t i = 0; i < n; i++)
-        if (strlen(words[i]) == len && strncmp(s, words[i], len) == 0) return (int)i;
-    return -1;
-}
-
-static bool word_item(const app_mode_cli *cli, const char *flag, const char *s, size_t len,
-                      const char *const *words, uint32_t n, uint32_t *out)
-{
-    int i = find_word(s, len, words, n);
-    if (i >= 0) {
-        *out = (uint32_t)i;
-        return true;
-    }
-    char all[160] = "";
-    for (uint32_t k = 0; k < n; k++) {
-        size_t used = strlen(all);
-        snprintf(all + used, sizeof all - used, "%s%s", k ? ", " : "", words[k]);
-    }
-    app_error(cli->prog, "%s: '%.*s' is not one of %s", flag, (int)len, s, all);
-    return false;
-}
-
-bool app_parse_word(const app_mode_cli *cli, const char *flag, const char *arg,
-                    const char *const *words, uint32_t n, uint32_t *out)
-{
-    return word_item(cli, flag, arg, strlen(arg), words, n, out);
-}
-
-bool app_parse_file(const app_mode_cli *cli, const char *flag, const char *arg,
-                    const char **out)
-{
-    if (arg[0] == '\0') {
-        app_error(cli->prog, "%s: the file name is empty", flag);
-        return false;
-    }
-    *out = arg;
-    return true;
-}
-
-/* ---- suggestions ---------------------------------------------------------- */
-
-size_t app_edit_distance(const char *a, size_t n, const char *b)
-{
-    /* Optimal string alignment: insertions, deletions, substitutions and
-     * swaps of two neighbours each cost 1; rows i - 2, i - 1 and i. */
-    size_t m = strlen(b);
-    if (n > APP_NAME_MAX || m > APP_NAME_MAX) return n > m ? n : m;
-    size_t row[3][APP_NAME_MAX + 1];
-    for (size_t j = 0; j <= m; j++) row[0][j] = j;
-    for (size_t i = 1; i <= n; i++) {
-        size_t *cur = row[i % 3], *up = row[(i - 1) % 3], *up2 = row[(i + 1) % 3];
-        cur[0] = i;
-        for (size_t j = 1; j <= m; j++) {
-            size_t best = up[j - 1] + (a[i - 1] != b[j - 1]);
-            if (up[j] + 1 < best) best = up[j] + 1;
-            if (cur[j - 1] + 1 < best) best = cur[j - 1] + 1;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-                up2[j - 2] + 1 < best)
-                best = up2[j - 2] + 1;
-            cur[j] = best;
-        }
-    }
-    return row[n % 3][m];
-}
-
-const char *app_nearest(const char *typed, size_t len, const char *const *names, size_t n)
-{
-    const char *best = NULL;
-    size_t best_d = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t d = app_edit_distance(typed, len, names[i]), k = strlen(names[i]);
-        size_t allowed = k <= 4 ? 1u : k <= 8 ? 2u : 3u; /* a slip, not another word */
-        if (d > allowed || d >= len || (best && d >= best_d)) continue;
-        best = names[i];
-        best_d = d;
-    }
-    return best;
 }
 
 /* ---- lists ---------------------------------------------------------------- */
@@ -321,8 +109,8 @@ static bool parse_range(const app_mode_cli *cli, const char *s, size_t len, cons
         return false;
     }
     /* A number out of range: its own message. */
-    if (a != APP_COUNT_OK) return u32_item(cli, k->flag, s, lo_len, k->lo, k->hi, &lo);
-    if (b != APP_COUNT_OK) return u32_item(cli, k->flag, dots + 2, hi_len, k->lo, k->hi, &hi);
+    if (a != APP_COUNT_OK) return app_parse_u32_span(cli, k->flag, s, lo_len, k->lo, k->hi, &lo);
+    if (b != APP_COUNT_OK) return app_parse_u32_span(cli, k->flag, dots + 2, hi_len, k->lo, k->hi, &hi);
     if (lo > hi) {
         app_error(cli->prog, "%s: '%.*s' runs downwards: a range goes from low to high (%.*s..%.*s)",
                   k->flag, (int)len, s, (int)hi_len, dots + 2, (int)lo_len, s);
@@ -358,8 +146,8 @@ static bool parse_item(const app_mode_cli *cli, const char *s, size_t len, const
     }
     const char *dots = k->ranges ? find_dots(s, len) : NULL;
     if (dots) return parse_range(cli, s, len, dots, k, out, n, max, arg);
-    bool ok = k->words ? word_item(cli, k->flag, s, len, k->words, k->word_n, &v)
-                       : u32_item(cli, k->flag, s, len, k->lo, k->hi, &v);
+    bool ok = k->words ? app_parse_word_span(cli, k->flag, s, len, k->words, k->word_n, &v)
+                       : app_parse_u32_span(cli, k->flag, s, len, k->lo, k->hi, &v);
     return ok && add_item(cli, k, v, s, len, out, n, max, arg);
 }
 
@@ -577,16 +365,6 @@ static void candidates(const struct option *all, const char *elem, char *buf, si
         if (strncmp(o->name, elem + 2, len) == 0)
             snprintf(buf + used, size - used, "%s--%s", used ? ", " : "", o->name);
     }
-}
-
-const char *app_nearest_option(const struct option *all, const char *elem)
-{
-    const char *names[SHARED_N + MODE_OPTS_MAX];
-    size_t n = 0;
-    for (const struct option *o = all; o->name && n < sizeof names / sizeof names[0]; o++)
-        names[n++] = o->name;
-    const char *name = strncmp(elem, "--", 2) == 0 ? elem + 2 : elem;
-    return app_nearest(name, strcspn(name, "="), names, n);
 }
 
 /* The other mode's flag elem names exactly ("--csv" or "--csv=x"), or NULL. */

@@ -3,7 +3,7 @@
  * in place. See out.h. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "out.h"
-#include "options.h"
+#include "args.h"
 
 #include <assert.h>
 #include <errno.h>

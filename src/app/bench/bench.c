@@ -2,17 +2,7 @@
  * run, run every configuration, report, write the files together, check
  * determinism. */
 #include "bench.h"
-#include "bench_baseline.h"
-#include "bench_chart.h"
-#include "bench_checks.h"
-#include "bench_export.h"
-#include "bench_mem.h"
-#include "bench_msg.h"
-#include "bench_run.h"
-#include "bench_scaling.h"
-#include "bench_summary.h"
-#include "bench_tables.h"
-#include "bench_trace.h"
+#include "bench_internal.h"
 #include "out.h"
 #include "stop.h"
 
@@ -20,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define CHART_FAILED 3 /* documented in bench_cli_usage */
+#define CHART_FAILED 3 /* documented in bench_options_usage */
 
 enum { OUT_CSV, OUT_JSON, OUT_CHART, OUT_TRACE, OUT_COUNT };
 
@@ -220,10 +210,10 @@ static int compare_files(const bench_options *o)
 int bench_main(int argc, char **argv)
 {
     bench_options o;
-    int rc = bench_cli_parse(argc, argv, &o);
+    int rc = bench_options_parse(argc, argv, &o);
     if (rc != 0) return rc;
     if (o.help) {
-        return app_print_to_stdout(BENCH_PROG, bench_cli_usage);
+        return app_print_to_stdout(BENCH_PROG, bench_options_usage);
     }
     app_stop_install();
     if (app_stdout_was_closed() && (o.print_dag || !o.quiet)) {

@@ -1,13 +1,14 @@
-/* bench_baseline.c - reading a run back from the bench's JSON and
- * comparing two runs configuration by configuration. */
-#include "bench_baseline.h"
-#include "bench_msg.h"
-#include "bench_mwu.h"
-#include "bench_stats.h"
+/* bench_baseline.c - a run against an earlier one: reading a run back
+ * from the bench's JSON, comparing two runs configuration by
+ * configuration, and the Mann-Whitney U test that says whether a change
+ * is beyond the noise of the repeats. */
+#include "bench_internal.h"
 
+#include <assert.h>
 #include <cJSON.h>
-
 #include <errno.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,14 +16,14 @@
 #define FILE_MAX ((size_t)256 << 20) /* a JSON of the most runs is far smaller */
 #define TOTAL_MS_MAX 1e12                 /* over 30 years: no run of this bench */
 
-/* ---- samples -------------------------------------------------------------- */
+/* ---- samples ------------------------------------------------------------- */
 
-bool bench_samples_by_threads(uint32_t threads_a, uint32_t threads_b)
+static bool bench_samples_by_threads(uint32_t threads_a, uint32_t threads_b)
 {
     return threads_a == 0 || threads_b == 0;
 }
 
-int bench_samples_find(const bench_samples *b, const bench_config *c, bool by_threads)
+static int bench_samples_find(const bench_samples *b, const bench_config *c, bool by_threads)
 {
     for (uint32_t i = 0; i < b->cfg_n; i++)
         if (b->cfg[i].count == c->count && b->cfg[i].ip_on == c->ip_on &&
@@ -60,11 +61,12 @@ bool bench_samples_of_set(bench_samples *b, const bench_set *s)
     const bench_options *o = s->opt;
     const sim_params d = sim_default_params();
     memset(b, 0, sizeof *b);
-    b->opts = (bench_sample_opts){o->thread_n == 1 ? o->threads[0] : 0u, o->frames, o->seed,
-                                  o->world_w ? o->world_w : (uint32_t)d.world_w,
-                                  o->world_w ? o->world_h : (uint32_t)d.world_h, ""};
+    b->opts = (bench_sample_opts){o->sim.thread_n == 1 ? o->sim.threads[0] : 0u, o->frames,
+                                  o->sim.seed,
+                                  o->sim.world_w ? o->sim.world_w : (uint32_t)d.world_w,
+                                  o->sim.world_w ? o->sim.world_h : (uint32_t)d.world_h, ""};
     snprintf(b->opts.kernel, sizeof b->opts.kernel, "%s",
-             sim_kernel_name(sim_kernel_resolve(o->kernel)));
+             sim_kernel_name(sim_kernel_resolve(o->sim.kernel)));
     for (uint32_t r = 0; r < o->repeat; r++)
         for (uint32_t c = 0; c < s->cfg_n; c++)
             if (!add_sample(b, &s->cfgs[c], bench_set_run(s, r, c)->total_ms)) {
@@ -74,7 +76,7 @@ bool bench_samples_of_set(bench_samples *b, const bench_set *s)
     return true;
 }
 
-/* ---- reading the JSON ----------------------------------------------------- */
+/* ---- reading the JSON ---------------------------------------------------- */
 
 /* The whole file, NUL-terminated, in *out; errno's message in why. */
 static bool read_all(const char *path, char **out, size_t *len, const char **why)
@@ -271,12 +273,13 @@ static bool no_match(const bench_samples *b, const char *flag, const char *what)
 bool bench_samples_match(const bench_samples *b, const char *flag, const bench_options *o)
 {
     bool by_threads = bench_samples_by_threads(b->opts.threads,
-                                               o->thread_n == 1 ? o->threads[0] : 0u);
-    for (uint32_t i = 0; i < o->count_n; i++)
-        for (uint32_t k = 0; k < o->ip_n; k++)
-            for (uint32_t m = 0; m < o->storage_n; m++)
-                for (uint32_t t = 0; t < o->thread_n; t++) {
-                    bench_config c = {o->counts[i], o->ip_on[k], o->storages[m], o->threads[t]};
+                                               o->sim.thread_n == 1 ? o->sim.threads[0] : 0u);
+    for (uint32_t i = 0; i < o->sim.count_n; i++)
+        for (uint32_t k = 0; k < o->sim.ip_n; k++)
+            for (uint32_t m = 0; m < o->sim.storage_n; m++)
+                for (uint32_t t = 0; t < o->sim.thread_n; t++) {
+                    bench_config c = {o->sim.counts[i], o->sim.ip_on[k], o->sim.storages[m],
+                                      o->sim.threads[t]};
                     if (bench_samples_find(b, &c, by_threads) >= 0) return true;
                 }
     return no_match(b, flag, "this run's");
@@ -288,4 +291,214 @@ bool bench_samples_overlap(const bench_samples *b, const char *flag, const bench
     for (uint32_t i = 0; i < cur->cfg_n; i++)
         if (bench_samples_find(b, &cur->cfg[i], by_threads) >= 0) return true;
     return no_match(b, flag, cur->name);
+}
+
+/* ---- comparison ---------------------------------------------------------- */
+
+static double median_of(const double *v, uint32_t n)
+{
+    double copy[BENCH_MAX_REPEAT];
+    memcpy(copy, v, n * sizeof *v);
+    return bench_percentile(copy, n, 50.0);
+}
+
+/* The fewest runs on the compared side that, against nb baseline runs,
+ * could give a p below the threshold; 0 if none up to BENCH_MAX_REPEAT. */
+static uint32_t runs_needed(uint32_t nb)
+{
+    for (uint32_t k = 1; k <= BENCH_MAX_REPEAT; k++)
+        if (bench_mwu_p_min(k, nb) < BENCH_MWU_ALPHA) return k;
+    return 0;
+}
+
+/* Appends ", " (unless buf is empty) and the formatted text to buf. */
+static void append(char *buf, size_t size, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static void append(char *buf, size_t size, const char *fmt, ...)
+{
+    size_t used = strlen(buf);
+    if (used && used < size) used += (size_t)snprintf(buf + used, size - used, ", ");
+    if (used >= size) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + used, size - used, fmt, ap);
+    va_end(ap);
+}
+
+/* "threads 1, frames 10": a's values of the options where a and b differ. */
+static void differing(char *buf, size_t size, const bench_sample_opts *a,
+                      const bench_sample_opts *b)
+{
+    buf[0] = '\0';
+    if (a->threads != b->threads && a->threads && b->threads)
+        append(buf, size, "threads %u", (unsigned)a->threads);
+    if (a->frames != b->frames)
+        append(buf, size, "frames %u%s", (unsigned)a->frames, a->frames ? "" : " (to the end)");
+    if (a->seed != b->seed) append(buf, size, "seed %u", (unsigned)a->seed);
+    if (a->world_w != b->world_w || a->world_h != b->world_h)
+        append(buf, size, "world %ux%u", (unsigned)a->world_w, (unsigned)a->world_h);
+    if (strcmp(a->kernel, b->kernel) != 0) append(buf, size, "kernel %s", a->kernel);
+}
+
+static void print_line(const bench_samples *base, const bench_samples *cur, uint32_t c,
+                       bool by_threads)
+{
+    const bench_config *k = &cur->cfg[c];
+    printf("%9u  IP %-3s  %-7s  ", (unsigned)k->count, bench_ip_name(k->ip_on),
+           bench_storage_name(k->storage));
+    if (by_threads) printf("%3u threads  ", (unsigned)k->threads);
+    int b = bench_samples_find(base, k, by_threads);
+    if (b < 0) {
+        printf("not in the baseline\n");
+        return;
+    }
+    uint32_t nc = cur->n[c], nb = base->n[b];
+    double mc = median_of(cur->ms[c], nc), mb = median_of(base->ms[b], nb);
+    printf("median %9.1f -> %9.1f ms  %+7.1f %%  ", mb, mc, mb > 0.0 ? (mc - mb) / mb * 100.0 : 0.0);
+    bench_mwu t = bench_mwu_test(cur->ms[c], nc, base->ms[b], nb);
+    if (t.p_min >= BENCH_MWU_ALPHA) {
+        uint32_t need = runs_needed(nb);
+        printf("too few runs to tell a change from noise (%u vs %u: no result could reach p < "
+               "%.2f", (unsigned)nb, (unsigned)nc, BENCH_MWU_ALPHA);
+        if (need) printf("; against %u baseline run%s at least %u are needed: --repeat %u",
+                         (unsigned)nb, nb == 1 ? "" : "s", (unsigned)need, (unsigned)need);
+        printf(")\n");
+        return;
+    }
+    const char *verdict = "no significant change";
+    if (t.p < BENCH_MWU_ALPHA)
+        verdict = t.u > (double)nc * (double)nb / 2.0 ? "slower" : "faster";
+    if (t.p < 0.001)
+        printf("%s (p < 0.001, %u vs %u runs)\n", verdict, (unsigned)nb, (unsigned)nc);
+    else
+        printf("%s (p = %.3f, %u vs %u runs)\n", verdict, t.p, (unsigned)nb, (unsigned)nc);
+}
+
+void bench_baseline_print(const bench_samples *base, const bench_samples *cur)
+{
+    if (cur->name)
+        printf("%s against the baseline %s", cur->name, base->name);
+    else
+        printf("\nagainst the baseline %s", base->name);
+    printf(" (total ms per run, medians; Mann-Whitney U test over the runs, two-sided, "
+           "p < %.2f: beyond the noise):\n", BENCH_MWU_ALPHA);
+    char theirs[160], ours[160];
+    differing(theirs, sizeof theirs, &base->opts, &cur->opts);
+    differing(ours, sizeof ours, &cur->opts, &base->opts);
+    if (theirs[0])
+        printf("note: the baseline ran with %s, %s with %s: a change comes from that too\n",
+               theirs, cur->name ? cur->name : "this run", ours);
+    bool by_threads = bench_samples_by_threads(base->opts.threads, cur->opts.threads);
+    for (uint32_t c = 0; c < cur->cfg_n; c++) print_line(base, cur, c, by_threads);
+}
+
+/* ---- Mann-Whitney U test ------------------------------------------------- */
+
+/* C(n, k) as a double (exact up to 2^53, ample for p_min). */
+static double choose(size_t n, size_t k)
+{
+    double c = 1.0;
+    for (size_t i = 1; i <= k; i++) c = c * (double)(n - k + i) / (double)i;
+    return c;
+}
+
+double bench_mwu_p_min(size_t nx, size_t ny) { return fmin(1.0, 2.0 / choose(nx + ny, nx)); }
+
+/* P(U <= u) and P(U >= u) when all arrangements of m values of one side
+ * among m + n are equally likely: counts of arrangements per U through
+ * c(m, n, u) = c(m - 1, n, u - n) + c(m, n - 1, u) (the largest value
+ * comes from the first side, above all n of the other, or not). Returns
+ * false when out of memory. */
+static bool exact_tails(size_t m, size_t n, double u, double *le, double *ge)
+{
+    size_t width = m * n + 1;
+    double *prev = calloc((n + 1) * width, sizeof *prev);
+    double *cur = calloc((n + 1) * width, sizeof *cur);
+    if (!prev || !cur) {
+        free(prev);
+        free(cur);
+        return false;
+    }
+    for (size_t i = 0; i <= m; i++) {
+        for (size_t j = 0; j <= n; j++) {
+            double *c = cur + j * width;
+            for (size_t v = 0; v < width; v++) {
+                if (i == 0 || j == 0) {
+                    c[v] = v == 0;
+                    continue;
+                }
+                c[v] = (v >= j ? prev[j * width + v - j] : 0.0) + cur[(j - 1) * width + v];
+            }
+        }
+        double *t = prev;
+        prev = cur;
+        cur = t;
+    }
+    double total = 0.0, below = 0.0, above = 0.0;
+    for (size_t v = 0; v < width; v++) {
+        double k = prev[n * width + v];
+        total += k;
+        if ((double)v <= u) below += k;
+        if ((double)v >= u) above += k;
+    }
+    free(prev);
+    free(cur);
+    *le = below / total;
+    *ge = above / total;
+    return true;
+}
+
+static int cmp_double(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
+/* Sum over groups of equal values of t^3 - t (t values in the group). */
+static double tie_sum(const double *x, size_t nx, const double *y, size_t ny)
+{
+    size_t n = nx + ny;
+    double *all = malloc(n * sizeof *all), sum = 0.0;
+    if (!all) return NAN;
+    for (size_t i = 0; i < n; i++) all[i] = i < nx ? x[i] : y[i - nx];
+    qsort(all, n, sizeof *all, cmp_double);
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && all[j] == all[i]) j++;
+        double t = (double)(j - i);
+        sum += t * t * t - t;
+        i = j;
+    }
+    free(all);
+    return sum;
+}
+
+bench_mwu bench_mwu_test(const double *x, size_t nx, const double *y, size_t ny)
+{
+    assert(nx > 0 && ny > 0);
+    bench_mwu r = {0};
+    for (size_t i = 0; i < nx; i++)
+        for (size_t j = 0; j < ny; j++) r.u += x[i] > y[j] ? 1.0 : x[i] == y[j] ? 0.5 : 0.0;
+    double n = (double)(nx + ny), mean = (double)nx * (double)ny / 2.0;
+    r.p_min = bench_mwu_p_min(nx, ny);
+    double ties = tie_sum(x, nx, y, ny);
+    double le, ge;
+    if (ties == 0.0 && nx <= BENCH_MWU_EXACT_MAX && ny <= BENCH_MWU_EXACT_MAX &&
+        exact_tails(nx, ny, r.u, &le, &ge)) {
+        r.exact = true;
+        r.p = fmin(1.0, 2.0 * fmin(le, ge));
+        return r;
+    }
+    if (isnan(ties)) ties = 0.0; /* out of memory: as if there were none */
+    double var = (double)nx * (double)ny / 12.0 * ((n + 1.0) - ties / (n * (n - 1.0)));
+    if (!(var > 0.0)) {
+        r.p = 1.0; /* every value equal */
+        return r;
+    }
+    double z = fmax(0.0, fabs(r.u - mean) - 0.5) / sqrt(var);
+    r.p = fmin(1.0, erfc(z / sqrt(2.0)));
+    return r;
 }

@@ -1,23 +1,25 @@
-/* bench_data.c - the configuration and result tables of one benchmark. */
-#include "bench_data.h"
+/* bench_data.c - the configuration and result tables of one benchmark,
+ * and their statistics: mean, sd and median per configuration. */
+#include "bench_internal.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 uint32_t bench_base_threads(const bench_options *o)
 {
-    uint32_t least = o->threads[0];
-    for (uint32_t t = 1; t < o->thread_n; t++)
-        if (o->threads[t] < least) least = o->threads[t];
+    uint32_t least = o->sim.threads[0];
+    for (uint32_t t = 1; t < o->sim.thread_n; t++)
+        if (o->sim.threads[t] < least) least = o->sim.threads[t];
     return least;
 }
 
 bench_world bench_world_of(const bench_options *o, uint32_t count, uint32_t threads)
 {
     const sim_params d = sim_default_params();
-    bench_world b = {count, o->world_w ? o->world_w : (uint32_t)d.world_w,
-                     o->world_w ? o->world_h : (uint32_t)d.world_h};
+    bench_world b = {count, o->sim.world_w ? o->sim.world_w : (uint32_t)d.world_w,
+                     o->sim.world_w ? o->sim.world_h : (uint32_t)d.world_h};
     if (!o->weak) return b;
     double ratio = (double)threads / (double)bench_base_threads(o), side = sqrt(ratio);
     double n = floor((double)count * ratio + 0.5);
@@ -35,7 +37,8 @@ bool bench_world_check(const bench_options *o, uint32_t count, uint32_t threads,
     p.world_w = (float)b.w;
     p.world_h = (float)b.h;
     bool fixed = false;
-    for (uint32_t k = 0; k < o->storage_n; k++) fixed |= o->storages[k] == ECS_STORAGE_FIXED;
+    for (uint32_t k = 0; k < o->sim.storage_n; k++)
+        fixed |= o->sim.storages[k] == ECS_STORAGE_FIXED;
     if (b.w > SIM_WORLD_SIDE_MAX || b.h > SIM_WORLD_SIDE_MAX) {
         snprintf(why, size, "the world %ux%u has a side over %u units", (unsigned)b.w,
                  (unsigned)b.h, (unsigned)SIM_WORLD_SIDE_MAX);
@@ -49,9 +52,9 @@ bool bench_world_check(const bench_options *o, uint32_t count, uint32_t threads,
                                                                     : ECS_MAX_ENTITIES));
         return false;
     }
-    if (fixed && b.particles > o->fixed_limit) {
+    if (fixed && b.particles > o->sim.fixed_limit) {
         snprintf(why, size, "%u particles exceed the fixed storage limit %u (--fixed-limit)",
-                 (unsigned)b.particles, (unsigned)o->fixed_limit);
+                 (unsigned)b.particles, (unsigned)o->sim.fixed_limit);
         return false;
     }
     return true;
@@ -61,7 +64,7 @@ bool bench_set_init(bench_set *s, const bench_options *o)
 {
     *s = (bench_set){.opt = o};
     bench_machine_read(&s->machine);
-    s->cfg_n = o->count_n * o->ip_n * o->storage_n * o->thread_n;
+    s->cfg_n = o->sim.count_n * o->sim.ip_n * o->sim.storage_n * o->sim.thread_n;
     s->cfgs = calloc(s->cfg_n, sizeof *s->cfgs);
     s->runs = calloc((size_t)s->cfg_n * o->repeat, sizeof *s->runs);
     s->sums = calloc(s->cfg_n, sizeof *s->sums);
@@ -71,12 +74,12 @@ bool bench_set_init(bench_set *s, const bench_options *o)
         return false;
     }
     uint32_t c = 0;
-    for (uint32_t i = 0; i < o->count_n; i++)
-        for (uint32_t j = 0; j < o->ip_n; j++)
-            for (uint32_t k = 0; k < o->storage_n; k++)
-                for (uint32_t t = 0; t < o->thread_n; t++)
-                    s->cfgs[c++] = (bench_config){o->counts[i], o->ip_on[j], o->storages[k],
-                                                  o->threads[t]};
+    for (uint32_t i = 0; i < o->sim.count_n; i++)
+        for (uint32_t j = 0; j < o->sim.ip_n; j++)
+            for (uint32_t k = 0; k < o->sim.storage_n; k++)
+                for (uint32_t t = 0; t < o->sim.thread_n; t++)
+                    s->cfgs[c++] = (bench_config){o->sim.counts[i], o->sim.ip_on[j],
+                                                  o->sim.storages[k], o->sim.threads[t]};
     return true;
 }
 
@@ -123,4 +126,88 @@ const char *bench_ip_name(bool on) { return on ? "on" : "off"; }
 const char *bench_storage_name(ecs_storage storage)
 {
     return storage == ECS_STORAGE_FIXED ? "fixed" : "dynamic";
+}
+
+/* ---- statistics ---------------------------------------------------------- */
+
+double bench_mean(const double *v, size_t n)
+{
+    double sum = 0.0;
+    for (size_t i = 0; i < n; i++) sum += v[i];
+    return n ? sum / (double)n : 0.0;
+}
+
+double bench_sd(const double *v, size_t n)
+{
+    if (n < 2) return 0.0;
+    double m = bench_mean(v, n), sq = 0.0;
+    for (size_t i = 0; i < n; i++) sq += (v[i] - m) * (v[i] - m);
+    return sqrt(sq / (double)(n - 1));
+}
+
+static int cmp_double(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
+double bench_percentile(double *v, size_t n, double p)
+{
+    if (n == 0) return 0.0;
+    qsort(v, n, sizeof *v, cmp_double);
+    double rank = p / 100.0 * (double)(n - 1);
+    size_t lo = (size_t)rank;
+    if (lo + 1 >= n) return v[n - 1];
+    double frac = rank - (double)lo;
+    return v[lo] + (v[lo + 1] - v[lo]) * frac;
+}
+
+/* ---- summary ------------------------------------------------------------- */
+
+/* Picks one figure out of a run. */
+typedef double (*field_fn)(const bench_result *r, uint32_t arg);
+
+static double f_total(const bench_result *r, uint32_t a) { (void)a; return r->total_ms; }
+static double f_spawn(const bench_result *r, uint32_t a) { (void)a; return r->spawn_ms; }
+static double f_step(const bench_result *r, uint32_t a) { (void)a; return r->step_mean_ms; }
+static double f_p99(const bench_result *r, uint32_t a) { (void)a; return r->step_p99_ms; }
+static double f_contacts(const bench_result *r, uint32_t a)
+{
+    (void)a;
+    return r->contacts_per_frame;
+}
+static double f_rss(const bench_result *r, uint32_t a) { (void)a; return r->peak_rss_mib; }
+static double f_frames(const bench_result *r, uint32_t a) { (void)a; return (double)r->frames; }
+static double f_available(const bench_result *r, uint32_t a) { (void)a; return r->available; }
+static double f_achieved(const bench_result *r, uint32_t a) { (void)a; return r->achieved; }
+static double f_busy(const bench_result *r, uint32_t a) { (void)a; return r->busy; }
+static double f_system(const bench_result *r, uint32_t k) { return r->system_ms[k]; }
+
+static bench_stat stat_of(const bench_set *s, uint32_t cfg, field_fn f, uint32_t arg)
+{
+    double v[BENCH_MAX_REPEAT];
+    uint32_t n = s->opt->repeat;
+    for (uint32_t r = 0; r < n; r++) v[r] = f(bench_set_run(s, r, cfg), arg);
+    double mean = bench_mean(v, n), sd = bench_sd(v, n);
+    return (bench_stat){mean, sd, bench_percentile(v, n, 50.0)}; /* sorts v: last */
+}
+
+static void summarize_one(const bench_set *s, uint32_t c, bench_summary *out)
+{
+    out->total = stat_of(s, c, f_total, 0);
+    out->spawn = stat_of(s, c, f_spawn, 0);
+    out->step_mean = stat_of(s, c, f_step, 0);
+    out->step_p99 = stat_of(s, c, f_p99, 0);
+    out->contacts = stat_of(s, c, f_contacts, 0);
+    out->rss = stat_of(s, c, f_rss, 0);
+    out->frames = stat_of(s, c, f_frames, 0).mean;
+    out->available = stat_of(s, c, f_available, 0);
+    out->achieved = stat_of(s, c, f_achieved, 0);
+    out->busy = stat_of(s, c, f_busy, 0);
+    for (uint32_t k = 0; k < SIM_SYSTEM_COUNT; k++) out->system[k] = stat_of(s, c, f_system, k);
+}
+
+void bench_summarize(bench_set *s)
+{
+    for (uint32_t c = 0; c < s->cfg_n; c++) summarize_one(s, c, &s->sums[c]);
 }

@@ -1,15 +1,70 @@
-/* bench_run.c - one run: create the world, step it to the end, measure. */
-#include "bench_run.h"
+/* bench_run.c - one run: create the world, step it to the end, measure;
+ * the progress line on stderr and the run's part of a --trace file. */
+#include "bench_internal.h"
+#include "bench_machine.h"
 #include "app_clock.h"
-#include "bench_mem.h"
-#include "bench_msg.h"
-#include "bench_stats.h"
-#include "bench_trace.h"
 #include "stop.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+
+/* ---- progress line ------------------------------------------------------- */
+
+#define INTERVAL_MS 100.0
+
+static void bench_progress_init(bench_progress *p, bool on)
+{
+    *p = (bench_progress){.on = on, .last_ms = -1e300};
+}
+
+static bool bench_progress_due(const bench_progress *p, double now_ms)
+{
+    return p->on && now_ms - p->last_ms >= INTERVAL_MS;
+}
+
+static void bench_progress_show(bench_progress *p, const char *text, double now_ms)
+{
+    if (!p->on) return;
+    int n = fprintf(stderr, "\r%s", text) - 1;
+    if (n < p->width) fprintf(stderr, "%*s", p->width - n, "");
+    fflush(stderr);
+    p->width = n;
+    p->last_ms = now_ms;
+}
+
+static void bench_progress_clear(bench_progress *p)
+{
+    if (!p->on || p->width == 0) return;
+    fprintf(stderr, "\r%*s\r", p->width, "");
+    fflush(stderr);
+    p->width = 0;
+}
+
+/* ---- trace --------------------------------------------------------------- */
+
+static void bench_trace_run_begin(app_trace *t, const bench_options *o,
+                                  const bench_config *cfg, uint32_t repeat)
+{
+    if (!t || repeat != 0) return;
+    char label[128];
+    bench_world b = bench_world_of(o, cfg->count, cfg->threads);
+    snprintf(label, sizeof label, "%u particles, IP %s, %s, %u thread%s", (unsigned)b.particles,
+             bench_ip_name(cfg->ip_on), bench_storage_name(cfg->storage), (unsigned)cfg->threads,
+             cfg->threads == 1u ? "" : "s");
+    /* Out of memory is kept in the trace and reported when it is written. */
+    (void)app_trace_run_begin(t, label);
+}
+
+static void bench_trace_run_end(app_trace *t, bench_progress *p, bool ok)
+{
+    if (!t) return;
+    bool note = ok && app_trace_run_short(t);
+    if (note) bench_progress_clear(p);
+    app_trace_run_end(t, note);
+}
+
+/* ---- runs ---------------------------------------------------------------- */
 
 /* What one run accumulates while its frames go by. */
 typedef struct run_state {
@@ -30,14 +85,14 @@ static sim_config make_config(const bench_options *o, const bench_config *c, boo
 {
     sim_config sc = sim_default_config();
     bench_world b = bench_world_of(o, c->count, c->threads);
-    sc.params.seed = o->seed;
+    sc.params.seed = o->sim.seed;
     sc.particles = empty ? 0u : b.particles;
     sc.storage = c->storage;
-    sc.capacity = c->storage == ECS_STORAGE_FIXED ? o->fixed_limit : 0u;
+    sc.capacity = c->storage == ECS_STORAGE_FIXED ? o->sim.fixed_limit : 0u;
     sc.workers = c->threads;
     sc.inner_parallelism_off = !c->ip_on;
-    sc.kernel = o->kernel;
-    if (o->world_w || o->weak) {
+    sc.kernel = o->sim.kernel;
+    if (o->sim.world_w || o->weak) {
         sc.params.world_w = (float)b.w;
         sc.params.world_h = (float)b.h;
     }
@@ -214,7 +269,7 @@ int bench_run(bench_runner *r, uint32_t index, uint32_t repeat, const bench_conf
 
 int bench_run_print_dag(const bench_options *o)
 {
-    bench_config c = {0u, o->ip_on[0], o->storages[0], o->threads[0]};
+    bench_config c = {0u, o->sim.ip_on[0], o->sim.storages[0], o->sim.threads[0]};
     sim_config sc = make_config(o, &c, true);
     sc.capacity = 1u; /* the graph needs no particles: no entity storage to speak of */
     sc.workers = 1u;

@@ -85,17 +85,17 @@ static void notify(window_app *a, const char *fmt, ...)
 static int create_world(window_app *a)
 {
     sim_config cfg = sim_default_config();
-    cfg.params.seed = a->opt.seed;
-    cfg.particles = a->opt.particles;
-    cfg.storage = a->opt.storage;
-    cfg.capacity = a->opt.storage == ECS_STORAGE_FIXED ? a->opt.fixed_limit : 0u;
-    cfg.workers = a->opt.threads;
+    cfg.params.seed = a->opt.sim.seed;
+    cfg.particles = a->opt.sim.counts[0];
+    cfg.storage = a->opt.sim.storages[0];
+    cfg.capacity = a->opt.sim.storages[0] == ECS_STORAGE_FIXED ? a->opt.sim.fixed_limit : 0u;
+    cfg.workers = a->opt.sim.threads[0];
     cfg.max_workers = a->opt.max_threads;
-    cfg.inner_parallelism_off = !a->opt.ip_on;
-    cfg.kernel = a->opt.kernel;
-    if (a->opt.world_w) {
-        cfg.params.world_w = (float)a->opt.world_w;
-        cfg.params.world_h = (float)a->opt.world_h;
+    cfg.inner_parallelism_off = !a->opt.sim.ip_on[0];
+    cfg.kernel = a->opt.sim.kernel;
+    if (a->opt.sim.world_w) {
+        cfg.params.world_w = (float)a->opt.sim.world_w;
+        cfg.params.world_h = (float)a->opt.sim.world_h;
     }
     ecs_error err = {0};
     ecs_status st = sim_create(&cfg, &a->world, &err);
@@ -338,7 +338,7 @@ static void step(window_app *a, window_frame *f)
     if (st == ECS_ERR_FULL) {
         char limit[32], dropped[32];
         notify(a, "storage full (fixed limit %s): %s sprayed particles dropped",
-               window_hud_count(limit, sizeof limit, a->opt.fixed_limit),
+               window_hud_count(limit, sizeof limit, a->opt.sim.fixed_limit),
                window_hud_count(dropped, sizeof dropped, sim_spray_dropped(a->world)));
     } else if (st != ECS_OK) {
         app_error(PROG, "the simulation step failed: %s", sim_step_error(a->world));
@@ -405,8 +405,8 @@ static void hud(window_app *a, const window_hud_layout *l)
         .max_workers = sim_max_workers(a->world),
         .ip_on = sim_inner_parallelism(a->world),
         .kernel = sim_kernel_name(sim_get_kernel(a->world)),
-        .storage = a->opt.storage,
-        .fixed_limit = a->opt.fixed_limit,
+        .storage = a->opt.sim.storages[0],
+        .fixed_limit = a->opt.sim.fixed_limit,
         .paused = a->paused,
         .help = a->help,
         .vsync_on = a->plat.vsync_on,

@@ -56,12 +56,16 @@ static window_options defaults(void)
 {
     uint32_t cpus = app_online_cpus();
     return (window_options){
-        .particles = 50000u,
-        .threads = cpus,
+        .sim = {.counts = {50000u},
+                .count_n = 1,
+                .ip_on = {true},
+                .ip_n = 1,
+                .storages = {ECS_STORAGE_FIXED},
+                .storage_n = 1,
+                .threads = {cpus},
+                .thread_n = 1,
+                .fixed_limit = APP_THESIS_FIXED_LIMIT}, /* room to spray */
         .max_threads = cpus,
-        .ip_on = true,
-        .storage = ECS_STORAGE_FIXED,
-        .fixed_limit = APP_THESIS_FIXED_LIMIT, /* room to spray */
         .vsync = true,
         .draw = WINDOW_DRAW_POINTS,
         .width = 1440u,
@@ -72,29 +76,9 @@ static window_options defaults(void)
     };
 }
 
-static app_sim_options sim_of(const window_options *o)
-{
-    return (app_sim_options){
-        .counts = {o->particles},
-        .count_n = 1,
-        .ip_on = {o->ip_on},
-        .ip_n = 1,
-        .storages = {o->storage},
-        .storage_n = 1,
-        .threads = {o->threads},
-        .thread_n = 1,
-        .seed = o->seed,
-        .fixed_limit = o->fixed_limit,
-        .kernel = o->kernel,
-        .world_w = o->world_w,
-        .world_h = o->world_h,
-    };
-}
-
 void window_cli_usage(FILE *f)
 {
     const window_options d = defaults();
-    const app_sim_options sim = sim_of(&d);
     fputs("usage: particles [run] [options]\n"
           "Opens a window on the thesis particle simulation, stepped by the ECS on\n"
           "--threads workers and drawn with OpenGL 3.3: a wave of --entities\n"
@@ -102,7 +86,7 @@ void window_cli_usage(FILE *f)
           "times, the particle count, workers, inner parallelism and storage.\n"
           "\n",
           f);
-    app_options_usage(f, 1u, &sim);
+    app_options_usage(f, 1u, &d.sim);
     fprintf(f,
             "  --frames N                quit after N frames, 0..%u (default 0: when\n"
             "                            the window is closed)\n"
@@ -322,7 +306,6 @@ static bool apply(int c, const char *arg, void *ctx)
 int window_cli_parse(int argc, char **argv, window_options *o)
 {
     *o = defaults();
-    app_sim_options sim = sim_of(o);
     bool run = argc > 0 && strcmp(argv[0], "run") == 0;
     static const char *const bench_flags[] = {"repeat",    "csv",       "json",     "chart",
                                               "quiet",     "cpu-probe", "print-dag", "baseline",
@@ -331,20 +314,12 @@ int window_cli_parse(int argc, char **argv, window_options *o)
                        "particles bench", bench_flags},
                       o};
     p.cli.mode_options = &p;
-    int rc = app_options_parse(argc, argv, &p.cli, &sim);
+    int rc = app_options_parse(argc, argv, &p.cli, &o->sim);
     if (rc != 0) return rc;
-    o->particles = sim.counts[0];
-    o->ip_on = sim.ip_on[0];
-    o->storage = sim.storages[0];
-    o->threads = sim.threads[0];
-    o->seed = sim.seed;
-    o->fixed_limit = sim.fixed_limit;
-    o->kernel = sim.kernel;
-    o->world_w = sim.world_w;
-    o->world_h = sim.world_h;
     if (o->center_given) {
         sim_params d = sim_default_params();
-        float ww = o->world_w ? (float)o->world_w : d.world_w, wh = o->world_h ? (float)o->world_h : d.world_h;
+        float ww = o->sim.world_w ? (float)o->sim.world_w : d.world_w;
+        float wh = o->sim.world_h ? (float)o->sim.world_h : d.world_h;
         if (o->center_x > ww || o->center_y > wh) {
             app_error(p.cli.prog, "--center: %s is outside the world (0..%g, 0..%g)",
                       o->center_given, (double)ww, (double)wh);
@@ -352,6 +327,6 @@ int window_cli_parse(int argc, char **argv, window_options *o)
         }
     }
     uint32_t cpus = app_online_cpus();
-    o->max_threads = o->threads > cpus ? o->threads : cpus;
+    o->max_threads = o->sim.threads[0] > cpus ? o->sim.threads[0] : cpus;
     return app_trace_check_options(p.cli.prog, o->trace, &o->trace_frames, o->frames) ? 0 : 2;
 }

@@ -24,15 +24,11 @@ typedef enum window_switch {
 } window_switch;
 
 typedef struct window_options {
-    uint32_t particles;     /* the first wave, and every new one */
-    uint32_t threads;       /* workers at start */
-    uint32_t max_threads;   /* the most `+` may reach: max(threads, online CPUs) */
-    bool ip_on;
-    ecs_storage storage;
-    uint32_t fixed_limit;
-    uint32_t seed;
-    sim_kernel kernel;      /* --kernel (AUTO unless given) */
-    uint32_t world_w, world_h; /* --world; 0: the thesis's */
+    /* The simulation's flags as options.h parsed them, one value each:
+     * counts[0] particles in the first wave and every new one, threads[0]
+     * workers at start, ip_on[0], storages[0]. */
+    app_sim_options sim;
+    uint32_t max_threads;   /* the most `+` may reach: max(threads[0], online CPUs) */
     uint32_t frames;        /* 0: until the window is closed */
     const char *screenshot; /* NULL: none at exit */
     bool vsync;

@@ -33,20 +33,32 @@ static int no_display(const char *why)
     return 1;
 }
 
-/* Picks the driver before SDL probes: with neither display variable set
- * SDL would only fall back to 'offscreen', and with DISPLAY alone its
- * Wayland probe prints a stray libwayland line when the X server is
- * unreachable. An explicit SDL_VIDEODRIVER is left to SDL. */
+/* Linux and the BSDs show a window through an X server or a Wayland
+ * compositor, which DISPLAY and WAYLAND_DISPLAY name: without either no
+ * window can appear there. macOS, Windows and the rest have a display
+ * that no variable names; SDL finds it by itself. */
+#if defined(__unix__) && !defined(__APPLE__) && !defined(__ANDROID__)
+#define DISPLAY_IN_ENV 1
+#else
+#define DISPLAY_IN_ENV 0
+#endif
+
+/* Picks the driver before SDL probes where a display is named by the
+ * environment: with neither display variable set SDL would only fall back
+ * to 'offscreen', and with DISPLAY alone its Wayland probe prints a stray
+ * libwayland line when the X server is unreachable. An explicit
+ * SDL_VIDEODRIVER (kmsdrm, offscreen, ...) is left to SDL everywhere. */
 static int open_video(void)
 {
     bool chosen = getenv("SDL_VIDEODRIVER") != NULL;
     const char *x11 = getenv("DISPLAY"), *wayland = getenv("WAYLAND_DISPLAY");
-    if (!chosen && !x11 && !wayland) return no_display("DISPLAY and WAYLAND_DISPLAY are unset");
-    if (!chosen && !wayland) SDL_SetHint(SDL_HINT_VIDEODRIVER, "x11");
+    bool by_env = DISPLAY_IN_ENV && !chosen;
+    if (by_env && !x11 && !wayland) return no_display("DISPLAY and WAYLAND_DISPLAY are unset");
+    if (by_env && !wayland) SDL_SetHint(SDL_HINT_VIDEODRIVER, "x11");
     /* SIGINT and SIGTERM are the program's own (stop.h), not SDL_QUIT. */
     SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
-        if (chosen || wayland) return no_display(SDL_GetError());
+        if (!by_env || wayland) return no_display(SDL_GetError());
         char why[384];
         snprintf(why, sizeof why, "cannot reach the X server at DISPLAY=%s (SDL: %s)", x11,
                  SDL_GetError());

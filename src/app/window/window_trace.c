@@ -17,9 +17,9 @@ int window_trace_start(window_trace *t, const window_options *o)
     if (!o->trace) return 0;
     char label[128];
     snprintf(label, sizeof label, "window: %u particles a wave, IP %s, %s, %u thread%s at start",
-             (unsigned)o->particles, o->ip_on ? "on" : "off",
-             o->storage == ECS_STORAGE_FIXED ? "fixed" : "dynamic", (unsigned)o->threads,
-             o->threads == 1u ? "" : "s");
+             (unsigned)o->sim.counts[0], o->sim.ip_on[0] ? "on" : "off",
+             o->sim.storages[0] == ECS_STORAGE_FIXED ? "fixed" : "dynamic",
+             (unsigned)o->sim.threads[0], o->sim.threads[0] == 1u ? "" : "s");
     t->trace = app_trace_new(PROG, &o->trace_frames);
     if (!t->trace || !app_trace_run_begin(t->trace, label)) {
         app_error(PROG, "--trace %s: out of memory", o->trace);

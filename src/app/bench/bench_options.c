@@ -1,11 +1,11 @@
-/* bench_cli.c - the options of `particles bench`: its own flags; the
- * simulation's are parsed by options.c. */
-#include "bench_cli.h"
-#include "bench_data.h"
-#include "bench_msg.h"
-#include "bench_mwu.h"
-#include "bench_probe.h"
+/* bench_options.c - the options of `particles bench`: its own flags (the
+ * simulation's are parsed by options.c), their checks against each other,
+ * --help, and the one way the bench reports a failure. */
+#include "bench_internal.h"
+#include "bench_machine.h"
+#include "options.h"
 
+#include <stdarg.h>
 #include <string.h>
 #include <strings.h>
 
@@ -57,7 +57,7 @@ static app_sim_options default_sim(void)
     };
 }
 
-void bench_cli_usage(FILE *f)
+void bench_options_usage(FILE *f)
 {
     const app_sim_options d = default_sim();
     fputs("usage: particles bench [options]\n"
@@ -273,7 +273,7 @@ static bool check_no_run(const bench_parse *p, uint32_t given)
 static bool check_weak(const bench_options *o)
 {
     if (!o->weak) return true;
-    if (o->thread_n < 2) {
+    if (o->sim.thread_n < 2) {
         bench_error("--weak grows the world with the thread count: give two or more in "
                     "--threads (e.g. --threads 1,2,4)");
         return false;
@@ -284,20 +284,20 @@ static bool check_weak(const bench_options *o)
         return false;
     }
     char why[200];
-    for (uint32_t i = 0; i < o->count_n; i++)
-        for (uint32_t t = 0; t < o->thread_n; t++)
-            if (!bench_world_check(o, o->counts[i], o->threads[t], why, sizeof why)) {
-                bench_error("--weak: --entities %u at --threads %u: %s", (unsigned)o->counts[i],
-                            (unsigned)o->threads[t], why);
+    for (uint32_t i = 0; i < o->sim.count_n; i++)
+        for (uint32_t t = 0; t < o->sim.thread_n; t++)
+            if (!bench_world_check(o, o->sim.counts[i], o->sim.threads[t], why, sizeof why)) {
+                bench_error("--weak: --entities %u at --threads %u: %s", (unsigned)o->sim.counts[i],
+                            (unsigned)o->sim.threads[t], why);
                 return false;
             }
     return true;
 }
 
-int bench_cli_parse(int argc, char **argv, bench_options *o)
+int bench_options_parse(int argc, char **argv, bench_options *o)
 {
-    app_sim_options sim = default_sim();
-    *o = (bench_options){.repeat = 3,
+    *o = (bench_options){.sim = default_sim(),
+                         .repeat = 3,
                          .cpu_probe_ms = BENCH_CPU_PROBE_MS,
                          .trace_frames = {.first = APP_TRACE_FIRST_DEFAULT,
                                           .last = APP_TRACE_LAST_DEFAULT}};
@@ -309,23 +309,20 @@ int bench_cli_parse(int argc, char **argv, bench_options *o)
                       window_flags},
                      o, NULL};
     p.cli.mode_options = &p;
-    int rc = app_options_parse(argc, argv, &p.cli, &sim);
-    memcpy(o->counts, sim.counts, sizeof o->counts);
-    o->count_n = sim.count_n;
-    memcpy(o->ip_on, sim.ip_on, sizeof o->ip_on);
-    o->ip_n = sim.ip_n;
-    memcpy(o->storages, sim.storages, sizeof o->storages);
-    o->storage_n = sim.storage_n;
-    memcpy(o->threads, sim.threads, sizeof o->threads);
-    o->thread_n = sim.thread_n;
-    o->seed = sim.seed;
-    o->fixed_limit = sim.fixed_limit;
-    o->kernel = sim.kernel;
-    o->world_w = sim.world_w;
-    o->world_h = sim.world_h;
+    int rc = app_options_parse(argc, argv, &p.cli, &o->sim);
     if (rc != 0 || o->help) return rc;
-    return check_no_run(&p, sim.given) && check_files(o) && check_weak(o) &&
+    return check_no_run(&p, o->sim.given) && check_files(o) && check_weak(o) &&
                    app_trace_check_options(BENCH_PROG, o->trace, &o->trace_frames, o->frames)
                ? 0
                : 2;
+}
+
+/* ---- messages ------------------------------------------------------------ */
+
+void bench_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    app_verror(BENCH_PROG, fmt, ap);
+    va_end(ap);
 }

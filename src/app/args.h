@@ -1,0 +1,94 @@
+/* args.h - the pieces of a command line that know nothing of the
+ * simulation: one-line errors, numbers as people type them, words, file
+ * names, and the nearest name to a slip of the keyboard. Shared by the
+ * modes of `particles` (options.h) and by bench/ecs_bench. */
+#ifndef APP_ARGS_H
+#define APP_ARGS_H
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* What a mode tells the parser (options.h), and what the helpers below
+ * name in their messages. */
+typedef struct app_mode_cli {
+    const char *prog;                /* "particles bench": prefixes every message */
+    uint32_t list_max;               /* items allowed in a list flag: 1 for one run,
+                                        where "a,b" is refused as not one value */
+    const struct option *longopts;   /* the mode's own flags, NULL-terminated */
+    /* Applies one of the mode's own flags; false after printing why not. */
+    bool (*apply)(int code, const char *arg, void *mode_options);
+    void *mode_options;
+    /* The other mode, named where a user gives one of its flags here
+     * ("--csv is a flag of particles bench"): its name and its own flags,
+     * NULL-terminated; NULL for none. */
+    const char *other_mode;
+    const char *const *other_flags;
+} app_mode_cli;
+
+/* s[0..len) as plain decimal digits in [lo, hi] and nothing else (no
+ * sign, space or suffix), for the parts of sizes like WxH; prints nothing. */
+bool app_scan_u32(const char *s, size_t len, uint32_t lo, uint32_t hi, uint32_t *out);
+
+/* What app_scan_count found. */
+typedef enum app_count_status {
+    APP_COUNT_OK,
+    APP_COUNT_FORM,     /* not one of the forms below */
+    APP_COUNT_FRACTION, /* a form, but not a whole number: 1.2345k */
+    APP_COUNT_RANGE     /* a whole number outside [lo, hi] (or past 64 bits) */
+} app_count_status;
+
+/* s[0..len) as a count in [lo, hi], in the forms people type: digits
+ * (200000), with single '_' between digits (200_000), a decimal point
+ * (1.5k), then either a k/K (10^3), M (10^6) or G (10^9) suffix or a
+ * power of ten eN/EN (2e5, 1.5E6), N of one or two digits. The value must
+ * be a whole number exactly. No sign, space or comma. Prints nothing. */
+app_count_status app_scan_count(const char *s, size_t len, uint32_t lo, uint32_t hi,
+                                uint32_t *out);
+
+#define APP_NAME_MAX 64u /* longest name app_edit_distance compares */
+
+/* The edit distance (insert, delete, substitute, swap two neighbours)
+ * between a[0..n) and the string b; names longer than APP_NAME_MAX count
+ * as wholly different. */
+size_t app_edit_distance(const char *a, size_t n, const char *b);
+/* Of names[0..n), the nearest to typed[0..len) that is close enough to be
+ * a slip of the keyboard (at most 1 edit for names up to 4 letters, 2 up
+ * to 8, 3 beyond, and fewer edits than typed has letters); the first of
+ * equals; NULL if none is. */
+const char *app_nearest(const char *typed, size_t len, const char *const *names, size_t n);
+/* Of the options all (NULL-terminated), the one nearest to the unknown
+ * "--name" or "--name=value" elem (app_nearest), or NULL. */
+const char *app_nearest_option(const struct option *all, const char *elem);
+
+/* Helpers for a mode's own flags; each prints one line on failure:
+ * "<prog>: <flag>: '<value>' is not ...". Numbers are read by
+ * app_scan_count. */
+bool app_parse_u32(const app_mode_cli *cli, const char *flag, const char *arg, uint32_t lo,
+                   uint32_t hi, uint32_t *out);
+/* The same for the item s[0..len) of a list. */
+bool app_parse_u32_span(const app_mode_cli *cli, const char *flag, const char *s, size_t len,
+                        uint32_t lo, uint32_t hi, uint32_t *out);
+/* One of words[0..n), its index in *out. */
+bool app_parse_word(const app_mode_cli *cli, const char *flag, const char *arg,
+                    const char *const *words, uint32_t n, uint32_t *out);
+bool app_parse_word_span(const app_mode_cli *cli, const char *flag, const char *s, size_t len,
+                         const char *const *words, uint32_t n, uint32_t *out);
+bool app_parse_file(const app_mode_cli *cli, const char *flag, const char *arg,
+                    const char **out);
+
+/* One line on stderr: "<prog>: <message>". */
+void app_verror(const char *prog, const char *fmt, va_list ap)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 0)))
+#endif
+    ;
+void app_error(const char *prog, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+#endif /* APP_ARGS_H */

@@ -1,0 +1,309 @@
+/* bench_internal.h - what the files of `particles bench` share: its
+ * options, one benchmark's configurations, runs and summaries, and the
+ * functions that run, report and export them (bench.h is the mode's
+ * entry point). */
+#ifndef BENCH_INTERNAL_H
+#define BENCH_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "bench_machine.h"
+#include "ecs.h"
+#include "options.h"
+#include "sim.h"
+#include "trace.h"
+
+/* ---- options ---- */
+
+#define BENCH_PROG "particles bench"
+#define BENCH_MAX_LIST APP_MAX_LIST /* items in --entities */
+#define BENCH_MAX_THREADS APP_MAX_THREADS
+#define BENCH_MAX_REPEAT 1000u
+#define BENCH_MAX_FRAMES 1000000u
+#define BENCH_CPU_PROBE_MS 200u /* --cpu-probe default */
+#define BENCH_THESIS_FIXED_LIMIT APP_THESIS_FIXED_LIMIT
+
+/* The bench's options: the simulation's flags as options.h parsed them
+ * (lists: every combination runs), and the bench's own. */
+typedef struct bench_options {
+    app_sim_options sim;
+    bool weak;                       /* --weak: particles and world grow with the threads */
+    uint32_t repeat;
+    uint32_t frames;                 /* 0: until every particle died */
+    uint32_t cpu_probe_ms;           /* each CPU's speed probe; 0: none */
+    const char *csv, *json, *chart;  /* NULL: not written */
+    const char *baseline;            /* --baseline: an earlier --json; NULL: none */
+    const char *compare;             /* --compare: a later --json, compared with
+                                        the baseline instead of running */
+    const char *trace;               /* --trace: NULL: not written */
+    app_trace_frames trace_frames;   /* --trace-frames */
+    bool quiet, print_dag, help;
+} bench_options;
+
+/* Parses argv (argv[0] is the mode's name) into *o, checking every value
+ * and the options against each other. Returns 0, or 2 after printing one
+ * line naming the flag, the value and what is allowed. */
+int bench_options_parse(int argc, char **argv, bench_options *o);
+
+void bench_options_usage(FILE *f);
+
+/* One line on stderr, prefixed "particles bench: " (app_error's). */
+void bench_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* ---- configurations, runs and summaries ---- */
+
+#define BENCH_NAME_MAX 32u
+/* Frame whose state is hashed besides the final one (and the frame when
+ * half the particles have died): a run until every particle died ends
+ * empty, so its final hash covers the frame count only. */
+#define BENCH_CHECK_FRAME 100u
+
+typedef struct bench_config {
+    uint32_t count; /* as given: with --weak, the particles at the smallest thread count */
+    bool ip_on;
+    ecs_storage storage;
+    uint32_t threads;
+} bench_config;
+
+/* What one configuration simulates: with --weak its particles and world
+ * sides grow with threads / the smallest thread count (the particles by
+ * that ratio, rounded; each side by its square root, rounded: constant
+ * density); otherwise the count and the world given. */
+typedef struct bench_world {
+    uint32_t particles, w, h;
+} bench_world;
+
+bench_world bench_world_of(const bench_options *o, uint32_t count, uint32_t threads);
+/* Whether the simulation takes bench_world_of(o, count, threads): its sides,
+ * grid, density and fixed storage limit; else what is wrong, in why. */
+bool bench_world_check(const bench_options *o, uint32_t count, uint32_t threads, char *why,
+                       size_t size);
+/* The smallest thread count given: the base of speedups and of --weak. */
+uint32_t bench_base_threads(const bench_options *o);
+
+/* One run of one configuration. Times in ms, memory in MiB. */
+typedef struct bench_result {
+    uint32_t repeat; /* 1-based */
+    uint64_t frames;
+    double total_ms, spawn_ms, step_mean_ms, step_p99_ms;
+    double contacts_per_frame;
+    double peak_rss_mib;
+    bool rss_per_run;   /* VmHWM after a reset; false: getrusage, process peak */
+    uint64_t hash;       /* final state: nothing alive after a run to the end */
+    uint64_t check_hash; /* state after BENCH_CHECK_FRAME frames */
+    bool has_check;      /* the run reached BENCH_CHECK_FRAME */
+    uint64_t half_frame; /* the first frame after which at most half the particles lived */
+    uint64_t half_hash;  /* the state then */
+    bool has_half;       /* the run reached it */
+    double system_ms[SIM_SYSTEM_COUNT]; /* mean per frame */
+    /* The timeline's profile summed over the frames (system phase only):
+     * work (every subtask and finish), span (critical path), wall. */
+    double work_ms, span_ms, wall_ms;
+    double available, achieved; /* work / span, work / wall */
+    double busy;                /* mean over the workers of their busy share of wall */
+} bench_result;
+
+typedef struct bench_stat {
+    double mean, sd, median;
+} bench_stat;
+
+/* Every repeat of one configuration. */
+typedef struct bench_summary {
+    bench_stat total, spawn, step_mean, step_p99, contacts, rss;
+    bench_stat available, achieved, busy;
+    bench_stat system[SIM_SYSTEM_COUNT];
+    double frames; /* mean (equal across repeats unless something is wrong) */
+} bench_summary;
+
+typedef struct bench_set {
+    const bench_options *opt;
+    bench_machine machine;
+    uint32_t cfg_n;        /* counts x IP values x storages x thread counts */
+    bench_config *cfgs;    /* in (count, IP, storage, threads) order of the options */
+    bench_result *runs;    /* repeat r of configuration c at r * cfg_n + c */
+    bench_summary *sums;   /* per configuration */
+    char systems[SIM_SYSTEM_COUNT][BENCH_NAME_MAX];
+} bench_set;
+
+/* Allocates the tables for o's configurations; false if out of memory. */
+bool bench_set_init(bench_set *s, const bench_options *o);
+void bench_set_free(bench_set *s);
+
+uint32_t bench_set_run_count(const bench_set *s);
+const bench_result *bench_set_run(const bench_set *s, uint32_t repeat, uint32_t cfg);
+/* The index of a configuration, or -1 if it was not selected. */
+int bench_set_find(const bench_set *s, uint32_t count, bool ip_on, ecs_storage storage,
+                   uint32_t threads);
+/* False if some run fell back to getrusage for its peak memory. */
+bool bench_set_rss_per_run(const bench_set *s);
+
+const char *bench_ip_name(bool on);
+const char *bench_storage_name(ecs_storage storage);
+
+double bench_mean(const double *v, size_t n);
+/* Sample standard deviation (n - 1); 0 when n < 2. */
+double bench_sd(const double *v, size_t n);
+/* The p-th percentile (0..100), interpolating linearly between closest
+ * ranks. Sorts v in place. 0 when n is 0. */
+double bench_percentile(double *v, size_t n, double p);
+
+/* Fills s->sums from s->runs. */
+void bench_summarize(bench_set *s);
+
+/* ---- running ---- */
+
+/* The progress line on stderr, rewritten in place. */
+typedef struct bench_progress {
+    bool on;        /* stderr is a terminal and not --quiet */
+    double last_ms; /* when the line was last drawn */
+    int width;      /* characters drawn, to blank the rest */
+} bench_progress;
+
+/* State kept across runs: the per-frame time buffer and the progress line. */
+typedef struct bench_runner {
+    const bench_options *opt;
+    double *step_ms; /* one entry per frame of the current run */
+    size_t step_cap;
+    bench_progress progress;
+    uint32_t run_n;  /* runs in the whole benchmark, for the progress line */
+    app_trace *trace; /* --trace; NULL: none */
+} bench_runner;
+
+void bench_runner_init(bench_runner *r, const bench_options *o, uint32_t run_n);
+void bench_runner_free(bench_runner *r);
+
+/* Run number index (0-based) of the benchmark: repeat (0-based) of cfg.
+ * Fills *out, and names[] with the systems' names. Returns 0, 1 after
+ * printing one line with the ecs message, or app_stop_status() when a
+ * signal asked to stop (the run ends at the next frame). */
+int bench_run(bench_runner *r, uint32_t index, uint32_t repeat, const bench_config *cfg,
+              bench_result *out, char names[SIM_SYSTEM_COUNT][BENCH_NAME_MAX]);
+
+/* --print-dag: builds the first configuration with no particles and prints
+ * ecs_dot's text on stdout. Returns 0, or 1 after printing why not. */
+int bench_run_print_dag(const bench_options *o);
+
+/* ---- reports on stdout ---- */
+
+/* Machine, threads, repeats, seed, frames mode (and a note if peak memory
+ * fell back to getrusage). */
+void bench_print_header(const bench_set *s);
+/* IP off (baseline) vs on per count and storage, beside the thesis. */
+void bench_print_table1(const bench_set *s);
+/* Fixed (baseline) vs dynamic per count and IP, beside the thesis. */
+void bench_print_table2(const bench_set *s);
+/* Mean ms per frame per system, frames, contacts, p99 step, memory, hash. */
+void bench_print_breakdown(const bench_set *s);
+
+/* One thread count of one (count, IP, storage) group, from the medians
+ * over the repeats. Strong scaling: speedup = T(base) / T(threads),
+ * efficiency = speedup * base / threads. Weak (--weak): efficiency =
+ * T(base) / T(threads) and speedup = efficiency * threads / base (the
+ * scaled speedup), base the smallest thread count. */
+typedef struct bench_scale_point {
+    uint32_t threads;
+    double total_ms, speedup, efficiency;
+    double available, achieved, busy;
+} bench_scale_point;
+
+/* The point of configuration cfg against its group's base thread count. */
+bench_scale_point bench_scale_point_of(const bench_set *s, uint32_t cfg);
+
+/* The scaling tables, printed only with more than one thread count: per
+ * (count, IP, storage) the points, then each system's ms per frame and
+ * speedup. */
+void bench_print_scaling(const bench_set *s);
+
+/* Whether every run of one count ended at the same frame with the same
+ * hash (and agreed at BENCH_CHECK_FRAME). Prints the verdict on stdout
+ * when print, and a mismatch on stderr always. */
+bool bench_check_determinism(const bench_set *s, bool print);
+
+/* ---- baseline ---- */
+
+/* The Mann-Whitney U test: whether two sets of timings differ beyond
+ * what their spread explains, without assuming a distribution. */
+#define BENCH_MWU_ALPHA 0.05
+/* Up to this many values on each side without ties, the p-value is exact. */
+#define BENCH_MWU_EXACT_MAX 20u
+
+typedef struct bench_mwu {
+    double u;     /* pairs (x_i, y_j) with x_i > y_j, each tie counting half */
+    double p;     /* two-sided p-value */
+    bool exact;   /* from the exact distribution of U (no ties, both sides
+                     within BENCH_MWU_EXACT_MAX); else the normal
+                     approximation with tie and continuity corrections */
+    double p_min; /* the smallest two-sided p any two sets of these sizes
+                     can give: 2 / C(nx + ny, nx), at most 1 */
+} bench_mwu;
+
+/* The smallest two-sided p two sets of nx and ny values can give. */
+double bench_mwu_p_min(size_t nx, size_t ny);
+
+/* The test of x[0..nx) against y[0..ny), both non-empty. */
+bench_mwu bench_mwu_test(const double *x, size_t nx, const double *y, size_t ny);
+
+/* counts x 2 IP x 2 storages x thread counts */
+#define BENCH_SAMPLES_MAX_CFG (BENCH_MAX_LIST * 4u * BENCH_MAX_LIST)
+
+/* The options that change what a configuration's time means. */
+typedef struct bench_sample_opts {
+    uint32_t threads; /* the one thread count of every run; 0: several */
+    uint32_t frames, seed, world_w, world_h;
+    char kernel[16];
+} bench_sample_opts;
+
+/* Every run's total ms, grouped by configuration. */
+typedef struct bench_samples {
+    const char *name; /* the file, or NULL for this run */
+    bench_sample_opts opts;
+    uint32_t cfg_n;
+    bench_config cfg[BENCH_SAMPLES_MAX_CFG];
+    uint32_t n[BENCH_SAMPLES_MAX_CFG];
+    double *ms[BENCH_SAMPLES_MAX_CFG]; /* n[c] values each, owned */
+} bench_samples;
+
+/* Reads path (given as flag) into *b. Returns 0, or 2 after one line
+ * naming the flag and the file: it cannot be read, is not JSON, or is not
+ * a JSON written by `particles bench --json`. */
+int bench_samples_load(bench_samples *b, const char *flag, const char *path);
+/* This run's samples; false if out of memory. */
+bool bench_samples_of_set(bench_samples *b, const bench_set *s);
+void bench_samples_free(bench_samples *b);
+
+/* Whether some configuration of o (or of cur) is in b; else one line
+ * naming flag and b's file. */
+bool bench_samples_match(const bench_samples *b, const char *flag, const bench_options *o);
+bool bench_samples_overlap(const bench_samples *b, const char *flag, const bench_samples *cur);
+
+/* The comparison of cur against base, one line per configuration of cur,
+ * on stdout. */
+void bench_baseline_print(const bench_samples *base, const bench_samples *cur);
+
+/* ---- files ---- */
+
+/* CSV: a header, then one row per run in the order they ran. */
+void bench_export_csv(FILE *f, const bench_set *s);
+/* {machine, options, peak_rss_source, check_frame, systems, runs[],
+ * summary[] (mean and sd per configuration), deterministic}. */
+void bench_export_json(FILE *f, const bench_set *s, bool deterministic);
+
+/* The gnuplot that bench_chart_write will run, into exe: the first
+ * executable regular file named gnuplot in a PATH entry (PATH unset: the
+ * system's default path). False if there is none. */
+bool bench_chart_find(char *exe, size_t size);
+
+/* Runs exe to draw the chart into the file out, as PNG or SVG after name's
+ * extension (name is what the user asked for; out may be its temporary).
+ * Returns 0, or 1 after printing why not (nothing printed when a stop
+ * signal ended it). */
+int bench_chart_write(const bench_set *s, const char *exe, const char *out, const char *name);
+
+#endif /* BENCH_INTERNAL_H */
