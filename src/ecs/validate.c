@@ -1,6 +1,7 @@
 /* validate.c - checks a context definition before anything is built:
  * unknown ids, read-and-write, cycles, and unordered conflicts (two systems
- * touching one component, one writing, with no dependency path). */
+ * touching one component or resource, one writing, with no dependency
+ * path). */
 #include "ecs_internal.h"
 
 #include "alloc.h"
@@ -20,6 +21,12 @@ static const char *comp_name(const ecs_config *cfg, uint32_t c)
     return n ? n : "(unnamed)";
 }
 
+static const char *res_name(const ecs_config *cfg, uint32_t r)
+{
+    const char *n = cfg->resources[r].name;
+    return n ? n : "(unnamed)";
+}
+
 static bool ids_have(ecs_ids list, uint32_t id)
 {
     for (uint32_t i = 0; i < list.count; i++)
@@ -32,8 +39,13 @@ static ecs_status check_config(const ecs_config *cfg, ecs_error *err)
     if (cfg->component_count > ECS_MAX_COMPONENTS)
         return ecs__fail(err, ECS_ERR_INVALID, "%u components declared, at most %u allowed",
                          cfg->component_count, ECS_MAX_COMPONENTS);
-    if ((cfg->component_count && !cfg->components) || (cfg->system_count && !cfg->systems))
-        return ecs__fail(err, ECS_ERR_INVALID, "component or system count set without an array");
+    if (cfg->resource_count > ECS_MAX_RESOURCES)
+        return ecs__fail(err, ECS_ERR_INVALID, "%u resources declared, at most %u allowed",
+                         cfg->resource_count, ECS_MAX_RESOURCES);
+    if ((cfg->component_count && !cfg->components) || (cfg->system_count && !cfg->systems) ||
+        (cfg->resource_count && !cfg->resources))
+        return ecs__fail(err, ECS_ERR_INVALID,
+                         "component, system or resource count set without an array");
     if (cfg->storage != ECS_STORAGE_DYNAMIC && cfg->storage != ECS_STORAGE_FIXED)
         return ecs__fail(err, ECS_ERR_INVALID, "storage must be ECS_STORAGE_DYNAMIC or _FIXED");
     if (cfg->storage == ECS_STORAGE_FIXED && cfg->capacity == 0)
@@ -52,6 +64,22 @@ static ecs_status check_config(const ecs_config *cfg, ecs_error *err)
                              "component '%s' size %zu is not a multiple of its alignment %zu",
                              comp_name(cfg, c), cfg->components[c].size, a);
     }
+    for (uint32_t r = 0; r < cfg->resource_count; r++) {
+        const ecs_resource_def *d = &cfg->resources[r];
+        if (!d->size == !d->ptr)
+            return ecs__fail(err, ECS_ERR_INVALID,
+                             "resource '%s' needs either a size (the ecs allocates it) or a "
+                             "pointer (its owner keeps it), not %s",
+                             res_name(cfg, r), d->size ? "both" : "neither");
+        if (d->align & (d->align - 1))
+            return ecs__fail(err, ECS_ERR_INVALID,
+                             "resource '%s' alignment %zu is not a power of two", res_name(cfg, r),
+                             d->align);
+        if (d->align && d->size % d->align)
+            return ecs__fail(err, ECS_ERR_INVALID,
+                             "resource '%s' size %zu is not a multiple of its alignment %zu",
+                             res_name(cfg, r), d->size, d->align);
+    }
     for (uint32_t s = 0; s < cfg->system_count; s++) {
         const ecs_system_def *d = &cfg->systems[s];
         if (!d->process)
@@ -67,35 +95,58 @@ static ecs_status check_config(const ecs_config *cfg, ecs_error *err)
             return ecs__fail(err, ECS_ERR_INVALID, "system '%s': %u passes, at most %u allowed",
                              sys_name(cfg, s), (unsigned)d->passes, (unsigned)ECS_MAX_PASSES);
         if ((d->reads.count && !d->reads.ids) || (d->writes.count && !d->writes.ids) ||
-            (d->after.count && !d->after.ids))
+            (d->after.count && !d->after.ids) ||
+            (d->resource_reads.count && !d->resource_reads.ids) ||
+            (d->resource_writes.count && !d->resource_writes.ids))
             return ecs__fail(err, ECS_ERR_INVALID, "system '%s': an id list has a count but no ids",
                              sys_name(cfg, s));
     }
     return ECS_OK;
 }
 
+/* One kind of id a system uses: components (kind 0) or resources (1). */
+typedef struct id_kind {
+    const char *noun, *writes_list; /* "component", "writes" */
+    uint32_t declared;
+    ecs_status unknown; /* the status of an id past declared */
+    const char *(*name)(const ecs_config *cfg, uint32_t id);
+} id_kind;
+
+/* A system's reads and writes of one kind: each id declared, none in both. */
+static ecs_status check_uses(const ecs_config *cfg, uint32_t s, ecs_ids reads, ecs_ids writes,
+                             const id_kind *k, ecs_error *err)
+{
+    const ecs_ids lists[2] = {reads, writes};
+    for (int l = 0; l < 2; l++) {
+        for (uint32_t i = 0; i < lists[l].count; i++) {
+            if (lists[l].ids[i] >= k->declared)
+                return ecs__fail(err, k->unknown, "system '%s' %s unknown %s %u (%u declared)",
+                                 sys_name(cfg, s), l ? "writes" : "reads", k->noun,
+                                 lists[l].ids[i], k->declared);
+        }
+    }
+    for (uint32_t i = 0; i < reads.count; i++) {
+        uint32_t id = reads.ids[i];
+        if (ids_have(writes, id))
+            return ecs__fail(err, ECS_ERR_READ_WRITE,
+                             "system '%s' both reads and writes %s '%s' (list it under %s only)",
+                             sys_name(cfg, s), k->noun,
+                             k->name(cfg, id), k->writes_list);
+    }
+    return ECS_OK;
+}
+
 static ecs_status check_ids(const ecs_config *cfg, ecs_error *err)
 {
+    const id_kind comps = {"component", "writes", cfg->component_count, ECS_ERR_UNKNOWN_COMPONENT,
+                           comp_name};
+    const id_kind res = {"resource", "resource_writes", cfg->resource_count, ECS_ERR_INVALID,
+                         res_name};
     for (uint32_t s = 0; s < cfg->system_count; s++) {
         const ecs_system_def *d = &cfg->systems[s];
-        const ecs_ids lists[2] = {d->reads, d->writes};
-        for (int l = 0; l < 2; l++) {
-            for (uint32_t i = 0; i < lists[l].count; i++) {
-                uint32_t c = lists[l].ids[i];
-                if (c >= cfg->component_count)
-                    return ecs__fail(err, ECS_ERR_UNKNOWN_COMPONENT,
-                                     "system '%s' %s unknown component %u (%u declared)",
-                                     sys_name(cfg, s), l ? "writes" : "reads", c,
-                                     cfg->component_count);
-            }
-        }
-        for (uint32_t i = 0; i < d->reads.count; i++) {
-            if (ids_have(d->writes, d->reads.ids[i]))
-                return ecs__fail(err, ECS_ERR_READ_WRITE,
-                                 "system '%s' both reads and writes component '%s' "
-                                 "(list it under writes only)",
-                                 sys_name(cfg, s), comp_name(cfg, d->reads.ids[i]));
-        }
+        ecs_status st = check_uses(cfg, s, d->reads, d->writes, &comps, err);
+        if (st == ECS_OK) st = check_uses(cfg, s, d->resource_reads, d->resource_writes, &res, err);
+        if (st != ECS_OK) return st;
         for (uint32_t i = 0; i < d->after.count; i++) {
             uint32_t dep = d->after.ids[i];
             if (dep >= cfg->system_count)
@@ -201,37 +252,44 @@ static uint64_t mask_of(ecs_ids list)
     return m;
 }
 
-/* Every pair of systems that touch a component, one writing it, must be
- * ordered. The masks are made once: the pairs are n^2 / 2. */
+/* What one system declares, as masks: reads and writes of components
+ * (kind 0) and of resources (kind 1). */
+typedef struct use_masks {
+    uint64_t read[2], write[2];
+} use_masks;
+
+/* Every pair of systems that touch a component or a resource, one writing
+ * it, must be ordered. The masks are made once: the pairs are n^2 / 2. */
 static ecs_status check_conflicts(const ecs_config *cfg, const bool *reach, ecs_error *err)
 {
     uint32_t n = cfg->system_count;
-    uint64_t *masks = ecs_alloc(2u * ((size_t)n + 1u) * sizeof *masks, 0);
-    if (!masks) return ecs__fail(err, ECS_ERR_NOMEM, "out of memory while validating");
+    use_masks *m = ecs_alloc(((size_t)n + 1u) * sizeof *m, 0);
+    if (!m) return ecs__fail(err, ECS_ERR_NOMEM, "out of memory while validating");
     for (uint32_t s = 0; s < n; s++) {
-        masks[2u * s] = mask_of(cfg->systems[s].reads);
-        masks[2u * s + 1u] = mask_of(cfg->systems[s].writes);
+        const ecs_system_def *d = &cfg->systems[s];
+        m[s] = (use_masks){{mask_of(d->reads), mask_of(d->resource_reads)},
+                           {mask_of(d->writes), mask_of(d->resource_writes)}};
     }
     ecs_status st = ECS_OK;
     for (uint32_t a = 0; a < n && st == ECS_OK; a++) {
-        uint64_t ra = masks[2u * a], wa = masks[2u * a + 1u];
-        if (!(ra | wa)) continue;
-        for (uint32_t b = a + 1; b < n; b++) {
-            uint64_t rb = masks[2u * b], wb = masks[2u * b + 1u];
-            uint64_t clash = (wa & (rb | wb)) | (wb & ra);
-            if (!clash || reach[(size_t)a * n + b] || reach[(size_t)b * n + a]) continue;
-            uint32_t c = 0;
-            while (!(clash >> c & 1)) c++;
-            uint32_t writer = (wa >> c & 1) ? a : b;
-            st = ecs__fail(err, ECS_ERR_CONFLICT,
-                           "systems '%s' and '%s' both use component '%s' ('%s' writes it) "
-                           "but no dependency orders them",
-                           sys_name(cfg, a), sys_name(cfg, b), comp_name(cfg, c),
-                           sys_name(cfg, writer));
-            break;
+        for (uint32_t b = a + 1; b < n && st == ECS_OK; b++) {
+            if (reach[(size_t)a * n + b] || reach[(size_t)b * n + a]) continue;
+            for (int k = 0; k < 2; k++) {
+                uint64_t wa = m[a].write[k], wb = m[b].write[k];
+                uint64_t clash = (wa & (m[b].read[k] | wb)) | (wb & m[a].read[k]);
+                if (!clash) continue;
+                uint32_t c = (uint32_t)__builtin_ctzll(clash);
+                st = ecs__fail(err, ECS_ERR_CONFLICT,
+                               "systems '%s' and '%s' both use %s '%s' ('%s' writes it) "
+                               "but no dependency orders them",
+                               sys_name(cfg, a), sys_name(cfg, b), k ? "resource" : "component",
+                               k ? res_name(cfg, c) : comp_name(cfg, c),
+                               sys_name(cfg, (wa >> c & 1) ? a : b));
+                break;
+            }
         }
     }
-    ecs_free(masks);
+    ecs_free(m);
     return st;
 }
 
