@@ -176,8 +176,9 @@ static void test_storage(void **state)
 }
 
 /* A chain: the step callback seeds the grid, `fill` (split over entities)
- * checks its prepare's value and writes the list, `sum` adds the grid's
- * seed to it, and its finish checks the sum. */
+ * checks its prepare's value and writes the list, `sum` (after fill)
+ * finds the list written in its prepare, adds the grid's seed to it, and
+ * its finish checks the sum. */
 typedef struct grid_data {
     int seed;      /* set by the step callback */
     int prepared;  /* set by fill's prepare: seed + 1 */
@@ -218,6 +219,17 @@ static void process_sum(ecs_iter *it)
     if (it->subtask == 0) list[1] = seen[0] + g->seed;
 }
 
+/* sum's prepare: fill, its dependency, is done with the list. */
+static int lists_ready;
+static void prepare_sum(ecs_context *ctx, uint32_t system, void *user)
+{
+    (void)system;
+    (void)user;
+    const int *list = ecs_resource_read(ctx, R_LIST);
+    const grid_data *g = ecs_resource_read(ctx, R_GRID);
+    lists_ready += list[0] == g->seed + 1;
+}
+
 /* Counts the steps whose list it found complete. */
 static int sums_seen;
 static void finish_sum(ecs_context *ctx, uint32_t system, void *user)
@@ -237,7 +249,8 @@ static void test_access(void **state)
          .parallelism = {ECS_SPLIT_PER_WORKER, 0, 1, false}, .prepare = prepare_fill,
          .process = process_fill},
         {.name = "sys_sum", .resource_reads = ECS_IDS(R_GRID), .resource_writes = ECS_IDS(R_LIST),
-         .after = ECS_IDS(0), .process = process_sum, .finish = finish_sum},
+         .after = ECS_IDS(0), .prepare = prepare_sum, .process = process_sum,
+         .finish = finish_sum},
     };
     ecs_resource_def defs[R_COUNT] = {
         [R_GRID] = {.name = "res_grid", .size = sizeof(grid_data)},
@@ -260,6 +273,7 @@ static void test_access(void **state)
         assert_int_equal(list_store[0], seed + 1);
         assert_int_equal(list_store[1], seed + 1 + seed);
         assert_int_equal(sums_seen, seed - 9);
+        assert_int_equal(lists_ready, seed - 9);
     }
     assert_string_equal(ecs_misuse_message(ctx), "");
     ecs_context_destroy(ctx);

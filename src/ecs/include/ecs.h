@@ -20,7 +20,8 @@
  * Threading: every function not prefixed ecs_iter_ must be called from the
  * thread that owns the context, outside ecs_step's system phase (the step
  * callback is fine), except where its comment allows system callbacks
- * (ecs_output, ecs_output_subtasks, ecs_system_pass). ecs_iter_ functions
+ * (ecs_output, ecs_output_subtasks, ecs_system_pass, ecs_resource,
+ * ecs_resource_read). ecs_iter_ functions
  * are for process callbacks.
  *
  * Misuse is checked in every build, release builds included (real checks,
