@@ -10,7 +10,8 @@
  * counts. Guards against a vacuous pass: the hash changes over the frames,
  * another seed gives another hash (seed 0 the same as seed 1), there are contacts and deaths, and the
  * split really happened (collision ran as one subtask per worker). Every
- * collision kernel the CPU has gives the reference's states too.
+ * collision kernel the CPU has gives the reference's states too, and so
+ * does every level of the element-wise loops (sim_config.loops).
  */
 #include "sim_test_util.h"
 
@@ -118,18 +119,22 @@ static void same_state_everywhere(uint32_t seed)
                     assert_int_equal(t.contacts_at[f], ref.contacts_at[f]);
             }
 
-    /* Every collision kernel this CPU has: the same states. */
-    for (uint32_t k = SIM_KERNEL_SCALAR; k < SIM_KERNEL_COUNT; k++) {
-        if (!sim_kernel_available((sim_kernel)k)) continue;
-        cfg = config(seed, 2, false, ECS_STORAGE_FIXED);
-        cfg.kernel = (sim_kernel)k;
-        run(&cfg, &t);
-        for (uint32_t s = 0; s < SAMPLES; s++)
-            if (t.hash[s] != ref.hash[s])
-                fail_msg("kernel %s: frame %u hash %016llx, reference %016llx",
-                         sim_kernel_name((sim_kernel)k), s * EVERY, (unsigned long long)t.hash[s],
-                         (unsigned long long)ref.hash[s]);
-    }
+    /* Every collision kernel this CPU has, and every level of the
+     * element-wise loops, each with the other at its default: the same
+     * states. */
+    for (uint32_t loops = 0; loops < 2; loops++)
+        for (uint32_t k = SIM_KERNEL_SCALAR; k < SIM_KERNEL_COUNT; k++) {
+            if (!sim_kernel_available((sim_kernel)k)) continue;
+            cfg = config(seed, 2, false, ECS_STORAGE_FIXED);
+            if (loops) cfg.loops = (sim_kernel)k;
+            else cfg.kernel = (sim_kernel)k;
+            run(&cfg, &t);
+            for (uint32_t s = 0; s < SAMPLES; s++)
+                if (t.hash[s] != ref.hash[s])
+                    fail_msg("%s %s: frame %u hash %016llx, reference %016llx",
+                             loops ? "loops" : "kernel", sim_kernel_name((sim_kernel)k), s * EVERY,
+                             (unsigned long long)t.hash[s], (unsigned long long)ref.hash[s]);
+        }
 
     /* Another seed, another world. */
     cfg = config(seed == 0u ? 2u : seed + 1u, 2, false, ECS_STORAGE_FIXED);
@@ -158,7 +163,9 @@ static void test_crowded_world(void **state)
     same_state_everywhere(0u); /* seed 0 behaves as 1: the thesis's */
 }
 
-/* A kernel that is not there is refused with a message naming it. */
+/* A kernel that is not there is refused with a message naming it; the
+ * collision kernel and the loops' level are set apart, each left at the
+ * widest this CPU has when the other is set. */
 static void test_unavailable_kernel(void **state)
 {
     (void)state;
@@ -166,21 +173,29 @@ static void test_unavailable_kernel(void **state)
     cfg.particles = 10;
     ecs_error err;
     sim_world *w = NULL;
-    for (uint32_t k = 0; k <= SIM_KERNEL_COUNT; k++) {
-        cfg.kernel = (sim_kernel)k;
-        memset(&err, 0, sizeof err);
-        ecs_status st = sim_create(&cfg, &w, &err);
-        if (k < SIM_KERNEL_COUNT && sim_kernel_available((sim_kernel)k)) {
-            assert_int_equal(st, ECS_OK);
-            assert_int_equal(sim_get_kernel(w), sim_kernel_resolve((sim_kernel)k));
-            assert_true(sim_get_kernel(w) != SIM_KERNEL_AUTO);
-            sim_destroy(w);
-        } else {
-            assert_int_equal(st, ECS_ERR_INVALID);
-            assert_null(w);
-            assert_non_null(strstr(err.message, "kernel"));
+    sim_kernel best = sim_kernel_resolve(SIM_KERNEL_AUTO);
+    for (uint32_t loops = 0; loops < 2; loops++)
+        for (uint32_t k = 0; k <= SIM_KERNEL_COUNT; k++) {
+            cfg = sim_default_config();
+            cfg.particles = 10;
+            if (loops) cfg.loops = (sim_kernel)k;
+            else cfg.kernel = (sim_kernel)k;
+            memset(&err, 0, sizeof err);
+            ecs_status st = sim_create(&cfg, &w, &err);
+            if (k < SIM_KERNEL_COUNT && sim_kernel_available((sim_kernel)k)) {
+                assert_int_equal(st, ECS_OK);
+                sim_kernel set = loops ? sim_get_loops(w) : sim_get_kernel(w);
+                sim_kernel other = loops ? sim_get_kernel(w) : sim_get_loops(w);
+                assert_int_equal(set, sim_kernel_resolve((sim_kernel)k));
+                assert_true(set != SIM_KERNEL_AUTO);
+                assert_int_equal(other, best);
+                sim_destroy(w);
+            } else {
+                assert_int_equal(st, ECS_ERR_INVALID);
+                assert_null(w);
+                assert_non_null(strstr(err.message, loops ? "loops kernel" : "collision kernel"));
+            }
         }
-    }
 }
 
 int main(void)

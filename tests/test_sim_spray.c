@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "rng.h"
+#include "world.h"
 
 /* Every live particle is whole and drawn from the workload, and its
  * circle is inside the world: sprays are created inside it and every step
@@ -47,6 +48,14 @@ static sim_config empty_config(uint32_t seed)
     return cfg;
 }
 
+/* What the step callback creates, as the systems of that step first see
+ * it: the queued sprays, where they were drawn. */
+static void enter_sprays(sim_world *w)
+{
+    sim__spray_enter(sim_ecs(w), w);
+    ecs_refresh(sim_ecs(w));
+}
+
 static void test_spray_empty_world(void **state)
 {
     (void)state;
@@ -61,20 +70,29 @@ static void test_spray_empty_world(void **state)
     assert_int_equal(sim_spray_pending(w), 0);
     assert_int_equal(sim_spray_dropped(w), 0);
     assert_int_equal(sim_alive(w), 300);
-    assert_int_equal(check_particles(w, 500.0f, 400.0f), 300);
+    check_particles(w, 500.0f, 400.0f); /* whole and inside, moved by the step */
     uint64_t h = sim_hash(w);
     assert_int_equal(sim_step(w), ECS_OK); /* they move */
     assert_true(sim_hash(w) != h);
+    sim_destroy(w);
+
+    /* Where the step's systems find them: all within the spray's disc. */
+    w = sim_create_ok(&cfg);
+    assert_int_equal(sim_spray(w, 500.0f, 400.0f, 300), ECS_OK);
+    enter_sprays(w);
+    assert_int_equal(sim_spray_pending(w), 0);
+    assert_int_equal(sim_alive(w), 300);
+    assert_int_equal(check_particles(w, 500.0f, 400.0f), 300);
+    sim_destroy(w);
 
     /* At a corner and far outside: the spray keeps its disc, moved just
      * inside the world (circles included), instead of piling on the walls. */
-    sim_destroy(w);
     w = sim_create_ok(&cfg);
     const sim_params *p = sim_get_params(w);
     float reach = SIM_SPRAY_RADIUS + p->radius_max;
     assert_int_equal(sim_spray(w, 0.0f, 0.0f, 200), ECS_OK);
     assert_int_equal(sim_spray(w, 1e30f, -1e30f, 50), ECS_OK);
-    assert_int_equal(sim_step(w), ECS_OK);
+    enter_sprays(w);
     assert_int_equal(sim_alive(w), 250);
     assert_int_equal(check_particles(w, reach, reach), 200);
     assert_int_equal(check_particles(w, p->world_w - reach, reach), 50);
@@ -120,7 +138,7 @@ static void test_spray_errors(void **state)
     assert_int_equal(sim_spray_pending(w), SIM_SPRAY_MAX - 10);
     assert_int_equal(sim_spray(w, 10.0f, 10.0f, 10), ECS_OK);
     assert_int_equal(sim_spray_pending(w), SIM_SPRAY_MAX);
-    assert_int_equal(sim_step(w), ECS_OK); /* creates them after the systems ran */
+    assert_int_equal(sim_step(w), ECS_OK); /* creates them before the systems run */
     assert_int_equal(sim_alive(w), SIM_SPRAY_MAX);
     assert_int_equal(sim_spray_pending(w), 0);
     assert_int_equal(sim_spray(w, 10.0f, 10.0f, 1), ECS_OK); /* room again */

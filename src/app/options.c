@@ -564,8 +564,8 @@ void app_options_usage(FILE *f, uint32_t list_max, const app_sim_options *d)
     fprintf(f,
             "  --kernel K                collision kernel: scalar, avx2, avx512 or auto\n"
             "                            (default auto: the widest this CPU has, here %s)\n"
-            "                            (avx512 also walks life, fade and keep_in_bounds\n"
-            "                            densely)\n"
+            "                            (life, fade and keep_in_bounds take the widest\n"
+            "                            vector level this CPU has, whatever the kernel)\n"
             "  --world WxH               world size in units, each side a whole number\n"
             "                            from %u to %u, the grid (cells of 5.05 units)\n"
             "                            at most %u cells (default 1440x900, the\n"

@@ -93,12 +93,14 @@ static uint32_t online_cpus(void)
 static bool copy_system(ecs_sys *sys, const ecs_system_def *def)
 {
     sys->def = *def;
-    uint32_t n = def->reads.count + def->writes.count + def->after.count;
+    uint32_t n = def->reads.count + def->writes.count + def->after.count +
+                 def->resource_reads.count + def->resource_writes.count;
     sys->ids = ecs_alloc((n + 1) * sizeof(uint32_t), 0);
     if (!sys->ids) return false;
     uint32_t *at = sys->ids;
-    ecs_ids *lists[3] = {&sys->def.reads, &sys->def.writes, &sys->def.after};
-    for (int l = 0; l < 3; l++) {
+    ecs_ids *lists[5] = {&sys->def.reads, &sys->def.writes, &sys->def.after,
+                         &sys->def.resource_reads, &sys->def.resource_writes};
+    for (int l = 0; l < 5; l++) {
         if (lists[l]->count) memcpy(at, lists[l]->ids, lists[l]->count * sizeof(uint32_t));
         lists[l]->ids = at;
         at += lists[l]->count;
@@ -108,6 +110,10 @@ static bool copy_system(ecs_sys *sys, const ecs_system_def *def)
     for (uint32_t i = 0; i < sys->def.writes.count; i++)
         sys->write_mask |= UINT64_C(1) << sys->def.writes.ids[i];
     sys->required = sys->read_mask | sys->write_mask;
+    for (uint32_t i = 0; i < sys->def.resource_reads.count; i++)
+        sys->res_read_mask |= UINT64_C(1) << sys->def.resource_reads.ids[i];
+    for (uint32_t i = 0; i < sys->def.resource_writes.count; i++)
+        sys->res_write_mask |= UINT64_C(1) << sys->def.resource_writes.ids[i];
     sys->passes = sys->def.passes ? sys->def.passes : 1u;
     return true;
 }
@@ -269,7 +275,8 @@ static ecs_status build(ecs_context *ctx, const ecs_config *cfg, ecs_error *err)
             return ecs__fail(err, ECS_ERR_NOMEM, "out of memory");
     }
     ecs__classes_init(ctx);
-    st = build_graph(ctx, err);
+    st = ecs__resources_init(ctx, cfg, err);
+    if (st == ECS_OK) st = build_graph(ctx, err);
     if (st != ECS_OK) return st;
 
     ctx->storage = cfg->storage;
@@ -344,6 +351,7 @@ void ecs_context_destroy(ecs_context *ctx)
         ecs_free(sys->removed);
         ecs_free(sys->added);
     }
+    ecs__resources_fini(ctx);
     for (uint32_t c = 0; ctx->columns && c < ctx->component_count; c++) ecs_free(ctx->columns[c]);
     ecs_free(ctx->free_bits);
     ecs_sset_fini(&ctx->to_match);

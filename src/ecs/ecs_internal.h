@@ -99,6 +99,7 @@ typedef struct ecs_sys {
     ecs_system_def def; /* reads/writes/after point into ids below */
     uint32_t *ids;      /* owned copy of reads, writes and after */
     uint64_t read_mask, write_mask, required;
+    uint64_t res_read_mask, res_write_mask; /* resources, as declared */
     uint32_t *dependents;
     uint32_t dependent_count;
     atomic_uint pending_deps;
@@ -142,6 +143,9 @@ struct ecs_context {
     unsigned char **columns;
     ecs_sys *systems;
     uint32_t system_count;
+    ecs_resource_def *resources;
+    uint32_t resource_count;
+    void **resource_data; /* each resource's allocation or owner pointer */
     uint32_t *roots; /* systems with no dependency, in id order */
     uint32_t root_count;
     uint32_t *pos;   /* each system's place in order */
@@ -231,6 +235,10 @@ uint32_t ecs__split_start(const ecs_context *ctx, uint32_t count, uint32_t i, ui
  * refresh (the subscribed lists still as the systems saw them). */
 void ecs__timeline_build(ecs_context *ctx);
 void ecs__timeline_fini(ecs_context *ctx);
+
+/* Resources (resource.c): allocated at build, freed at destroy. */
+ecs_status ecs__resources_init(ecs_context *ctx, const ecs_config *cfg, ecs_error *err);
+void ecs__resources_fini(ecs_context *ctx);
 
 /* Storage (entity.c). */
 bool ecs__grow(ecs_context *ctx, uint32_t capacity);

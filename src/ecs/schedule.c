@@ -2,7 +2,8 @@
  *
  * Before the step, every system's subtask ranges are laid out (no
  * allocation happens while systems run). Then the roots are launched; a
- * launched system queues subtasks 1..n-1 and its launcher runs subtask 0.
+ * launched system runs its prepare callback, queues subtasks 1..n-1 and
+ * its launcher runs subtask 0.
  * Whoever finishes a system's last subtask runs its finish callback and
  * releases its dependents: the first one that becomes ready continues on
  * that same thread, the others are queued. No thread ever waits for work
@@ -166,9 +167,17 @@ static ecs_subtask_ *pass_launch(ecs_sys *sys)
     return &sys->subtasks[own];
 }
 
+/* Its prepare callback (every dependency done, no subtask started yet),
+ * then its first pass. */
 static ecs_subtask_ *system_launch(ecs_sys *sys)
 {
     sys->start_ns = ecs__now_ns();
+    if (sys->def.prepare) {
+        const ecs_caller outer = ecs__caller;
+        ecs__caller = (ecs_caller){sys, false};
+        sys->def.prepare(sys->ctx, sys->id, sys->def.user);
+        ecs__caller = outer;
+    }
     return pass_launch(sys);
 }
 

@@ -1,8 +1,9 @@
 /* validate.c - checks a context definition before anything is built:
  * unknown ids, read-and-write, cycles, and unordered conflicts (two systems
- * touching one component, one writing, with no dependency path). Time and
- * memory grow with systems + edges + declared uses (times the components,
- * at most 64, for the searches), never with systems squared. */
+ * touching one component or resource, one writing, with no dependency
+ * path). Time and memory grow with systems + edges + declared uses (times
+ * the components and resources, at most 64 each, for the searches), never
+ * with systems squared. */
 #include "ecs_internal.h"
 
 #include "alloc.h"
@@ -22,6 +23,12 @@ static const char *comp_name(const ecs_config *cfg, uint32_t c)
     return n ? n : "(unnamed)";
 }
 
+static const char *res_name(const ecs_config *cfg, uint32_t r)
+{
+    const char *n = cfg->resources[r].name;
+    return n ? n : "(unnamed)";
+}
+
 static bool ids_have(ecs_ids list, uint32_t id)
 {
     for (uint32_t i = 0; i < list.count; i++)
@@ -34,8 +41,13 @@ static ecs_status check_config(const ecs_config *cfg, ecs_error *err)
     if (cfg->component_count > ECS_MAX_COMPONENTS)
         return ecs__fail(err, ECS_ERR_INVALID, "%u components declared, at most %u allowed",
                          cfg->component_count, ECS_MAX_COMPONENTS);
-    if ((cfg->component_count && !cfg->components) || (cfg->system_count && !cfg->systems))
-        return ecs__fail(err, ECS_ERR_INVALID, "component or system count set without an array");
+    if (cfg->resource_count > ECS_MAX_RESOURCES)
+        return ecs__fail(err, ECS_ERR_INVALID, "%u resources declared, at most %u allowed",
+                         cfg->resource_count, ECS_MAX_RESOURCES);
+    if ((cfg->component_count && !cfg->components) || (cfg->system_count && !cfg->systems) ||
+        (cfg->resource_count && !cfg->resources))
+        return ecs__fail(err, ECS_ERR_INVALID,
+                         "component, system or resource count set without an array");
     if (cfg->storage != ECS_STORAGE_DYNAMIC && cfg->storage != ECS_STORAGE_FIXED)
         return ecs__fail(err, ECS_ERR_INVALID, "storage must be ECS_STORAGE_DYNAMIC or _FIXED");
     if (cfg->storage == ECS_STORAGE_FIXED && cfg->capacity == 0)
@@ -54,6 +66,22 @@ static ecs_status check_config(const ecs_config *cfg, ecs_error *err)
                              "component '%s' size %zu is not a multiple of its alignment %zu",
                              comp_name(cfg, c), cfg->components[c].size, a);
     }
+    for (uint32_t r = 0; r < cfg->resource_count; r++) {
+        const ecs_resource_def *d = &cfg->resources[r];
+        if (!d->size == !d->ptr)
+            return ecs__fail(err, ECS_ERR_INVALID,
+                             "resource '%s' needs either a size (the ecs allocates it) or a "
+                             "pointer (its owner keeps it), not %s",
+                             res_name(cfg, r), d->size ? "both" : "neither");
+        if (d->align & (d->align - 1))
+            return ecs__fail(err, ECS_ERR_INVALID,
+                             "resource '%s' alignment %zu is not a power of two", res_name(cfg, r),
+                             d->align);
+        if (d->align && d->size % d->align)
+            return ecs__fail(err, ECS_ERR_INVALID,
+                             "resource '%s' size %zu is not a multiple of its alignment %zu",
+                             res_name(cfg, r), d->size, d->align);
+    }
     for (uint32_t s = 0; s < cfg->system_count; s++) {
         const ecs_system_def *d = &cfg->systems[s];
         if (!d->process)
@@ -69,35 +97,58 @@ static ecs_status check_config(const ecs_config *cfg, ecs_error *err)
             return ecs__fail(err, ECS_ERR_INVALID, "system '%s': %u passes, at most %u allowed",
                              sys_name(cfg, s), (unsigned)d->passes, (unsigned)ECS_MAX_PASSES);
         if ((d->reads.count && !d->reads.ids) || (d->writes.count && !d->writes.ids) ||
-            (d->after.count && !d->after.ids))
+            (d->after.count && !d->after.ids) ||
+            (d->resource_reads.count && !d->resource_reads.ids) ||
+            (d->resource_writes.count && !d->resource_writes.ids))
             return ecs__fail(err, ECS_ERR_INVALID, "system '%s': an id list has a count but no ids",
                              sys_name(cfg, s));
     }
     return ECS_OK;
 }
 
+/* One kind of id a system uses: components (kind 0) or resources (1). */
+typedef struct id_kind {
+    const char *noun, *writes_list; /* "component", "writes" */
+    uint32_t declared;
+    ecs_status unknown; /* the status of an id past declared */
+    const char *(*name)(const ecs_config *cfg, uint32_t id);
+} id_kind;
+
+/* A system's reads and writes of one kind: each id declared, none in both. */
+static ecs_status check_uses(const ecs_config *cfg, uint32_t s, ecs_ids reads, ecs_ids writes,
+                             const id_kind *k, ecs_error *err)
+{
+    const ecs_ids lists[2] = {reads, writes};
+    for (int l = 0; l < 2; l++) {
+        for (uint32_t i = 0; i < lists[l].count; i++) {
+            if (lists[l].ids[i] >= k->declared)
+                return ecs__fail(err, k->unknown, "system '%s' %s unknown %s %u (%u declared)",
+                                 sys_name(cfg, s), l ? "writes" : "reads", k->noun,
+                                 lists[l].ids[i], k->declared);
+        }
+    }
+    for (uint32_t i = 0; i < reads.count; i++) {
+        uint32_t id = reads.ids[i];
+        if (ids_have(writes, id))
+            return ecs__fail(err, ECS_ERR_READ_WRITE,
+                             "system '%s' both reads and writes %s '%s' (list it under %s only)",
+                             sys_name(cfg, s), k->noun,
+                             k->name(cfg, id), k->writes_list);
+    }
+    return ECS_OK;
+}
+
 static ecs_status check_ids(const ecs_config *cfg, ecs_error *err)
 {
+    const id_kind comps = {"component", "writes", cfg->component_count, ECS_ERR_UNKNOWN_COMPONENT,
+                           comp_name};
+    const id_kind res = {"resource", "resource_writes", cfg->resource_count, ECS_ERR_INVALID,
+                         res_name};
     for (uint32_t s = 0; s < cfg->system_count; s++) {
         const ecs_system_def *d = &cfg->systems[s];
-        const ecs_ids lists[2] = {d->reads, d->writes};
-        for (int l = 0; l < 2; l++) {
-            for (uint32_t i = 0; i < lists[l].count; i++) {
-                uint32_t c = lists[l].ids[i];
-                if (c >= cfg->component_count)
-                    return ecs__fail(err, ECS_ERR_UNKNOWN_COMPONENT,
-                                     "system '%s' %s unknown component %u (%u declared)",
-                                     sys_name(cfg, s), l ? "writes" : "reads", c,
-                                     cfg->component_count);
-            }
-        }
-        for (uint32_t i = 0; i < d->reads.count; i++) {
-            if (ids_have(d->writes, d->reads.ids[i]))
-                return ecs__fail(err, ECS_ERR_READ_WRITE,
-                                 "system '%s' both reads and writes component '%s' "
-                                 "(list it under writes only)",
-                                 sys_name(cfg, s), comp_name(cfg, d->reads.ids[i]));
-        }
+        ecs_status st = check_uses(cfg, s, d->reads, d->writes, &comps, err);
+        if (st == ECS_OK) st = check_uses(cfg, s, d->resource_reads, d->resource_writes, &res, err);
+        if (st != ECS_OK) return st;
         for (uint32_t i = 0; i < d->after.count; i++) {
             uint32_t dep = d->after.ids[i];
             if (dep >= cfg->system_count)
@@ -236,10 +287,12 @@ static ecs_status conflict(const graph *g, uint32_t a, uint32_t b, uint32_t writ
         a = b;
         b = t;
     }
+    uint32_t k = g->cfg->component_count;
     return ecs__fail(err, ECS_ERR_CONFLICT,
-                     "systems '%s' and '%s' both use component '%s' ('%s' writes it) "
+                     "systems '%s' and '%s' both use %s '%s' ('%s' writes it) "
                      "but no dependency orders them",
-                     sys_name(g->cfg, a), sys_name(g->cfg, b), comp_name(g->cfg, c),
+                     sys_name(g->cfg, a), sys_name(g->cfg, b), c < k ? "component" : "resource",
+                     c < k ? comp_name(g->cfg, c) : res_name(g->cfg, c - k),
                      sys_name(g->cfg, writer));
 }
 
@@ -275,17 +328,33 @@ static ecs_status check_users(graph *g, const uint32_t *users, const bool *write
     return ECS_OK;
 }
 
-/* Every pair of systems that use one component, one writing it, must be
- * ordered by a path of dependencies. The users of each component are
- * gathered in the order (a counting sort by component), then checked. */
+/* The ids a system uses, as keys of one numbering: components first, then
+ * resources (key component_count + r). */
+static void system_uses(const ecs_config *cfg, uint32_t s, ecs_ids lists[4], uint32_t base[4])
+{
+    const ecs_system_def *d = &cfg->systems[s];
+    lists[0] = d->reads;
+    lists[1] = d->writes;
+    lists[2] = d->resource_reads;
+    lists[3] = d->resource_writes;
+    base[0] = base[1] = 0;
+    base[2] = base[3] = cfg->component_count;
+}
+
+/* Every pair of systems that use one component or resource, one writing
+ * it, must be ordered by a path of dependencies. The users of each are
+ * gathered in the order (a counting sort by key), then checked. */
 static ecs_status check_conflicts(graph *g, ecs_error *err)
 {
     const ecs_config *cfg = g->cfg;
-    uint32_t k = cfg->component_count;
+    uint32_t keys = cfg->component_count + cfg->resource_count, base[4];
+    ecs_ids lists[4];
     size_t uses = 0;
-    for (uint32_t s = 0; s < g->n; s++)
-        uses += cfg->systems[s].reads.count + cfg->systems[s].writes.count;
-    uint32_t *start = ecs_alloc(((size_t)k + 2u) * sizeof *start, 0);
+    for (uint32_t s = 0; s < g->n; s++) {
+        system_uses(cfg, s, lists, base);
+        for (int l = 0; l < 4; l++) uses += lists[l].count;
+    }
+    uint32_t *start = ecs_alloc(((size_t)keys + 2u) * sizeof *start, 0);
     uint32_t *users = ecs_alloc((uses + 1u) * sizeof *users, 0);
     bool *writes = ecs_alloc(uses + 1u, 0);
     ecs_status st = ECS_OK;
@@ -294,26 +363,22 @@ static ecs_status check_conflicts(graph *g, ecs_error *err)
         goto done;
     }
     for (uint32_t s = 0; s < g->n; s++) {
-        const ecs_system_def *d = &cfg->systems[s];
-        for (uint32_t i = 0; i < d->reads.count; i++) start[d->reads.ids[i] + 2u]++;
-        for (uint32_t i = 0; i < d->writes.count; i++) start[d->writes.ids[i] + 2u]++;
+        system_uses(cfg, s, lists, base);
+        for (int l = 0; l < 4; l++)
+            for (uint32_t i = 0; i < lists[l].count; i++) start[base[l] + lists[l].ids[i] + 2u]++;
     }
-    for (uint32_t c = 0; c < k; c++) start[c + 2u] += start[c + 1u];
+    for (uint32_t c = 0; c < keys; c++) start[c + 2u] += start[c + 1u];
     for (uint32_t o = 0; o < g->n; o++) {
         uint32_t s = g->order[o];
-        const ecs_system_def *d = &cfg->systems[s];
-        for (uint32_t i = 0; i < d->reads.count; i++) {
-            uint32_t at = start[d->reads.ids[i] + 1u]++;
-            users[at] = s;
-            writes[at] = false;
-        }
-        for (uint32_t i = 0; i < d->writes.count; i++) {
-            uint32_t at = start[d->writes.ids[i] + 1u]++;
-            users[at] = s;
-            writes[at] = true;
-        }
+        system_uses(cfg, s, lists, base);
+        for (int l = 0; l < 4; l++)
+            for (uint32_t i = 0; i < lists[l].count; i++) {
+                uint32_t at = start[base[l] + lists[l].ids[i] + 1u]++;
+                users[at] = s;
+                writes[at] = l & 1;
+            }
     }
-    for (uint32_t c = 0; c < k && st == ECS_OK; c++)
+    for (uint32_t c = 0; c < keys && st == ECS_OK; c++)
         st = check_users(g, users + start[c], writes + start[c], start[c + 1u] - start[c], c, err);
 done:
     ecs_free(start);

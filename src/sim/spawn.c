@@ -244,7 +244,7 @@ ecs_status sim_new_wave(sim_world *w)
     free(alive);
     if (st != ECS_OK) return st;
     ecs_refresh(ctx); /* reclaims every index before the wave reuses them */
-    w->spray_count = 0;
+    ((sim_spray_queue *)ecs_resource(ctx, SIM_R_SPRAYS))->count = 0;
     w->wave++;
     char msg[128];
     return sim__spawn_wave(w, w->wave, msg, sizeof msg);
@@ -286,49 +286,45 @@ static sim__particle draw_spray(const sim_params *p, sim_rng *rng, float x, floa
 ecs_status sim_spray(sim_world *w, float x, float y, uint32_t n)
 {
     if (n == 0u || !isfinite(x) || !isfinite(y)) return ECS_ERR_INVALID;
-    if (n > SIM_SPRAY_MAX - w->spray_count) return ECS_ERR_FULL;
-    uint32_t need = w->spray_count + n;
-    if (need > w->spray_cap) {
-        uint32_t cap = w->spray_cap ? w->spray_cap : 256u;
+    sim_spray_queue *q = ecs_resource(w->ctx, SIM_R_SPRAYS);
+    if (n > SIM_SPRAY_MAX - q->count) return ECS_ERR_FULL;
+    uint32_t need = q->count + n;
+    if (need > q->cap) {
+        uint32_t cap = q->cap ? q->cap : 256u;
         while (cap < need) cap *= 2u;
         if (cap > SIM_SPRAY_MAX) cap = SIM_SPRAY_MAX;
-        sim__particle *grown = realloc(w->spray, (size_t)cap * sizeof *grown);
+        sim__particle *grown = realloc(q->v, (size_t)cap * sizeof *grown);
         if (!grown) return ECS_ERR_NOMEM;
-        w->spray = grown;
-        w->spray_cap = cap;
+        q->v = grown;
+        q->cap = cap;
     }
-    for (uint32_t i = 0; i < n; i++)
-        w->spray[w->spray_count++] = draw_spray(&w->p, &w->spray_rng, x, y);
+    for (uint32_t i = 0; i < n; i++) q->v[q->count++] = draw_spray(&w->p, &w->spray_rng, x, y);
     return ECS_OK;
 }
 
-uint32_t sim_spray_pending(const sim_world *w) { return w->spray_count; }
-uint32_t sim_spray_dropped(const sim_world *w) { return w->spray_dropped; }
-
-typedef struct spray_payload {
-    sim_world *w;
-    sim__particle q;
-} spray_payload;
-
-/* At the refresh, on the owner thread, for each create the ecs carried out
- * (one it dropped at the fixed limit never gets here). */
-static void spray_init(ecs_context *ctx, ecs_entity e, void *payload)
+uint32_t sim_spray_pending(const sim_world *w)
 {
-    spray_payload *s = payload;
-    ecs_status st = add_components(ctx, e, &s->q, &s->w->p.acceleration);
-    assert(st == ECS_OK && "adding to a just-created entity cannot fail");
-    (void)st;
-    s->w->spray_created++;
+    return ((const sim_spray_queue *)ecs_resource_read(w->ctx, SIM_R_SPRAYS))->count;
 }
 
-void sim__spray_issue(sim_world *w, ecs_iter *it)
+uint32_t sim_spray_dropped(const sim_world *w) { return w->spray_dropped; }
+
+/* Owner code, before the step's systems: each queued particle becomes an
+ * entity now (the lowest free index, in call order), so this step's
+ * systems move, collide and age it. Past a fixed limit the rest are
+ * dropped (counted, the step reports ECS_ERR_FULL). */
+void sim__spray_enter(ecs_context *ctx, void *user)
 {
-    assert(it->subtask == 0 && it->pass == 0);
-    spray_payload s = {.w = w};
-    for (uint32_t i = 0; i < w->spray_count; i++) {
-        s.q = w->spray[i];
-        ecs_iter_defer_create(it, spray_init, &s, sizeof s);
+    sim_world *w = user;
+    sim_spray_queue *q = ecs_resource(ctx, SIM_R_SPRAYS);
+    w->spray_issued = q->count;
+    for (uint32_t i = 0; i < q->count && w->spray_status == ECS_OK; i++) {
+        ecs_entity e;
+        w->spray_status = ecs_create(ctx, &e);
+        if (w->spray_status != ECS_OK) break;
+        w->spray_status = add_components(ctx, e, &q->v[i], &w->p.acceleration);
+        if (w->spray_status == ECS_OK) w->spray_created++;
+        else (void)ecs_kill(ctx, e); /* no half-made particle */
     }
-    w->spray_issued = w->spray_count;
-    w->spray_count = 0;
+    q->count = 0;
 }

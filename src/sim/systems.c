@@ -61,38 +61,50 @@ static void sys_keep_in_bounds(ecs_iter *it)
  * starts, scatter into the grid (part k again). */
 static void sys_spatial_partition(ecs_iter *it)
 {
-    sim_world *w = it->user;
+    sim_grid *g = ecs_iter_resource_write(it, SIM_R_GRID);
     const float *xy = ecs_iter_read(it, SIM_C_POSITION);
     switch (it->pass) {
-    case 0: (void)sim_grid_count(&w->grid, it->subtask, xy, it->entities, it->count); break;
-    case 1: (void)sim_grid_scan_cells(&w->grid, it->subtask_count, it->subtask, it->subtask_count); break;
-    case 2: (void)sim_grid_scan_starts(&w->grid, it->subtask, it->subtask_count); break;
+    case 0: (void)sim_grid_count(g, it->subtask, xy, it->entities, it->count); break;
+    case 1: (void)sim_grid_scan_cells(g, it->subtask_count, it->subtask, it->subtask_count); break;
+    case 2: (void)sim_grid_scan_starts(g, it->subtask, it->subtask_count); break;
     default:
-        (void)sim_grid_scatter(&w->grid, it->subtask, xy, ecs_iter_read(it, SIM_C_CIRCLE), it->entities,
-                         it->count);
+        (void)sim_grid_scatter(g, it->subtask, xy, ecs_iter_read(it, SIM_C_CIRCLE), it->entities,
+                               it->count);
         break;
     }
 }
 
-/* The first grid slot of band b (b == band_count: the end). */
-static uint32_t band_slot(const sim_world *w, uint32_t b)
+/* Pass 1: more subtasks than the grid has parts write nothing (each call
+ * checks); the offsets pass, on one thread, sees it and the step reports
+ * it. */
+static void finish_spatial_partition(ecs_context *ctx, uint32_t system, void *user)
 {
-    uint32_t row = b * SIM_BAND_ROWS;
-    if (row > w->grid.rows) row = w->grid.rows;
-    return w->grid.start[(size_t)row * w->grid.cols];
+    sim_world *w = user;
+    if (ecs_system_pass(ctx, system) != 1u) return;
+    int r = sim_grid_scan_offsets(ecs_resource(ctx, SIM_R_GRID), ecs_output_subtasks(ctx, system));
+    if (r != 0) w->grid_failed = r == -2 ? 2 : 1;
 }
 
-/* The first band of collision subtask k of n: the bands are dealt out by
- * where they start in the grid's slots, so each subtask gets about as
- * many particles (a band starting in [count * k / n, ...) is k's). */
-static uint32_t first_band(const sim_world *w, uint32_t k, uint32_t n)
+/* The first grid slot of band b (b == band_count: the end). */
+static uint32_t band_slot(const sim_grid *g, uint32_t b)
+{
+    uint32_t row = b * SIM_BAND_ROWS;
+    if (row > g->rows) row = g->rows;
+    return g->start[(size_t)row * g->cols];
+}
+
+/* The first band of subtask k of n: the bands are dealt out by where they
+ * start in the grid's slots, so each subtask gets about as many particles
+ * (a band starting in [count * k / n, ...) is k's). A function of the
+ * grid alone: collision and solve_contacts deal the same bands. */
+static uint32_t first_band(const sim_grid *g, const sim_band_set *c, uint32_t k, uint32_t n)
 {
     if (k == 0) return 0;
-    if (k == n) return w->band_count;
-    uint32_t at = (uint32_t)((uint64_t)w->grid.count * k / n), lo = 0, hi = w->band_count;
+    if (k == n) return c->band_count;
+    uint32_t at = (uint32_t)((uint64_t)g->count * k / n), lo = 0, hi = c->band_count;
     while (lo < hi) { /* the first band starting at or after `at` */
         uint32_t mid = lo + (hi - lo) / 2;
-        if (band_slot(w, mid) < at) lo = mid + 1; else hi = mid;
+        if (band_slot(g, mid) < at) lo = mid + 1; else hi = mid;
     }
     return lo;
 }
@@ -101,54 +113,46 @@ static uint32_t first_band(const sim_world *w, uint32_t k, uint32_t n)
  * inner list, the last row's pairs within the row too and its pairs with
  * the next band's first row into the cross list. Each list is in
  * detection order, whoever runs the band. */
-static void collide_band(sim_world *w, uint32_t b)
+static void collide_band(const sim_world *w, const sim_grid *g, sim_band_set *c, uint32_t b)
 {
-    const sim_grid *g = &w->grid;
-    sim_band *band = &w->bands[b];
+    sim_band *band = &c->bands[b];
     uint32_t end_row = (b + 1u) * SIM_BAND_ROWS < g->rows ? (b + 1u) * SIM_BAND_ROWS : g->rows;
-    uint32_t from = band_slot(w, b), mid = g->start[(size_t)(end_row - 1u) * g->cols];
-    uint32_t to = band_slot(w, b + 1u);
+    uint32_t from = band_slot(g, b), mid = g->start[(size_t)(end_row - 1u) * g->cols];
+    uint32_t to = band_slot(g, b + 1u);
     band->inner.n = band->cross.n = 0;
     if (w->collide(g, from, mid, &band->inner, &band->inner))
         w->collide(g, mid, to, &band->inner, &band->cross);
 }
 
+/* Before any subtask: deals the bands of the grid just built to this
+ * step's subtasks (the count the ecs set): subtask k owns first_band(k,
+ * n) .. first_band(k + 1, n). */
+static void prepare_collision(ecs_context *ctx, uint32_t system, void *user)
+{
+    (void)user;
+    const sim_grid *g = ecs_resource_read(ctx, SIM_R_GRID);
+    const sim_band_set *c = ecs_resource_read(ctx, SIM_R_CONTACTS);
+    sim_claims *claims = ecs_resource(ctx, SIM_R_CLAIMS);
+    uint32_t n = ecs_output_subtasks(ctx, system);
+    assert(n >= 1 && n <= claims->count);
+    for (uint32_t k = 0; k < n; k++)
+        sim_claim_set(&claims->v[k], first_band(g, c, k, n), first_band(g, c, k + 1u, n));
+}
+
 /* Its own bands first, front to back (dealt by particles: see
- * deal_bands), then those the others have not reached yet, from the back
- * of each other range, nearest range first: equal particle counts do not
- * make equal times (contacts and caches differ), and without taking work
- * the thread that finishes first would wait at the barrier. Which subtask
- * runs a band never changes its lists. */
+ * prepare_collision), then those the others have not reached yet, from
+ * the back of each other range, nearest range first: equal particle
+ * counts do not make equal times (contacts and caches differ), and
+ * without taking work the thread that finishes first would wait at the
+ * barrier. Which subtask runs a band never changes its lists. */
 static void sys_collision(ecs_iter *it)
 {
-    sim_world *w = it->user;
+    const sim_grid *g = ecs_iter_resource_read(it, SIM_R_GRID);
+    sim_band_set *c = ecs_iter_resource_write(it, SIM_R_CONTACTS);
+    sim_claims *claims = ecs_iter_resource_write(it, SIM_R_CLAIMS);
     uint32_t b;
-    while (sim_claim_next(w->claims, it->subtask, it->subtask_count, &b)) collide_band(w, b);
-}
-
-/* Deals the bands of the grid just built to collision's subtasks (the
- * count the ecs set for this step): subtask k owns first_band(k, n) ..
- * first_band(k + 1, n). */
-static void deal_bands(sim_world *w, uint32_t n)
-{
-    assert(n >= 1 && n <= w->claim_count);
-    for (uint32_t k = 0; k < n; k++)
-        sim_claim_set(&w->claims[k], first_band(w, k, n), first_band(w, k + 1u, n));
-}
-
-/* Pass 1: more subtasks than the grid has parts write nothing (each call
- * checks); the offsets pass, on one thread, sees it and the step reports
- * it. Last pass: the grid is built, its bands go to collision. */
-static void finish_spatial_partition(ecs_context *ctx, uint32_t system, void *user)
-{
-    sim_world *w = user;
-    uint32_t pass = ecs_system_pass(ctx, system);
-    if (pass == 1) {
-        int r = sim_grid_scan_offsets(&w->grid, ecs_output_subtasks(ctx, system));
-        if (r != 0) w->grid_failed = r == -2 ? 2 : 1;
-    } else if (pass == SIM_PARTITION_PASSES - 1u) {
-        deal_bands(w, ecs_output_subtasks(ctx, SIM_S_COLLISION));
-    }
+    while (sim_claim_next(claims->v, it->subtask, it->subtask_count, &b))
+        collide_band(it->user, g, c, b);
 }
 
 static void solve_list(sim_vec2 *pos, sim_vec2 *vel, const sim_contact_list *l)
@@ -167,10 +171,9 @@ static void solve_list(sim_vec2 *pos, sim_vec2 *vel, const sim_contact_list *l)
  * dependent writes. */
 #define WALL_BLOCK 64u /* slots tested together by put_rows_inside */
 
-static void put_rows_inside(const sim_world *w, uint32_t row_lo, uint32_t row_hi, sim_vec2 *pos,
-                            sim_vec2 *vel, const float *radius)
+static void put_rows_inside(const sim_world *w, const sim_grid *g, uint32_t row_lo,
+                            uint32_t row_hi, sim_vec2 *pos, sim_vec2 *vel, const float *radius)
 {
-    const sim_grid *g = &w->grid;
     const float lo = w->p.radius_max, hi_x = w->p.world_w - lo, hi_y = w->p.world_h - lo;
     uint32_t from = g->start[(size_t)row_lo * g->cols], to = g->start[(size_t)row_hi * g->cols];
     for (uint32_t s0 = from; s0 < to; s0 += WALL_BLOCK) {
@@ -215,21 +218,23 @@ static void put_rows_inside(const sim_world *w, uint32_t row_lo, uint32_t row_hi
 static void sys_solve_contacts(ecs_iter *it)
 {
     const sim_world *w = it->user;
+    const sim_grid *g = ecs_iter_resource_read(it, SIM_R_GRID);
+    const sim_band_set *c = ecs_iter_resource_read(it, SIM_R_CONTACTS);
     sim_vec2 *pos = ecs_iter_write(it, SIM_C_POSITION);
     sim_vec2 *vel = ecs_iter_write(it, SIM_C_VELOCITY);
-    uint32_t first = first_band(w, it->subtask, it->subtask_count);
-    uint32_t end = first_band(w, it->subtask + 1u, it->subtask_count);
+    uint32_t first = first_band(g, c, it->subtask, it->subtask_count);
+    uint32_t end = first_band(g, c, it->subtask + 1u, it->subtask_count);
     if (it->pass == 0u) {
-        for (uint32_t b = first; b < end; b++) solve_list(pos, vel, &w->bands[b].inner);
-        for (uint32_t b = first; b + 1u < end; b++) solve_list(pos, vel, &w->bands[b].cross);
+        for (uint32_t b = first; b < end; b++) solve_list(pos, vel, &c->bands[b].inner);
+        for (uint32_t b = first; b + 1u < end; b++) solve_list(pos, vel, &c->bands[b].cross);
         return;
     }
     /* No bands: the border is the previous owner's; the last band borders nothing. */
-    if (first < end && end < w->band_count) solve_list(pos, vel, &w->bands[end - 1u].cross);
-    uint32_t rows = w->grid.rows;
+    if (first < end && end < c->band_count) solve_list(pos, vel, &c->bands[end - 1u].cross);
+    uint32_t rows = g->rows;
     uint32_t hi = end * SIM_BAND_ROWS + 1u < rows ? end * SIM_BAND_ROWS + 1u : rows;
     uint32_t lo = it->subtask == 0u ? 0u : first * SIM_BAND_ROWS + 1u;
-    if (lo < hi) put_rows_inside(w, lo, hi, pos, vel, ecs_iter_read(it, SIM_C_CIRCLE));
+    if (lo < hi) put_rows_inside(w, g, lo, hi, pos, vel, ecs_iter_read(it, SIM_C_CIRCLE));
 }
 
 static void sys_render(ecs_iter *it)
@@ -252,12 +257,9 @@ static void sys_render(ecs_iter *it)
     });
 }
 
-/* Subtask 0 also hands the pending sprays to the ecs: it exists even when
- * nothing is alive (an empty system still runs one subtask). */
 static void sys_life(ecs_iter *it)
 {
-    sim_world *w = it->user;
-    if (it->subtask == 0 && w->spray_count) sim__spray_issue(w, it);
+    const sim_world *w = it->user;
     float *life = ecs_iter_write(it, SIM_C_LIFE);
     float dt = w->p.dt;
     if (w->walks.life && sim__walk_dense(it)) {
@@ -287,8 +289,8 @@ static void sys_fade(ecs_iter *it)
 }
 
 /* A subtask per worker for every system. Collision and the solve balance
- * their subtasks by particles and contacts themselves (first_band,
- * solve_list's owners). The scheduler keeps each worker on the same
+ * their subtasks by particles themselves (first_band over the grid they
+ * both declare they read). The scheduler keeps each worker on the same
  * subtask from system to system, so one subtask per worker keeps a
  * worker's slice of the columns in its core's cache from one system to
  * the next, where more, smaller chunks (ECS_SPLIT_CHUNKS) would move
@@ -318,6 +320,7 @@ static const ecs_system_def system_defs[SIM_SYSTEM_COUNT] = {
     [SIM_S_SPATIAL_PARTITION] = {.name = "spatial_partition",
                                  .reads = ECS_IDS_INIT(SIM_C_POSITION, SIM_C_CIRCLE),
                                  .after = ECS_IDS_INIT(SIM_S_KEEP_IN_BOUNDS),
+                                 .resource_writes = ECS_IDS_INIT(SIM_R_GRID),
                                  .parallelism = BY_SPEED,
                                  .passes = SIM_PARTITION_PASSES,
                                  .process = sys_spatial_partition,
@@ -325,12 +328,16 @@ static const ecs_system_def system_defs[SIM_SYSTEM_COUNT] = {
     [SIM_S_COLLISION] = {.name = "collision",
                          .reads = ECS_IDS_INIT(SIM_C_POSITION, SIM_C_CIRCLE),
                          .after = ECS_IDS_INIT(SIM_S_SPATIAL_PARTITION),
+                         .resource_reads = ECS_IDS_INIT(SIM_R_GRID),
+                         .resource_writes = ECS_IDS_INIT(SIM_R_CONTACTS, SIM_R_CLAIMS),
                          .parallelism = PER_CORE,
+                         .prepare = prepare_collision,
                          .process = sys_collision},
     [SIM_S_SOLVE_CONTACTS] = {.name = "solve_contacts",
                               .reads = ECS_IDS_INIT(SIM_C_CIRCLE),
                               .writes = ECS_IDS_INIT(SIM_C_POSITION, SIM_C_VELOCITY),
                               .after = ECS_IDS_INIT(SIM_S_COLLISION),
+                              .resource_reads = ECS_IDS_INIT(SIM_R_GRID, SIM_R_CONTACTS),
                               .parallelism = PER_CORE,
                               .passes = 2,
                               .process = sys_solve_contacts},
@@ -355,6 +362,14 @@ static const ecs_system_def system_defs[SIM_SYSTEM_COUNT] = {
 /* Thesis figure 15.1: render waits for solve_contacts only, leaving fade's
  * writes to color unordered with render's reads. */
 static const ecs_ids thesis_render_after = ECS_IDS_INIT(SIM_S_SOLVE_CONTACTS);
+
+void sim__resource_defs(sim_world *w, ecs_resource_def out[SIM_RESOURCE_COUNT])
+{
+    out[SIM_R_GRID] = (ecs_resource_def){.name = "grid", .ptr = &w->grid};
+    out[SIM_R_CONTACTS] = (ecs_resource_def){.name = "contacts", .ptr = &w->contacts};
+    out[SIM_R_CLAIMS] = (ecs_resource_def){.name = "claims", .ptr = &w->claims};
+    out[SIM_R_SPRAYS] = (ecs_resource_def){.name = "sprays", .size = sizeof(sim_spray_queue)};
+}
 
 void sim__system_defs(sim_world *w, bool thesis_dag, ecs_system_def out[SIM_SYSTEM_COUNT])
 {

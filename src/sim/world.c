@@ -23,6 +23,36 @@ static ecs_status fail(ecs_error *err, ecs_status st, const char *msg)
     return st;
 }
 
+ecs_config sim__ecs_config(const sim_config *cfg, const ecs_system_def *systems,
+                          const ecs_resource_def *resources)
+{
+    ecs_config ec = ecs_default_config();
+    ec.components = components;
+    ec.component_count = SIM_COMPONENT_COUNT;
+    ec.systems = systems;
+    ec.system_count = SIM_SYSTEM_COUNT;
+    ec.resources = resources;
+    ec.resource_count = SIM_RESOURCE_COUNT;
+    ec.storage = cfg->storage;
+    /* Fixed: the limit, by default just enough. Dynamic: the initial size,
+     * by default the ecs's, growing while the particles are spawned. */
+    ec.capacity = cfg->capacity;
+    if (cfg->storage == ECS_STORAGE_FIXED && !ec.capacity)
+        ec.capacity = cfg->particles ? cfg->particles : 1u;
+    ec.workers = cfg->workers;
+    ec.max_workers = cfg->max_workers;
+    ec.inner_parallelism_off = cfg->inner_parallelism_off;
+    return ec;
+}
+
+/* Whether kernel k of this CPU and build can run what; else msg says why. */
+static bool kernel_ok(sim_kernel k, const char *what, char *msg, size_t size)
+{
+    if (k < SIM_KERNEL_COUNT && sim_kernel_available(k)) return true;
+    snprintf(msg, size, "%s %s is not available on this CPU", what, sim_kernel_name(k));
+    return false;
+}
+
 ecs_status sim_create(const sim_config *cfg, sim_world **out, ecs_error *err)
 {
     *out = NULL;
@@ -33,35 +63,23 @@ ecs_status sim_create(const sim_config *cfg, sim_world **out, ecs_error *err)
                  (unsigned)cfg->particles, (unsigned)cfg->capacity);
         return fail(err, ECS_ERR_FULL, msg);
     }
-    if (cfg->kernel >= SIM_KERNEL_COUNT || !sim_kernel_available(cfg->kernel)) {
-        snprintf(msg, sizeof msg, "collision kernel %s is not available on this CPU",
-                 sim_kernel_name(cfg->kernel));
+    if (!kernel_ok(cfg->kernel, "collision kernel", msg, sizeof msg) ||
+        !kernel_ok(cfg->loops, "loops kernel", msg, sizeof msg))
         return fail(err, ECS_ERR_INVALID, msg);
-    }
     sim_world *w = calloc(1, sizeof *w);
     if (!w) return fail(err, ECS_ERR_NOMEM, "out of memory");
     w->kernel = sim_kernel_resolve(cfg->kernel);
     w->collide = sim__collide_fn(w->kernel);
-    w->walks = sim__walks(w->kernel);
+    w->loops = sim_kernel_resolve(cfg->loops);
+    w->walks = sim__walks(w->loops);
     w->p = cfg->params;
     w->particles = cfg->particles;
     w->spray_rng = sim__spray_stream(w->p.seed);
     ecs_system_def systems[SIM_SYSTEM_COUNT];
+    ecs_resource_def resources[SIM_RESOURCE_COUNT];
     sim__system_defs(w, cfg->thesis_dag, systems);
-    ecs_config ec = ecs_default_config();
-    ec.components = components;
-    ec.component_count = SIM_COMPONENT_COUNT;
-    ec.systems = systems;
-    ec.system_count = SIM_SYSTEM_COUNT;
-    ec.storage = cfg->storage;
-    /* Fixed: the limit, by default just enough. Dynamic: the initial size,
-     * by default the ecs's, growing while the particles are spawned. */
-    ec.capacity = cfg->capacity;
-    if (cfg->storage == ECS_STORAGE_FIXED && !ec.capacity)
-        ec.capacity = cfg->particles ? cfg->particles : 1u;
-    ec.workers = cfg->workers;
-    ec.max_workers = cfg->max_workers;
-    ec.inner_parallelism_off = cfg->inner_parallelism_off;
+    sim__resource_defs(w, resources);
+    ecs_config ec = sim__ecs_config(cfg, systems, resources);
     ecs_status st = ecs_context_create(&ec, &w->ctx, err);
     if (st != ECS_OK) {
         sim_destroy(w);
@@ -70,16 +88,17 @@ ecs_status sim_create(const sim_config *cfg, sim_world **out, ecs_error *err)
     /* One grid part and one range of collision's bands per subtask:
      * systems split per worker, and sim_set_workers may later ask for up
      * to the most the pool started. */
-    w->claim_count = ecs_max_workers(w->ctx);
-    if (sim_grid_init(&w->grid, w->p.world_w, w->p.world_h, w->p.radius_max, w->claim_count) != 0 ||
-        !(w->bands = calloc((w->grid.rows + SIM_BAND_ROWS - 1u) / SIM_BAND_ROWS,
-                            sizeof *w->bands)) ||
-        !(w->claims = aligned_alloc(alignof(sim_claim), w->claim_count * sizeof *w->claims))) {
+    uint32_t parts = ecs_max_workers(w->ctx);
+    if (sim_grid_init(&w->grid, w->p.world_w, w->p.world_h, w->p.radius_max, parts) != 0 ||
+        !(w->contacts.bands = calloc((w->grid.rows + SIM_BAND_ROWS - 1u) / SIM_BAND_ROWS,
+                                     sizeof *w->contacts.bands)) ||
+        !(w->claims.v = aligned_alloc(alignof(sim_claim), parts * sizeof *w->claims.v))) {
         sim_destroy(w);
         return fail(err, ECS_ERR_NOMEM, "out of memory for the grid");
     }
-    w->band_count = (w->grid.rows + SIM_BAND_ROWS - 1u) / SIM_BAND_ROWS;
-    for (uint32_t k = 0; k < w->claim_count; k++) sim_claim_set(&w->claims[k], 0, 0);
+    w->contacts.band_count = (w->grid.rows + SIM_BAND_ROWS - 1u) / SIM_BAND_ROWS;
+    w->claims.count = parts;
+    for (uint32_t k = 0; k < parts; k++) sim_claim_set(&w->claims.v[k], 0, 0);
     st = sim__spawn_wave(w, 0u, msg, sizeof msg);
     if (st != ECS_OK) {
         sim_destroy(w);
@@ -92,15 +111,18 @@ ecs_status sim_create(const sim_config *cfg, sim_world **out, ecs_error *err)
 void sim_destroy(sim_world *w)
 {
     if (!w) return;
-    if (w->ctx) ecs_context_destroy(w->ctx);
-    sim_grid_free(&w->grid);
-    for (uint32_t b = 0; b < w->band_count; b++) {
-        sim_contact_list_free(&w->bands[b].inner);
-        sim_contact_list_free(&w->bands[b].cross);
+    if (w->ctx) {
+        sim_spray_queue *q = ecs_resource(w->ctx, SIM_R_SPRAYS);
+        free(q->v);
+        ecs_context_destroy(w->ctx);
     }
-    free(w->bands);
-    free(w->claims);
-    free(w->spray);
+    sim_grid_free(&w->grid);
+    for (uint32_t b = 0; b < w->contacts.band_count; b++) {
+        sim_contact_list_free(&w->contacts.bands[b].inner);
+        sim_contact_list_free(&w->contacts.bands[b].cross);
+    }
+    free(w->contacts.bands);
+    free(w->claims.v);
     free(w);
 }
 
@@ -141,18 +163,21 @@ ecs_status sim_step(sim_world *w)
     bool contacts_short = false;
     w->grid_failed = 0;
     w->spray_issued = w->spray_created = 0;
+    w->spray_status = ECS_OK;
     w->step_error[0] = '\0';
-    ecs_status st = ecs_step(w->ctx, NULL, NULL);
+    ecs_status st = ecs_step(w->ctx, sim__spray_enter, w);
     w->frame++;
     w->spray_dropped = w->spray_issued - w->spray_created;
+    if (st == ECS_OK) st = w->spray_status;
     uint64_t contacts = 0;
-    for (uint32_t b = 0; b < w->band_count; b++) {
-        sim_band *band = &w->bands[b];
+    sim_band_set *c = ecs_resource(w->ctx, SIM_R_CONTACTS);
+    for (uint32_t b = 0; b < c->band_count; b++) {
+        sim_band *band = &c->bands[b];
         contacts += band->inner.n + band->cross.n;
         contacts_short |= band->inner.failed || band->cross.failed;
         band->inner.failed = band->cross.failed = false;
     }
-    w->contacts = contacts > UINT32_MAX ? UINT32_MAX : (uint32_t)contacts;
+    w->contact_total = contacts > UINT32_MAX ? UINT32_MAX : (uint32_t)contacts;
     if (st == ECS_OK && contacts_short) st = ECS_ERR_NOMEM;
     if (st == ECS_OK && w->grid_failed) st = w->grid_failed == 2 ? ECS_ERR_INVALID : ECS_ERR_NOMEM;
     if (st != ECS_OK) explain(w, st, particles, contacts, contacts_short);
@@ -177,7 +202,8 @@ uint32_t sim_cell_at(const sim_world *w, float x, float y) { return sim_grid_cel
 uint32_t sim_alive(const sim_world *w) { return ecs_alive_count(w->ctx); }
 sim_kernel sim_get_kernel(const sim_world *w) { return w->kernel; }
 uint64_t sim_frame(const sim_world *w) { return w->frame; }
-uint32_t sim_contacts(const sim_world *w) { return w->contacts; }
+uint32_t sim_contacts(const sim_world *w) { return w->contact_total; }
+sim_kernel sim_get_loops(const sim_world *w) { return w->loops; }
 const sim_params *sim_get_params(const sim_world *w) { return &w->p; }
 ecs_context *sim_ecs(sim_world *w) { return w->ctx; }
 

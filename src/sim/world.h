@@ -27,41 +27,73 @@ typedef struct sim__particle {
     sim_rgba color;
 } sim__particle;
 
+/* The ecs resources of the simulation: the data beside the components
+ * that systems share, declared in their definitions (systems.c) so that
+ * validation orders every writer against every other user. */
+enum {
+    SIM_R_GRID,     /* sim_grid: built by spatial_partition, read by collision and the solve */
+    SIM_R_CONTACTS, /* sim_band_set: written by collision, read by solve_contacts */
+    SIM_R_CLAIMS,   /* sim_claims: dealt and taken by collision */
+    SIM_R_SPRAYS,   /* sim_spray_queue: owner code only (sim_spray, the step callback) */
+    SIM_RESOURCE_COUNT
+};
+
+/* The contacts by band of SIM_BAND_ROWS grid rows (the last band may be
+ * shorter). */
+typedef struct sim_band_set {
+    sim_band *bands;
+    uint32_t band_count;
+} sim_band_set;
+
+/* Collision's bands by subtask, dealt by collision's prepare from the
+ * grid just built: subtask k owns v[k] (balanced by particles) and takes
+ * its bands from the front; a subtask done with its own takes others'
+ * from the back, so no one range gates the barrier. One per possible
+ * worker. */
+typedef struct sim_claims {
+    sim_claim *v;
+    uint32_t count;
+} sim_claims;
+
+/* Sprays drawn by sim_spray (owner thread, between steps), in call order,
+ * waiting for the next step's callback to create them. Allocated (zeroed)
+ * by the ecs; v by the simulation. */
+typedef struct sim_spray_queue {
+    sim__particle *v;
+    uint32_t count, cap;
+} sim_spray_queue;
+
 struct sim_world {
     sim_params p;
     ecs_context *ctx;
-    sim_grid grid;         /* owned by spatial_partition, read by collision */
+    /* Resources (SIM_R_*), reached through the ecs: */
+    sim_grid grid;         /* SIM_R_GRID */
+    sim_band_set contacts; /* SIM_R_CONTACTS */
+    sim_claims claims;     /* SIM_R_CLAIMS */
     int grid_failed;       /* set by spatial_partition's finish: 1 OOM, 2 parts out of range */
     sim_kernel kernel;     /* resolved, never AUTO */
     sim_collide_fn collide;
-    sim_walks walks;       /* the kernel's dense walks, if any */
-    /* Contacts by band of SIM_BAND_ROWS grid rows (the last band may be
-     * shorter): written by collision, solved by solve_contacts. */
-    sim_band *bands;
-    uint32_t band_count;
-    /* Collision's bands by subtask, dealt when the grid is built: subtask
-     * k owns claims[k] (balanced by particles) and takes its bands from
-     * the front; a subtask done with its own takes others' from the back,
-     * so no one range gates the barrier. One per possible worker. */
-    sim_claim *claims;
-    uint32_t claim_count;
+    sim_kernel loops;      /* the element-wise loops' level, resolved */
+    sim_walks walks;       /* its dense walks, if any */
     uint64_t frame;
-    uint32_t contacts;     /* last frame */
+    uint32_t contact_total; /* last frame */
     uint32_t particles;    /* what sim_create and every new wave spawn */
     uint32_t wave;
-    /* Sprays: drawn by sim_spray (owner thread, between steps), handed to
-     * the ecs by the life system's subtask 0 in the next step. */
-    sim_rng spray_rng;
-    sim__particle *spray;  /* pending, in call order */
-    uint32_t spray_count, spray_cap;
-    uint32_t spray_issued;  /* this step: deferred creates recorded ... */
-    uint32_t spray_created; /* ... and carried out (counted by their init) */
+    sim_rng spray_rng;     /* draws the sprays of SIM_R_SPRAYS */
+    uint32_t spray_issued;  /* this step: sprays taken from the queue ... */
+    uint32_t spray_created; /* ... and created */
     uint32_t spray_dropped; /* the last step's issued - created */
+    ecs_status spray_status; /* the last step's first failure to create one */
     char step_error[240];   /* the last step's failure (sim_step_error), or "" */
 };
 
 /* The system table: the thesis's DAG, plus fade -> render unless thesis_dag. */
 void sim__system_defs(sim_world *w, bool thesis_dag, ecs_system_def out[SIM_SYSTEM_COUNT]);
+/* The resource table: owner pointers into w, the spray queue by the ecs. */
+void sim__resource_defs(sim_world *w, ecs_resource_def out[SIM_RESOURCE_COUNT]);
+/* The ecs definition of a world of cfg with these tables. */
+ecs_config sim__ecs_config(const sim_config *cfg, const ecs_system_def *systems,
+                          const ecs_resource_def *resources);
 
 /* Spawning (spawn.c). Creates the world's particle count from the stream
  * of wave `wave` (wave 0: the seed itself), in grid order; on failure msg
@@ -69,9 +101,9 @@ void sim__system_defs(sim_world *w, bool thesis_dag, ecs_system_def out[SIM_SYST
 ecs_status sim__spawn_wave(sim_world *w, uint32_t wave, char *msg, size_t size);
 /* The generator of sprays: a stream of its own, from the seed. */
 sim_rng sim__spray_stream(uint32_t seed);
-/* Inside the life system's subtask 0: records one deferred create per
- * pending spray particle and empties the queue. */
-void sim__spray_issue(sim_world *w, ecs_iter *it);
+/* The step callback (user: the world): creates the queued sprays, in
+ * call order, before the systems run, and empties the queue. */
+void sim__spray_enter(ecs_context *ctx, void *user);
 
 /* One contact of solve_contacts: swap the two velocities, move the two
  * centers apart by the contact's push. */

@@ -7,6 +7,9 @@
  * (outer parallelism), each system split into subtasks over contiguous
  * ranges of its subscribed entities (inner parallelism).
  *
+ * Resources are the context's other data (a grid, a queue), declared
+ * like components and read or written by systems under the same rules.
+ *
  * Structural changes made by systems are recorded per subtask and applied
  * by the refresh stage after each step: first the commands (creates,
  * component adds and removes, user calls) in (system, pass, subtask,
@@ -17,7 +20,8 @@
  * Threading: every function not prefixed ecs_iter_ must be called from the
  * thread that owns the context, outside ecs_step's system phase (the step
  * callback is fine), except where its comment allows system callbacks
- * (ecs_output, ecs_output_subtasks, ecs_system_pass). ecs_iter_ functions
+ * (ecs_output, ecs_output_subtasks, ecs_system_pass, ecs_resource,
+ * ecs_resource_read). ecs_iter_ functions
  * are for process callbacks.
  *
  * Misuse is checked in every build, release builds included (real checks,
@@ -27,11 +31,14 @@
  *     context_destroy) while systems or ecs_parallel_for's ranges run;
  *     from a refresh callback, the same but create, kill, add and remove;
  *     from a step callback, ecs_step and ecs_context_destroy;
- *   - a system or component id that does not exist, given to any call
- *     that takes one (ecs_add, ecs_remove and ecs_create_bulk return
+ *   - a system, component or resource id that does not exist, given to
+ *     any call that takes one (ecs_add, ecs_remove and ecs_create_bulk return
  *     ECS_ERR_UNKNOWN_COMPONENT for it instead, as documented there);
  *   - ecs_iter_read of a component the system does not declare,
- *     ecs_iter_write of one it does not write;
+ *     ecs_iter_write of one it does not write; the same for resources
+ *     (ecs_iter_resource_read and _write, and ecs_resource and
+ *     ecs_resource_read while systems run, from a callback of a system
+ *     that does not declare the resource or from outside any);
  *   - ecs_iter_output_push on a system without output_size, or of 0
  *     elements; an output batch out of range; outputs of a system not
  *     depended on (ecs_iter_dep_*, and ecs_output in the system phase);
@@ -73,6 +80,8 @@ extern "C" {
 #define ECS_DEFAULT_CAPACITY 1024u
 /* Parallel passes one system may run per step. */
 #define ECS_MAX_PASSES 8u
+/* Resources per context: a system's resource set is a 64-bit mask. */
+#define ECS_MAX_RESOURCES 64u
 
 typedef enum ecs_status {
     ECS_OK = 0,
@@ -139,6 +148,21 @@ typedef struct ecs_component_def {
     size_t align;
 } ecs_component_def;
 
+/* A resource: one datum of the whole context (a grid, a queue, a table)
+ * that systems declare they read or write, as they do components, so
+ * that validation orders every writer against every other user of it.
+ * Its id is its index in ecs_config.resources. Either the ecs allocates
+ * it (size > 0: zeroed, aligned to align, 0 meaning max_align_t; size a
+ * multiple of align; freed with the context), or the owner keeps it
+ * (size 0, ptr not NULL: the ecs hands out ptr and never frees it).
+ * Both or neither is rejected with ECS_ERR_INVALID. */
+typedef struct ecs_resource_def {
+    const char *name;
+    size_t size;
+    size_t align;
+    void *ptr;
+} ecs_resource_def;
+
 /* Inner parallelism: how one system's subscribed entities are split into
  * subtasks for one step. Every system runs at least one subtask each step,
  * even with no subscribed entity: process is then called once with count
@@ -173,18 +197,27 @@ typedef void (*ecs_process_fn)(ecs_iter *it);
  * thread, before the next pass or any dependent system starts;
  * ecs_system_pass tells which pass it was. */
 typedef void (*ecs_finish_fn)(ecs_context *ctx, uint32_t system, void *user);
+/* Called once per step on one thread when every dependency of the system
+ * finished, before its first subtask starts: for work each subtask needs
+ * ready (dealing out the step's work by what the dependencies built).
+ * ecs_output_subtasks tells how many subtasks follow. */
+typedef void (*ecs_prepare_fn)(ecs_context *ctx, uint32_t system, void *user);
 typedef void (*ecs_entity_fn)(ecs_context *ctx, ecs_entity e, void *user);
 typedef void (*ecs_deferred_fn)(ecs_context *ctx, void *payload);
 
 /* A system. Its id is its index in ecs_config.systems. An entity is
  * subscribed when it holds every component in reads and writes; a system
  * that declares no component subscribes no entity (it still runs once
- * per step, with count 0: a per-step hook). */
+ * per step, with count 0: a per-step hook). Resources it reads or writes
+ * (in any callback: prepare, process, finish) are declared apart, in
+ * resource_reads and resource_writes: they take no part in matching. */
 typedef struct ecs_system_def {
     const char *name;
     ecs_ids reads;
     ecs_ids writes;
     ecs_ids after; /* systems that must finish before this one starts */
+    ecs_ids resource_reads;
+    ecs_ids resource_writes;
     ecs_parallelism parallelism;
     /* Passes per step, 0 meaning 1: every subtask runs pass p (ecs_iter.pass)
      * only after every subtask finished pass p - 1 and finish ran for it,
@@ -194,6 +227,7 @@ typedef struct ecs_system_def {
     uint32_t passes;
     size_t output_size; /* bytes per per-subtask output element; 0: no output */
     ecs_process_fn process;
+    ecs_prepare_fn prepare;        /* optional */
     ecs_finish_fn finish;          /* optional */
     /* Optional, called at refresh in ascending index order, systems in id
      * order. They (and on_reclaim, deferred inits and calls) may create,
@@ -215,6 +249,8 @@ typedef struct ecs_config {
     uint32_t component_count;
     const ecs_system_def *systems;
     uint32_t system_count;
+    const ecs_resource_def *resources;
+    uint32_t resource_count;
     ecs_storage storage;
     uint32_t capacity;  /* default ECS_DEFAULT_CAPACITY; fixed storage needs > 0 */
     uint32_t workers;   /* threads running systems, the caller included; 0: online CPUs */
@@ -237,7 +273,11 @@ ecs_config ecs_default_config(void);
  * systems, a component both read and written by one system, a dependency
  * cycle (a system depending on itself included), and two systems that
  * touch the same component, at least one writing it, with no dependency
- * path between them. */
+ * path between them. Resources the same way: an unknown resource id
+ * (ECS_ERR_INVALID), one both read and written by a system
+ * (ECS_ERR_READ_WRITE), two systems using one, at least one writing it,
+ * with no path between them (ECS_ERR_CONFLICT, naming both systems and
+ * the resource). */
 ecs_status ecs_context_create(const ecs_config *cfg, ecs_context **out, ecs_error *err);
 void ecs_context_destroy(ecs_context *ctx);
 
@@ -248,6 +288,7 @@ uint32_t ecs_worker_count(const ecs_context *ctx);
 uint32_t ecs_max_workers(const ecs_context *ctx);
 uint32_t ecs_system_count(const ecs_context *ctx);
 uint32_t ecs_component_count(const ecs_context *ctx);
+uint32_t ecs_resource_count(const ecs_context *ctx);
 
 /* ---- Entities (owner thread, never while systems run) ------------------ */
 
@@ -304,6 +345,18 @@ void *ecs_get(ecs_context *ctx, ecs_entity e, uint32_t component);
 /* Base of a component's buffer: element i belongs to entity index i.
  * NULL for a tag. */
 void *ecs_column(ecs_context *ctx, uint32_t component);
+
+/* ---- Resources ---------------------------------------------------------- */
+
+/* A resource's data (its ecs allocation or its owner's pointer). Outside
+ * the system phase (owner code: setup, the step callback, between steps,
+ * refresh callbacks) any resource may be reached. In the system phase only
+ * from a callback (prepare, process, finish) of a system that declares it:
+ * ecs_resource needs it in resource_writes, ecs_resource_read in either
+ * list. Anything else is a misuse: NULL, and ecs_misuse_message names the
+ * system (or the call) and the resource. */
+void *ecs_resource(ecs_context *ctx, uint32_t resource);
+const void *ecs_resource_read(const ecs_context *ctx, uint32_t resource);
 
 /* ---- Systems and steps ------------------------------------------------- */
 
@@ -406,6 +459,12 @@ struct ecs_iter {
  * gives NULL. A declared tag gives NULL too (it has no storage). */
 const void *ecs_iter_read(const ecs_iter *it, uint32_t component);
 void *ecs_iter_write(const ecs_iter *it, uint32_t component);
+
+/* A resource's data, checked against the system's declaration the same
+ * way: read needs resource_reads or resource_writes, write needs
+ * resource_writes; anything else is a misuse and gives NULL. */
+const void *ecs_iter_resource_read(const ecs_iter *it, uint32_t resource);
+void *ecs_iter_resource_write(const ecs_iter *it, uint32_t resource);
 
 /* Walks the range as maximal runs of consecutive indices, so a loop over
  * [*first, *first + *count) touches memory sequentially and vectorises:

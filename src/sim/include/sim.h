@@ -157,9 +157,9 @@ uint32_t sim_max_particles(const sim_params *p);
 /* The collision kernel: how a particle is tested against its candidates.
  * Every kernel finds exactly the same contacts in the same order, bit for
  * bit; they differ in speed only. The vector kernels exist on x86-64 where
- * the CPU has the instructions; AUTO picks the widest one there is. With
- * AVX512 the life, fade and keep_in_bounds systems also walk their columns
- * densely under masks (the same state, bit for bit). */
+ * the CPU has the instructions; AUTO picks the widest one there is. The
+ * same names set the level of the element-wise loops (sim_config.loops),
+ * apart from the collision kernel. */
 typedef enum sim_kernel {
     SIM_KERNEL_AUTO = 0,
     SIM_KERNEL_SCALAR,
@@ -179,6 +179,12 @@ typedef struct sim_config {
     sim_params params;
     sim_kernel kernel;          /* AUTO by default; an unavailable one is
                                    rejected by sim_create (ECS_ERR_INVALID) */
+    /* The vector level of the element-wise loops (life, fade and
+     * keep_in_bounds), apart from the collision kernel: AUTO by default,
+     * the widest this CPU has. At AVX512 they walk their columns densely
+     * under masks; below it, the index lists (the same state, bit for
+     * bit). An unavailable one is rejected like kernel. */
+    sim_kernel loops;
     uint32_t particles;         /* spawned before the first frame */
     ecs_storage storage;        /* fixed: capacity is the limit */
     uint32_t capacity;          /* fixed: the limit (0: particles); dynamic: the
@@ -212,6 +218,8 @@ const char *sim_step_error(const sim_world *w);
 uint32_t sim_alive(const sim_world *w);
 /* The collision kernel the world runs (never AUTO). */
 sim_kernel sim_get_kernel(const sim_world *w);
+/* The level of its element-wise loops (never AUTO). */
+sim_kernel sim_get_loops(const sim_world *w);
 uint64_t sim_frame(const sim_world *w);
 /* Contacts the collision system found in the last frame. */
 uint32_t sim_contacts(const sim_world *w);
@@ -248,7 +256,8 @@ bool sim_inner_parallelism(const sim_world *w);
  * radius, velocity, color and life as the workload draws them. They come
  * from the world's own spray generator (a stream of the seed), so a run
  * with the same seed and the same calls is the same. The next sim_step
- * creates them (at its refresh, after the systems ran), in call order.
+ * creates them in call order before its systems run (from its step
+ * callback), so that frame already moves, collides and ages them.
  * ECS_ERR_INVALID for n == 0 or a non-finite point; ECS_ERR_FULL, queueing
  * none, when more than SIM_SPRAY_MAX would wait; ECS_ERR_NOMEM. */
 ecs_status sim_spray(sim_world *w, float x, float y, uint32_t n);
