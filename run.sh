@@ -14,7 +14,7 @@ particles=$PWD/build/release/src/app/particles # absolute: messages quote it to 
 
 # The window's flags, each taking a value: those the bench takes too, and
 # the window's own. A flag may be shortened to a prefix naming only one.
-shared="entities inner-parallelism storage threads seed fixed-limit kernel world frames repeat trace trace-frames"
+shared="entities inner-parallelism storage threads seed fixed-limit kernel loops world frames repeat trace trace-frames"
 window_only="screenshot vsync assets draw size zoom center color timeline timeline-report"
 
 # The full name of flag NAME (without --), or nothing if none or several.

@@ -161,10 +161,12 @@ bad "--storage fixed,fixed (duplicate)" "--storage" bench --storage fixed,fixed 
 bad "--threads 0" "--threads" bench --threads 0 "${files[@]}"
 bad "--kernel sse" "--kernel" bench --kernel sse "${files[@]}"
 bad "--kernel scalar,avx2 (one value)" "--kernel" bench --kernel scalar,avx2 "${files[@]}"
+bad "--loops sse" "--loops" bench --loops sse "${files[@]}"
 # A kernel this machine lacks, where there is one (all three on AVX-512).
 for k in avx512 avx2; do
     if ! grep -qw "${k/avx512/avx512f}" /proc/cpuinfo 2>/dev/null; then
         bad "--kernel $k (not on this CPU)" "--kernel" bench --kernel $k "${files[@]}"
+        bad "--loops $k (not on this CPU)" "--loops" bench --loops $k "${files[@]}"
     fi
 done
 bad "--storage fixed,dynamic,fixed names the twice-listed item" "'fixed' is listed twice" \
@@ -487,14 +489,15 @@ for edge in fade:render life:fade acceleration:velocity; do
 done
 report "bench --print-dag (fade -> render, life -> fade)"
 
-# --kernel and --world: the bench names both; every kernel ends on the
-# same state (the last column of the per-system table is the final hash).
+# --kernel, --loops and --world: the bench names them; every kernel and
+# loop level ends on the same state (the last column of the per-system
+# table is the final hash).
 hashes=
 for k in scalar auto; do
-    good "bench --kernel $k --world 720x450" bench --entities 20000 --frames 20 --repeat 1 \
-        --inner-parallelism on --storage fixed --kernel $k --world 720x450
-    grep -qE "collision kernel: (scalar|avx2|avx512) \| world 720x450" "$out" ||
-        good_why+=("stdout does not name the kernel and the world")
+    good "bench --kernel $k --loops $k --world 720x450" bench --entities 20000 --frames 20 \
+        --repeat 1 --inner-parallelism on --storage fixed --kernel $k --loops $k --world 720x450
+    grep -qE "collision kernel: (scalar|avx2|avx512) \| loops: (scalar|avx2|avx512) \| world 720x450" "$out" ||
+        good_why+=("stdout does not name the kernel, the loops and the world")
     grep -qxF "cpu speed against the fastest CPU (1.00), each CPU timed 200 ms at once in two loops: chain = dependent multiply-adds, sweep = loads and stores over 256 KiB:" "$out" ||
         good_why+=("stdout lacks the cpu speed heading")
     for when in "before the runs" "after repeat 1"; do
@@ -508,8 +511,8 @@ for k in scalar auto; do
     [ "$warn" -eq 0 ] || grep -qE '^WARNING: the (CPUs were unequal|machine was busy) .* during the runs: this run.s timings and their ratios are unreliable; rerun on a quiet machine$' "$out" ||
         good_why+=("the warning line is '$(grep '^WARNING' "$out")'")
     ! grep -qE 'PASS|MISS|goals' "$out" || good_why+=("the developers' goals are printed")
-    [ "$k" != scalar ] || grep -qF "collision kernel: scalar" "$out" ||
-        good_why+=("--kernel scalar not named scalar")
+    [ "$k" != scalar ] || grep -qF "collision kernel: scalar | loops: scalar" "$out" ||
+        good_why+=("--kernel scalar --loops scalar not named scalar")
     hashes="$hashes $(awk '$1 == 20000 && $2 == "on" { print $NF }' "$out")"
     report "bench --kernel $k --world 720x450"
 done

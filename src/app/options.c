@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define SHARED_N 8u
+#define SHARED_N 9u
 #define MODE_OPTS_MAX 26u /* a mode's own flags */
 
 static const struct option SHARED[SHARED_N] = {
@@ -18,7 +18,8 @@ static const struct option SHARED[SHARED_N] = {
     {"seed", required_argument, NULL, APP_OPT_SEED},
     {"fixed-limit", required_argument, NULL, APP_OPT_FIXED_LIMIT},
     {"kernel", required_argument, NULL, APP_OPT_KERNEL},
-    {"world", required_argument, NULL, APP_OPT_WORLD}};
+    {"world", required_argument, NULL, APP_OPT_WORLD},
+    {"loops", required_argument, NULL, APP_OPT_LOOPS}};
 
 static const char *const IP_WORDS[] = {"off", "on"};
 static const char *const STORAGE_WORDS[] = {"dynamic", "fixed"};
@@ -195,15 +196,16 @@ static bool parse_list(const app_mode_cli *cli, const char *arg, const list_kind
 
 /* ---- the shared flags ----------------------------------------------------- */
 
-/* --kernel: one of sim_kernel's names, available on this CPU. */
-static bool parse_kernel(const app_mode_cli *cli, const char *arg, sim_kernel *out)
+/* --kernel, --loops: one of sim_kernel's names, available on this CPU. */
+static bool parse_kernel(const app_mode_cli *cli, const char *flag, const char *arg,
+                         sim_kernel *out)
 {
     const char *names[SIM_KERNEL_COUNT];
     for (uint32_t k = 0; k < SIM_KERNEL_COUNT; k++) names[k] = sim_kernel_name((sim_kernel)k);
     uint32_t k;
-    if (!app_parse_word(cli, "--kernel", arg, names, SIM_KERNEL_COUNT, &k)) return false;
+    if (!app_parse_word(cli, flag, arg, names, SIM_KERNEL_COUNT, &k)) return false;
     if (!sim_kernel_available((sim_kernel)k)) {
-        app_error(cli->prog, "--kernel: %s is not available on this CPU or build (try auto)",
+        app_error(cli->prog, "%s: %s is not available on this CPU or build (try auto)", flag,
                   arg);
         return false;
     }
@@ -262,7 +264,8 @@ static bool apply_shared(const app_mode_cli *cli, int c, const char *arg, app_si
     case APP_OPT_SEED: return app_parse_u32(cli, "--seed", arg, 0u, APP_SEED_MAX, &sim->seed);
     case APP_OPT_FIXED_LIMIT:
         return app_parse_u32(cli, "--fixed-limit", arg, 1u, ECS_MAX_ENTITIES, &sim->fixed_limit);
-    case APP_OPT_KERNEL: return parse_kernel(cli, arg, &sim->kernel);
+    case APP_OPT_KERNEL: return parse_kernel(cli, "--kernel", arg, &sim->kernel);
+    case APP_OPT_LOOPS: return parse_kernel(cli, "--loops", arg, &sim->loops);
     case APP_OPT_WORLD: return parse_world(cli, arg, sim);
     default: return false;
     }
@@ -564,13 +567,16 @@ void app_options_usage(FILE *f, uint32_t list_max, const app_sim_options *d)
     fprintf(f,
             "  --kernel K                collision kernel: scalar, avx2, avx512 or auto\n"
             "                            (default auto: the widest this CPU has, here %s)\n"
-            "                            (life, fade and keep_in_bounds take the widest\n"
-            "                            vector level this CPU has, whatever the kernel)\n"
+            "  --loops K                 vector level of the element-wise loops (life,\n"
+            "                            fade, keep_in_bounds): scalar, avx2, avx512 or\n"
+            "                            auto (default auto, here %s), apart from --kernel;\n"
+            "                            every level gives the same state\n"
             "  --world WxH               world size in units, each side a whole number\n"
             "                            from %u to %u, the grid (cells of 5.05 units)\n"
             "                            at most %u cells (default 1440x900, the\n"
             "                            thesis's; e.g. 3220x2012 holds 1000000 particles\n"
             "                            at the density of 200000 in the default world)\n",
+            sim_kernel_name(sim_kernel_resolve(SIM_KERNEL_AUTO)),
             sim_kernel_name(sim_kernel_resolve(SIM_KERNEL_AUTO)), (unsigned)world_side_min(),
             (unsigned)SIM_WORLD_SIDE_MAX,
             (unsigned)SIM_GRID_CELLS_MAX);

@@ -34,6 +34,7 @@ enum {
     APP_OPT_FIXED_LIMIT,
     APP_OPT_KERNEL,
     APP_OPT_WORLD,
+    APP_OPT_LOOPS,
     APP_OPT_MODE_FIRST
 };
 
@@ -53,6 +54,8 @@ typedef struct app_sim_options {
     uint32_t given; /* set by the parser: APP_GIVEN(code) of each shared flag given */
     sim_kernel kernel;          /* --kernel: AUTO unless given; an unavailable
                                    one is refused by the parser */
+    sim_kernel loops;           /* --loops: the same, for the element-wise
+                                   loops (life, fade, keep_in_bounds) */
     uint32_t world_w, world_h;  /* --world WxH; 0: the thesis's 1440x900 */
 } app_sim_options;
 

@@ -92,10 +92,11 @@ static void json_options(FILE *f, const bench_options *o)
     for (uint32_t i = 0; i < o->sim.thread_n; i++)
         fprintf(f, "%s%u", i ? ", " : "", (unsigned)o->sim.threads[i]);
     fprintf(f, "%s, \"weak\": %s, \"repeat\": %u, \"seed\": %u, \"frames\": %u, "
-               "\"fixed_limit\": %u, \"kernel\": \"%s\", \"world\": [%u, %u]},\n",
+               "\"fixed_limit\": %u, \"kernel\": \"%s\", \"loops\": \"%s\", \"world\": [%u, %u]},\n",
             o->sim.thread_n > 1 ? "]" : "", o->weak ? "true" : "false", (unsigned)o->repeat,
             (unsigned)o->sim.seed, (unsigned)o->frames,
             (unsigned)o->sim.fixed_limit, sim_kernel_name(sim_kernel_resolve(o->sim.kernel)),
+            sim_kernel_name(sim_kernel_resolve(o->sim.loops)),
             o->sim.world_w ? (unsigned)o->sim.world_w : (unsigned)d.world_w,
             o->sim.world_w ? (unsigned)o->sim.world_h : (unsigned)d.world_h);
 }

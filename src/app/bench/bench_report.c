@@ -133,9 +133,10 @@ void bench_print_header(const bench_set *s)
                  (unsigned)o->sim.threads[t]);
     }
     printf("machine: %s, %ld online CPUs | threads %s | repeats %u | seed %u | frames: %s\n"
-           "collision kernel: %s | world %ux%u%s\n",
+           "collision kernel: %s | loops: %s | world %ux%u%s\n",
            s->machine.cpu, s->machine.online, threads, (unsigned)o->repeat,
            (unsigned)o->sim.seed, frames, sim_kernel_name(sim_kernel_resolve(o->sim.kernel)),
+           sim_kernel_name(sim_kernel_resolve(o->sim.loops)),
            o->sim.world_w ? (unsigned)o->sim.world_w : (unsigned)d.world_w,
            o->sim.world_w ? (unsigned)o->sim.world_h : (unsigned)d.world_h,
            o->weak ? " at the smallest thread count (weak scaling: the particles and the "

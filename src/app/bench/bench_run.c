@@ -92,6 +92,7 @@ static sim_config make_config(const bench_options *o, const bench_config *c, boo
     sc.workers = c->threads;
     sc.inner_parallelism_off = !c->ip_on;
     sc.kernel = o->sim.kernel;
+    sc.loops = o->sim.loops;
     if (o->sim.world_w || o->weak) {
         sc.params.world_w = (float)b.w;
         sc.params.world_h = (float)b.h;

@@ -93,6 +93,7 @@ static int create_world(window_app *a)
     cfg.max_workers = a->opt.max_threads;
     cfg.inner_parallelism_off = !a->opt.sim.ip_on[0];
     cfg.kernel = a->opt.sim.kernel;
+    cfg.loops = a->opt.sim.loops;
     if (a->opt.sim.world_w) {
         cfg.params.world_w = (float)a->opt.sim.world_w;
         cfg.params.world_h = (float)a->opt.sim.world_h;
