@@ -246,6 +246,8 @@ void ecs_context_destroy(ecs_context *ctx);
 uint32_t ecs_worker_count(const ecs_context *ctx);
 /* Threads the pool started: the most ecs_set_workers accepts. */
 uint32_t ecs_max_workers(const ecs_context *ctx);
+/* Processors online now, at least 1 (the default for ecs_config.workers). */
+uint32_t ecs_cpu_count(void);
 uint32_t ecs_system_count(const ecs_context *ctx);
 uint32_t ecs_component_count(const ecs_context *ctx);
 
