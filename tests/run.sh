@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, then builds and runs every
 # test in the debug preset (assertions on), under AddressSanitizer+UBSan,
-# under ThreadSanitizer, with clang (optimised, warnings as errors), and the
-# fast ones under valgrind's memcheck.
+# under ThreadSanitizer, with clang (optimised, warnings as errors), the ECS
+# unit tests once more with the portable wait (ECS_WAIT_FALLBACK: mutexes and
+# condition variables instead of the futex), and the fast ones under
+# valgrind's memcheck.
 # Exits non-zero on the first failure. Usage: tests/run.sh [preset...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/install-deps
 jobs=$(nproc)
 presets=("$@")
-((${#presets[@]})) || presets=(debug asan tsan clang)
+((${#presets[@]})) || presets=(debug asan tsan clang fallback)
 ran=0
 for preset in "${presets[@]}"; do
     echo "=== preset: $preset"

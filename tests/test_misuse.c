@@ -3,7 +3,8 @@
  * take the same checks): structural calls while systems run, components a
  * system did not declare, outputs of a system it does not depend on,
  * batches out of range, ids that do not exist, outputs pushed without an
- * output_size, a step or a destroy from the step callback. Each gives
+ * output_size, a step or a destroy from the step callback, work handed
+ * to the pool from a thread that does not own the context. Each gives
  * ECS_ERR_MISUSE, NULL or 0, the step returns ECS_ERR_MISUSE and
  * ecs_misuse_message names the culprit by name; nothing is changed, and
  * the next clean step is ECS_OK again. */

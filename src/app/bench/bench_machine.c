@@ -3,9 +3,10 @@
  * were unequal or the machine busy. */
 #include "bench_machine.h"
 
+#include "ecs.h"
+
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 /* The value of the first "model name : value" line, trimmed. */
 static void read_cpu_model(char *out, size_t size)
@@ -43,7 +44,7 @@ uint32_t bench_machine_slowest(const bench_machine *m, uint32_t from)
 void bench_machine_read(bench_machine *m)
 {
     read_cpu_model(m->cpu, sizeof m->cpu);
-    m->online = sysconf(_SC_NPROCESSORS_ONLN);
+    m->online = (long)ecs_cpu_count();
 }
 
 void bench_machine_probe_name(uint32_t i, char *buf, size_t size)

@@ -36,7 +36,11 @@
  *     elements; an output batch out of range; outputs of a system not
  *     depended on (ecs_iter_dep_*, and ecs_output in the system phase);
  *   - a deferred command with a size but a NULL payload, a deferred call
- *     without a function.
+ *     without a function;
+ *   - ecs_parallel_for or ecs_refresh, when it would hand work to the
+ *     pool, from a thread other than the owner (the thread that created
+ *     the context or last called ecs_step): its work then runs on the
+ *     calling thread alone, and the call still returns ECS_ERR_MISUSE.
  * The call then does nothing and returns ECS_ERR_MISUSE, NULL, false or
  * 0 (ecs_system_stats_get: zeros and the name ""), the step returns
  * ECS_ERR_MISUSE, and ecs_misuse_message names the call or the system
