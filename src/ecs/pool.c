@@ -87,14 +87,11 @@
  * none of them is looking for work) and every one it activates has left
  * its park. Their rings are empty (only a ring's own thread pushes to it,
  * and set_active runs with no job in flight). */
-#include "pool.h"
+#include "pool_internal.h"
 
 #include "alloc.h"
-#include "pool_log.h"
 
 #include <assert.h>
-#include <ck_ring.h>
-#include <pthread.h>
 
 #define POOL_RING_SIZE 4096u /* a power of two */
 /* How long a thread keeps looking for work before it sleeps (only while
@@ -104,8 +101,6 @@
 #ifndef POOL_SPIN_NS
 #define POOL_SPIN_NS 50000u
 #endif
-/* Slots per thread for jobs addressed to it. */
-#define POOL_INBOX 4u
 /* How long an idle thread leaves the jobs addressed to a busy thread
  * alone: a subtask run where its entity range's columns are not cached
  * costs several times more than one run where they are, so a thread that
@@ -114,55 +109,6 @@
 #define POOL_STEAL_NS 30000u
 #endif
 
-/* A thread's sleep state (pool_thread.state). */
-enum { POOL_AWAKE, POOL_ASLEEP, POOL_BLOCKED, POOL_CLAIMED_JOB, POOL_CLAIMED_COUNTER };
-
-/* One per thread, each part on cache lines of its own: ck pads the
- * consumers' head and the producer's tail apart; the alignment keeps the
- * next ring's head off this ring's read-only size, mask and slots. */
-typedef struct pool_thread {
-    _Alignas(64) ck_ring_t ring;
-    ck_ring_buffer_t *slots;
-    /* Jobs addressed to this thread (ecs_pool_push_others). Any thread
-     * fills a free slot with a compare-and-swap; taking one empties it the
-     * same way. */
-    _Alignas(64) _Atomic(ecs_job *) inbox[POOL_INBOX];
-    /* Sleeping: this thread's state, which is also the word it waits on,
-     * and the counter it waits for (NULL: none). */
-    _Alignas(64) atomic_uint state;
-    _Atomic(atomic_uint *) waiting_on;
-    pool_log log;
-    pthread_cond_t park_wake; /* this thread alone waits on it, while parked */
-    bool parked;              /* under the mutex */
-} pool_thread;
-
-struct ecs_pool {
-    _Alignas(64) pool_thread *th; /* one per thread; [0] belongs to the owner thread */
-    uint32_t threads;             /* including the caller */
-    /* Processors the pool plans for (ecs_pool_set_cpus); more threads than
-     * that crowd them: no spinning, no addressed jobs, and a push wakes at
-     * most `cpus` threads. Written by the owner only while no job runs. */
-    _Atomic uint32_t cpus;
-    atomic_uint active; /* threads [0, active) take jobs; changed under the mutex, rarely */
-    atomic_bool stopping;
-    _Atomic(const char *) owner; /* the owner thread's tls_token */
-
-    _Alignas(64) atomic_uint sleepers; /* threads announced to sleep */
-    atomic_uint counter_sleepers;      /* those of them waiting on a counter */
-    atomic_uint wake_calls, woken;     /* pushes and notifies that woke anyone, threads woken */
-
-    _Alignas(64) pthread_mutex_t mutex; /* parking only */
-    pthread_cond_t parked_changed;      /* set_active waits here for workers to (un)park */
-    uint32_t started;                   /* worker threads actually running */
-    pthread_t *workers;
-    struct worker_arg *args;
-};
-
-typedef struct worker_arg {
-    ecs_pool *pool;
-    uint32_t index;
-} worker_arg;
-
 /* Which ring this thread pushes to: its index in the pool it works for.
  * Any thread that is not one of the pool's workers counts as the owner.
  * tls_token's address names the thread (ecs_pool_set_owner). */
@@ -170,9 +116,9 @@ static _Thread_local const ecs_pool *tls_pool;
 static _Thread_local uint32_t tls_index;
 static _Thread_local char tls_token;
 
-static uint32_t self_index(const ecs_pool *pool) { return tls_pool == pool ? tls_index : 0; }
+uint32_t pool_self_index(const ecs_pool *pool) { return tls_pool == pool ? tls_index : 0; }
 
-uint32_t ecs_pool_self(const ecs_pool *pool) { return self_index(pool); }
+uint32_t ecs_pool_self(const ecs_pool *pool) { return pool_self_index(pool); }
 
 void ecs_pool_set_owner(ecs_pool *pool)
 {
@@ -196,9 +142,9 @@ void ecs_pool_set_cpus(ecs_pool *pool, uint32_t cpus)
     atomic_store_explicit(&pool->cpus, cpus, memory_order_relaxed);
 }
 
-static bool self_active(ecs_pool *pool)
+bool pool_self_active(ecs_pool *pool)
 {
-    return self_index(pool) < atomic_load_explicit(&pool->active, memory_order_acquire);
+    return pool_self_index(pool) < atomic_load_explicit(&pool->active, memory_order_acquire);
 }
 
 /* Empties one of the inbox's slots that holds a job; NULL if none does. */
@@ -217,10 +163,10 @@ static ecs_job *inbox_take(pool_thread *t)
 /* Only active threads take jobs, and only their rings and inboxes can hold
  * any: first the jobs addressed to this thread, then the rings, then (when
  * steal) the jobs addressed to the others. */
-static bool pool_take(ecs_pool *pool, ecs_job **out, bool steal)
+bool pool_take(ecs_pool *pool, ecs_job **out, bool steal)
 {
     void *item = NULL;
-    uint32_t self = self_index(pool);
+    uint32_t self = pool_self_index(pool);
     uint32_t n = atomic_load_explicit(&pool->active, memory_order_acquire);
     if (self >= n) return false; /* parked meanwhile: set_active waits for it */
     if ((*out = inbox_take(&pool->th[self])) != NULL) return true;
@@ -246,113 +192,6 @@ static void pool_run(ecs_job *job)
     job->run(job);
 }
 
-/* Wakes thread t if it sleeps and no other waker claimed it first; `why`
- * is the CLAIMED state it leaves, for the thread to read. A thread still
- * taking its last look (ASLEEP) needs no system call: it sees the claim
- * before it would wait. */
-static bool claim(ecs_pool *pool, uint32_t t, unsigned why)
-{
-    pool_thread *th = &pool->th[t];
-    unsigned was = atomic_load_explicit(&th->state, memory_order_relaxed);
-    while (was == POOL_ASLEEP || was == POOL_BLOCKED)
-        if (atomic_compare_exchange_weak_explicit(&th->state, &was, why, memory_order_release,
-                                                  memory_order_relaxed)) {
-            if (was == POOL_BLOCKED) ecs__wake_one(&th->state);
-            return true;
-        }
-    return false;
-}
-
-static void count_wakes(ecs_pool *pool, uint32_t woke)
-{
-    if (woke == 0) return;
-    atomic_fetch_add_explicit(&pool->wake_calls, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&pool->woken, woke, memory_order_relaxed);
-}
-
-/* Wakes up to n sleeping active threads, the nearest after this one first.
- * Call after a seq_cst fence that follows the jobs' stores. */
-static uint32_t wake_any(ecs_pool *pool, uint32_t n)
-{
-    if (n == 0 || atomic_load_explicit(&pool->sleepers, memory_order_relaxed) == 0) return 0;
-    uint32_t active = atomic_load_explicit(&pool->active, memory_order_relaxed);
-    uint32_t self = self_index(pool), woke = 0;
-    for (uint32_t k = 1; k <= active && woke < n; k++)
-        woke += claim(pool, (self + k) % active, POOL_CLAIMED_JOB);
-    return woke;
-}
-
-static bool thread_has_work(pool_thread *t)
-{
-    if (ck_ring_size(&t->ring)) return true;
-    for (uint32_t k = 0; k < POOL_INBOX; k++)
-        if (atomic_load_explicit(&t->inbox[k], memory_order_relaxed)) return true;
-    return false;
-}
-
-/* A thread claimed for a job did not take it: hands the wake-up to another
- * sleeper if any job is still queued. */
-static void pass_on(ecs_pool *pool)
-{
-    atomic_thread_fence(memory_order_seq_cst);
-    uint32_t n = atomic_load_explicit(&pool->active, memory_order_relaxed);
-    for (uint32_t i = 0; i < n; i++)
-        if (thread_has_work(&pool->th[i])) {
-            count_wakes(pool, wake_any(pool, 1));
-            return;
-        }
-}
-
-/* Why a thread that is about to sleep need not. */
-static bool sleep_over(ecs_pool *pool, atomic_uint *counter)
-{
-    if (counter) return atomic_load_explicit(counter, memory_order_relaxed) == 0;
-    return atomic_load_explicit(&pool->stopping, memory_order_relaxed) || !self_active(pool);
-}
-
-/* Sleeps until woken, unless a job or the wake condition turns up first
- * (see the header comment). Returns a job if one was taken; *claimed:
- * whether a push woke this thread for a job it did not take. */
-static ecs_job *pool_sleep(ecs_pool *pool, atomic_uint *counter, bool *claimed)
-{
-    pool_thread *me = &pool->th[self_index(pool)];
-    ecs_job *job = NULL;
-    if (counter) {
-        atomic_store_explicit(&me->waiting_on, counter, memory_order_relaxed);
-        atomic_fetch_add_explicit(&pool->counter_sleepers, 1, memory_order_relaxed);
-    }
-    atomic_store_explicit(&me->state, POOL_ASLEEP, memory_order_relaxed);
-    atomic_fetch_add_explicit(&pool->sleepers, 1, memory_order_relaxed);
-    /* Pairs with the fences in push_jobs and ecs_pool_notify; the ring is
-     * read with plain loads, which C11 (and weaker CPUs) may hoist above
-     * the stores. */
-    atomic_thread_fence(memory_order_seq_cst);
-    bool took = pool_take(pool, &job, true);
-    if (!took && !sleep_over(pool, counter)) {
-        uint64_t t0 = ecs__now_ns();
-        pool_log_begin(&me->log, t0);
-        /* Fails when claimed meanwhile. Then only a claim moves the state
-         * on: any other return (a late wake call meant for an earlier
-         * sleep) waits again. */
-        unsigned asleep = POOL_ASLEEP;
-        if (atomic_compare_exchange_strong_explicit(&me->state, &asleep, POOL_BLOCKED,
-                                                    memory_order_relaxed, memory_order_relaxed))
-            while (atomic_load_explicit(&me->state, memory_order_relaxed) == POOL_BLOCKED)
-                ecs__wait_on(&me->state, POOL_BLOCKED);
-        pool_log_end(&me->log, t0, ecs__now_ns());
-    }
-    atomic_fetch_sub_explicit(&pool->sleepers, 1, memory_order_relaxed);
-    if (counter) {
-        atomic_store_explicit(&me->waiting_on, NULL, memory_order_relaxed);
-        atomic_fetch_sub_explicit(&pool->counter_sleepers, 1, memory_order_relaxed);
-    }
-    /* Acquire: pairs with claim's release, after the waker's jobs. */
-    unsigned was = atomic_exchange_explicit(&me->state, POOL_AWAKE, memory_order_acquire);
-    *claimed = was == POOL_CLAIMED_JOB && !took;
-    if (was == POOL_CLAIMED_JOB && took) pass_on(pool); /* it found another job first */
-    return job;
-}
-
 /* Looks for work for the pool's spin time: returns a job, or NULL once
  * that passed without one (or the waited-on counter reached zero, or this
  * worker was parked). */
@@ -362,7 +201,7 @@ static ecs_job *pool_find(ecs_pool *pool, atomic_uint *counter)
     uint64_t start = 0;
     bool steal = false;
     for (unsigned i = 0;; i++) {
-        if (!counter && !self_active(pool)) return NULL;
+        if (!counter && !pool_self_active(pool)) return NULL;
         if (pool_take(pool, &job, steal)) return job;
         if (counter && atomic_load_explicit(counter, memory_order_acquire) == 0) return NULL;
         if (!counter && atomic_load_explicit(&pool->stopping, memory_order_relaxed)) return NULL;
@@ -399,7 +238,7 @@ static void *pool_worker(void *arg)
     tls_pool = pool;
     tls_index = w->index;
     while (!atomic_load_explicit(&pool->stopping, memory_order_acquire)) {
-        if (!self_active(pool)) {
+        if (!pool_self_active(pool)) {
             pool_park_self(pool, w->index);
             continue;
         }
@@ -475,13 +314,13 @@ void ecs_pool_destroy(ecs_pool *pool)
     if (!pool) return;
     atomic_store_explicit(&pool->stopping, true, memory_order_seq_cst);
     atomic_thread_fence(memory_order_seq_cst);
-    for (uint32_t i = 1; i < pool->threads; i++) claim(pool, i, POOL_CLAIMED_JOB);
+    for (uint32_t i = 1; i < pool->threads; i++) pool_claim(pool, i, POOL_CLAIMED_JOB);
     pthread_mutex_lock(&pool->mutex); /* parked workers check stopping under it */
     for (uint32_t i = 1; i < pool->threads; i++) pthread_cond_signal(&pool->th[i].park_wake);
     pthread_mutex_unlock(&pool->mutex);
     for (uint32_t i = 0; i < pool->started; i++) pthread_join(pool->workers[i], NULL);
     for (uint32_t i = 0; i < pool->threads; i++) {
-        assert(!thread_has_work(&pool->th[i]));
+        assert(!pool_thread_has_work(&pool->th[i]));
         pthread_cond_destroy(&pool->th[i].park_wake);
     }
     pthread_cond_destroy(&pool->parked_changed);
@@ -507,7 +346,7 @@ static bool settled(const ecs_pool *pool, uint32_t active)
 void ecs_pool_set_active(ecs_pool *pool, uint32_t active)
 {
     assert(active >= 1 && active <= pool->threads);
-    assert(self_index(pool) == 0 && "the owner thread sets the active count");
+    assert(pool_self_index(pool) == 0 && "the owner thread sets the active count");
     pthread_mutex_lock(&pool->mutex);
     uint32_t was = atomic_load_explicit(&pool->active, memory_order_relaxed);
     atomic_store_explicit(&pool->active, active, memory_order_seq_cst);
@@ -515,22 +354,11 @@ void ecs_pool_set_active(ecs_pool *pool, uint32_t active)
     /* Sleepers that are now inactive wake, see it and park. */
     atomic_thread_fence(memory_order_seq_cst);
     for (uint32_t i = active; i < was; i++) {
-        assert(!thread_has_work(&pool->th[i]));
-        claim(pool, i, POOL_CLAIMED_JOB);
+        assert(!pool_thread_has_work(&pool->th[i]));
+        pool_claim(pool, i, POOL_CLAIMED_JOB);
     }
     while (!settled(pool, active)) pthread_cond_wait(&pool->parked_changed, &pool->mutex);
     pthread_mutex_unlock(&pool->mutex);
-}
-
-ecs_pool_wake_stats ecs_pool_wakes(ecs_pool *pool)
-{
-    uint32_t blocked = 0;
-    for (uint32_t i = 0; i < pool->threads; i++)
-        blocked += atomic_load_explicit(&pool->th[i].state, memory_order_acquire) == POOL_BLOCKED;
-    return (ecs_pool_wake_stats){
-        atomic_load_explicit(&pool->sleepers, memory_order_acquire), blocked,
-        atomic_load_explicit(&pool->wake_calls, memory_order_relaxed),
-        atomic_load_explicit(&pool->woken, memory_order_relaxed)};
 }
 
 uint32_t ecs_pool_parked(ecs_pool *pool)
@@ -540,13 +368,6 @@ uint32_t ecs_pool_parked(ecs_pool *pool)
     for (uint32_t i = 1; i < pool->threads; i++) n += pool->th[i].parked;
     pthread_mutex_unlock(&pool->mutex);
     return n;
-}
-
-uint32_t ecs_pool_sleeps(ecs_pool *pool, uint32_t thread, uint64_t from, uint64_t to,
-                         ecs_pool_sleep *out, uint32_t cap, uint32_t *lost)
-{
-    assert(thread < pool->threads);
-    return pool_log_read(&pool->th[thread].log, from, to, out, cap, lost);
 }
 
 /* Puts the job in a free slot of thread t's inbox; false if none is free. */
@@ -569,7 +390,7 @@ static bool push_jobs(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n,
                       bool addressed)
 {
     if (!self_member(pool)) return false;
-    pool_thread *me = &pool->th[self_index(pool)];
+    pool_thread *me = &pool->th[pool_self_index(pool)];
     uint32_t queued = 0, active = atomic_load_explicit(&pool->active, memory_order_relaxed);
     addressed = addressed && n <= active && !crowded(pool);
     for (uint32_t i = 0; i < n; i++) {
@@ -588,10 +409,10 @@ static bool push_jobs(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n,
     atomic_thread_fence(memory_order_seq_cst);
     uint32_t woke = 0;
     for (uint32_t i = 0; addressed && i < n; i++)
-        if (i != skip) woke += claim(pool, i, POOL_CLAIMED_JOB);
+        if (i != skip) woke += pool_claim(pool, i, POOL_CLAIMED_JOB);
     uint32_t cpus = atomic_load_explicit(&pool->cpus, memory_order_relaxed);
-    woke += wake_any(pool, crowded(pool) && queued > cpus ? cpus : queued);
-    count_wakes(pool, woke);
+    woke += pool_wake_any(pool, crowded(pool) && queued > cpus ? cpus : queued);
+    pool_count_wakes(pool, woke);
     return true;
 }
 
@@ -608,20 +429,6 @@ bool ecs_pool_push_others(ecs_pool *pool, ecs_job *first, size_t stride, uint32_
 
 bool ecs_pool_push(ecs_pool *pool, ecs_job *job) { return ecs_pool_push_batch(pool, job, 0, 1); }
 
-void ecs_pool_notify(ecs_pool *pool, atomic_uint *counter)
-{
-    /* The contract in pool.h: the caller's earlier stores, relaxed or not,
-     * before the reads of who sleeps (a seq_cst load alone orders only
-     * against other seq_cst operations). */
-    atomic_thread_fence(memory_order_seq_cst);
-    if (atomic_load_explicit(&pool->counter_sleepers, memory_order_relaxed) == 0) return;
-    uint32_t woke = 0;
-    for (uint32_t i = 0; i < pool->threads; i++)
-        if (atomic_load_explicit(&pool->th[i].waiting_on, memory_order_relaxed) == counter)
-            woke += claim(pool, i, POOL_CLAIMED_COUNTER);
-    count_wakes(pool, woke);
-}
-
 void ecs_pool_wait(ecs_pool *pool, atomic_uint *counter)
 {
     bool claimed = false;
@@ -637,5 +444,5 @@ void ecs_pool_wait(ecs_pool *pool, atomic_uint *counter)
      * its counter: this thread may be away a while (the owner leaves the
      * pool between steps), so a sleeper takes over rather than leave the
      * job to threads that sleep on. */
-    if (claimed || thread_has_work(&pool->th[self_index(pool)])) pass_on(pool);
+    if (claimed || pool_thread_has_work(&pool->th[pool_self_index(pool)])) pool_pass_on(pool);
 }
