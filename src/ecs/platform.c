@@ -3,7 +3,7 @@
  * and fallback branches are built by this project's CI; the macOS and
  * Windows ones follow those systems' documented interfaces. */
 #if defined(__linux__)
-#define _DEFAULT_SOURCE /* syscall(2) */
+#define _DEFAULT_SOURCE /* syscall(2), MAP_ANONYMOUS, madvise */
 #elif defined(__APPLE__)
 #define _DARWIN_C_SOURCE /* sysctlbyname, clock_gettime_nsec_np */
 #endif
@@ -17,6 +17,7 @@
 #define WIN32_LEAN_AND_MEAN
 #include <windows.h> /* WaitOnAddress: link Synchronization.lib */
 #else
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 #endif
@@ -198,5 +199,66 @@ uint32_t ecs__cpu_count(void)
 #else
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (n > (long)UINT32_MAX ? UINT32_MAX : (uint32_t)n) : 1u;
+#endif
+}
+
+size_t ecs__page_size(void)
+{
+#if defined(_WIN32)
+    SYSTEM_INFO info;
+    GetSystemInfo(&info);
+    size_t ps = info.dwPageSize;
+#else
+    long n = sysconf(_SC_PAGESIZE);
+    size_t ps = n > 0 ? (size_t)n : 4096u;
+#endif
+    return ps && !(ps & (ps - 1u)) ? ps : 4096u;
+}
+
+#if defined(_WIN32) || !defined(MAP_ANONYMOUS)
+/* VirtualFree releases only a whole reservation: no cutting at the ends. */
+void *ecs__map(size_t len)
+{
+    (void)len;
+    return NULL;
+}
+
+void ecs__unmap(void *p, size_t len)
+{
+    (void)p;
+    (void)len;
+}
+#else
+void *ecs__map(size_t len)
+{
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+void ecs__unmap(void *p, size_t len) { munmap(p, len); }
+#endif
+
+void ecs__advise_huge(void *p, size_t len)
+{
+#if defined(MADV_HUGEPAGE)
+    (void)madvise(p, len, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)len;
+#endif
+}
+
+void ecs__populate(void *p, size_t len)
+{
+#if defined(MADV_POPULATE_WRITE)
+    uintptr_t page = ecs__page_size();
+    uintptr_t lo = ((uintptr_t)p + page - 1u) & ~(page - 1u);
+    uintptr_t hi = ((uintptr_t)p + len) & ~(page - 1u);
+    /* Whole pages of the range only: a length the kernel rounded up would
+     * reach past it. */
+    if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+#else
+    (void)p;
+    (void)len;
 #endif
 }

@@ -1,7 +1,8 @@
 /* platform.h - what the ecs module needs from the operating system, in one
  * place: waiting on a 32-bit word until another thread changes it and
  * wakes the waiter, a monotonic clock, and the number of processors.
- * Private to the ecs module.
+ * Private to the ecs module. Also virtual memory: fresh mappings for the
+ * allocator (alloc.c) and two hints about them.
  *
  * Waiting: futex on Linux, os_sync_wait_on_address (or __ulock_wait where
  * that is missing) on macOS, WaitOnAddress on Windows, and elsewhere (or
@@ -11,6 +12,7 @@
 #define ECS_PLATFORM_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Monotonic clock in nanoseconds (spin budgets, per-system timings). */
@@ -27,5 +29,22 @@ void ecs__wait_on(atomic_uint *word, unsigned expected);
 /* Wakes one thread (wake_one) or every thread (wake_all) blocked on word. */
 void ecs__wake_one(atomic_uint *word);
 void ecs__wake_all(atomic_uint *word);
+
+
+/* The system's page size in bytes (a power of two; 4096 if unknown). */
+size_t ecs__page_size(void);
+/* A fresh private mapping of len bytes (a multiple of the page size),
+ * readable, writable and zeroed by the system as it is first touched;
+ * NULL where the system refuses or has none such that ecs__unmap can cut
+ * (Windows: the allocator then uses calloc). */
+void *ecs__map(size_t len);
+/* Returns whole pages [p, p + len) of a mapping to the system: all of it,
+ * or a part at either end. */
+void ecs__unmap(void *p, size_t len);
+/* Hints, errors ignored, no-ops where the system has no such call: back
+ * [p, p + len) with huge pages (2 MiB, Linux's transparent ones); map the
+ * whole pages of [p, p + len) now, for writing, in one call. */
+void ecs__advise_huge(void *p, size_t len);
+void ecs__populate(void *p, size_t len);
 
 #endif
