@@ -34,7 +34,10 @@
 #include <sys/syscall.h>
 #elif defined(__APPLE__)
 #define ECS_WAIT_ULOCK 1
-#if defined(__has_include)
+/* os_sync_wait_on_address (macOS 14.4 on) where the SDK declares it and
+ * the compiler can check the running system's version (clang's
+ * __builtin_available); __ulock_wait otherwise. */
+#if defined(__has_include) && defined(__clang__)
 #if __has_include(<os/os_sync_wait_on_address.h>)
 #include <os/os_sync_wait_on_address.h>
 #define ECS_WAIT_OS_SYNC 1
