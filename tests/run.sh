@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, then builds and runs every
 # test in the debug preset (assertions on), under AddressSanitizer+UBSan,
-# under ThreadSanitizer, with clang (optimised, warnings as errors), the
-# fast ones under valgrind's memcheck, and a cross build for Linux aarch64
-# under qemu-aarch64 whose state hashes must equal x86-64's.
+# under ThreadSanitizer, with clang (optimised, warnings as errors), the ECS
+# unit tests once more with the portable wait (ECS_WAIT_FALLBACK: mutexes and
+# condition variables instead of the futex), the fast ones under valgrind's
+# memcheck, and a cross build for Linux aarch64 under qemu-aarch64 whose
+# state hashes must equal x86-64's.
 # Exits non-zero on the first failure. Usage: tests/run.sh [preset...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/install-deps
 jobs=$(nproc)
 presets=("$@")
-((${#presets[@]})) || presets=(debug asan tsan clang aarch64)
+((${#presets[@]})) || presets=(debug asan tsan clang fallback aarch64)
 ran=0
 for preset in "${presets[@]}"; do
     echo "=== preset: $preset"

@@ -3,12 +3,14 @@
  * take the same checks): structural calls while systems run, components a
  * system did not declare, outputs of a system it does not depend on,
  * batches out of range, ids that do not exist, outputs pushed without an
- * output_size, a step or a destroy from the step callback. Each gives
+ * output_size, a step or a destroy from the step callback, work handed
+ * to the pool from a thread that does not own the context. Each gives
  * ECS_ERR_MISUSE, NULL or 0, the step returns ECS_ERR_MISUSE and
  * ecs_misuse_message names the culprit by name; nothing is changed, and
  * the next clean step is ECS_OK again. */
 #include "test_util.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 
 enum { C_A, C_B, C_COUNT };
@@ -360,6 +362,51 @@ static void test_parallel_for_keeps_misuse(void **state)
     ecs_context_destroy(ctx);
 }
 
+/* A thread that does not own the context (not the one that created it or
+ * last stepped it) calls ecs_parallel_for: the pool refuses its push (its
+ * rings take one producer each), the call names itself in the misuse, its
+ * ranges still run once each, on that thread, and the owner's next calls
+ * are clean. */
+typedef struct foreign_call {
+    ecs_context *ctx;
+    atomic_uchar runs[64];
+    ecs_status status;
+} foreign_call;
+
+static void count_range(void *user, uint32_t begin, uint32_t end, uint32_t part, uint32_t parts)
+{
+    (void)part;
+    (void)parts;
+    foreign_call *f = user;
+    for (uint32_t i = begin; i < end; i++) atomic_fetch_add(&f->runs[i], 1);
+}
+
+static void *call_from_other_thread(void *arg)
+{
+    foreign_call *f = arg;
+    f->status = ecs_parallel_for(f->ctx, ARRAY_LEN(f->runs), 1, count_range, f);
+    return NULL;
+}
+
+static void test_parallel_for_from_other_thread(void **state)
+{
+    (void)state;
+    foreign_call f = {.ctx = make(4)};
+    for (size_t i = 0; i < ARRAY_LEN(f.runs); i++) atomic_init(&f.runs[i], 0);
+    assert_int_equal(ecs_step(f.ctx, NULL, NULL), ECS_OK);
+    pthread_t other;
+    assert_int_equal(pthread_create(&other, NULL, call_from_other_thread, &f), 0);
+    assert_int_equal(pthread_join(other, NULL), 0);
+    assert_int_equal(f.status, ECS_ERR_MISUSE);
+    expect_message(f.ctx, "ecs_parallel_for called from a thread that does not own the context");
+    for (size_t i = 0; i < ARRAY_LEN(f.runs); i++) assert_int_equal(atomic_load(&f.runs[i]), 1);
+    assert_int_equal(ecs_step(f.ctx, NULL, NULL), ECS_OK);
+    assert_string_equal(ecs_misuse_message(f.ctx), "");
+    assert_int_equal(ecs_parallel_for(f.ctx, ARRAY_LEN(f.runs), 1, count_range, &f), ECS_OK);
+    for (size_t i = 0; i < ARRAY_LEN(f.runs); i++) assert_int_equal(atomic_load(&f.runs[i]), 2);
+    ecs_context_destroy(f.ctx);
+}
+
 /* ---- ecs_output in the system phase ---------------------------------------- */
 
 enum { O_PRODUCER, O_CONSUMER, O_COUNT };
@@ -431,6 +478,7 @@ int main(void)
         cmocka_unit_test(test_step_from_step_callback),
         cmocka_unit_test(test_destroy_from_step_callback),
         cmocka_unit_test(test_parallel_for_keeps_misuse),
+        cmocka_unit_test(test_parallel_for_from_other_thread),
         cmocka_unit_test(test_output_of_dependency),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

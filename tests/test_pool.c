@@ -44,7 +44,7 @@ static void finish_one(run_state *st)
     ecs_pool *pool = st->pool; /* read before the waiter can move on */
     atomic_fetch_add_explicit(&st->ran, 1, memory_order_relaxed);
     if (atomic_fetch_sub_explicit(&st->pending, 1, memory_order_acq_rel) == 1) {
-        ecs_pool_notify(pool);
+        ecs_pool_notify(pool, &st->pending); /* compares the address only */
     }
 }
 
@@ -123,8 +123,9 @@ typedef struct nested_job {
 static void nested_done(nested_job *n)
 {
     ecs_pool *pool = n->pool;
-    if (atomic_fetch_sub_explicit(n->counter, 1, memory_order_acq_rel) == 1) {
-        ecs_pool_notify(pool);
+    atomic_uint *counter = n->counter;
+    if (atomic_fetch_sub_explicit(counter, 1, memory_order_acq_rel) == 1) {
+        ecs_pool_notify(pool, counter);
     }
 }
 
@@ -286,8 +287,9 @@ static void relaxed_run(ecs_job *job)
 {
     relaxed_job *r = (relaxed_job *)(void *)((char *)job - offsetof(relaxed_job, job));
     ecs_pool *pool = r->pool;
-    if (atomic_fetch_sub_explicit(r->counter, 1, memory_order_relaxed) == 1)
-        ecs_pool_notify(pool);
+    atomic_uint *counter = r->counter;
+    if (atomic_fetch_sub_explicit(counter, 1, memory_order_relaxed) == 1)
+        ecs_pool_notify(pool, counter);
 }
 
 static void test_notify_after_relaxed_store(void **state)
@@ -332,12 +334,15 @@ static void held_run(ecs_job *job)
     ecs_pool *pool = h->pool;
     atomic_uint *counter = h->counter;
     while (!atomic_load_explicit(h->go, memory_order_acquire)) ck_pr_stall();
-    if (atomic_fetch_sub_explicit(counter, 1, memory_order_acq_rel) == 1) ecs_pool_notify(pool);
+    if (atomic_fetch_sub_explicit(counter, 1, memory_order_acq_rel) == 1)
+        ecs_pool_notify(pool, counter);
 }
 
+/* Until n threads have looked for work one last time and wait: from then
+ * on only a wake-up moves them. */
 static void wait_for_sleepers(ecs_pool *pool, uint32_t n)
 {
-    while (ecs_pool_wakes(pool).sleepers < n) sched_yield(); /* the ctest timeout bounds it */
+    while (ecs_pool_wakes(pool).blocked < n) sched_yield(); /* the ctest timeout bounds it */
 }
 
 static void test_batch_wakes(void **state)
@@ -410,7 +415,8 @@ static void where_run(ecs_job *job)
     atomic_store_explicit(w->set_when_run, 1, memory_order_release);
     if (w->hold_until)
         while (!atomic_load_explicit(w->hold_until, memory_order_acquire)) ck_pr_stall();
-    if (atomic_fetch_sub_explicit(counter, 1, memory_order_acq_rel) == 1) ecs_pool_notify(pool);
+    if (atomic_fetch_sub_explicit(counter, 1, memory_order_acq_rel) == 1)
+        ecs_pool_notify(pool, counter);
 }
 
 static void where_init(where_job *w, ecs_pool *pool, atomic_uint *counter, atomic_int *set_when_run,
@@ -453,6 +459,113 @@ static void test_addressed_job_taken_from_busy_thread(void **state)
     ecs_pool_destroy(pool);
 }
 
+/* A job addressed to a sleeping thread wakes that thread and no other:
+ * with jobs for threads 1 and 2 of four, each runs its own, and thread 3
+ * sleeps on. The jobs hold until released and the caller takes part in
+ * nothing meanwhile, so only the push's wake-ups move anyone. */
+static void test_addressed_job_wakes_its_thread(void **state)
+{
+    (void)state;
+    ecs_pool *pool = ecs_pool_create(4);
+    assert_non_null(pool);
+    ecs_pool_set_cpus(pool, 4); /* not crowded: jobs are addressed */
+    for (uint32_t round = 0; round < 20; round++) {
+        wait_for_sleepers(pool, 3);
+        atomic_uint counter, own_counter;
+        atomic_int go, started[3];
+        atomic_init(&counter, 2);
+        atomic_init(&own_counter, 1);
+        atomic_init(&go, 0);
+        where_job jobs[3];
+        for (uint32_t k = 0; k < 3; k++) {
+            atomic_init(&started[k], 0);
+            where_init(&jobs[k], pool, k ? &counter : &own_counter, &started[k], &go);
+        }
+        ecs_pool_wake_stats before = ecs_pool_wakes(pool);
+        assert_true(ecs_pool_push_others(pool, &jobs[0].job, sizeof jobs[0], 3, 0));
+        while (!atomic_load(&started[1]) || !atomic_load(&started[2])) sched_yield();
+        ecs_pool_wake_stats after = ecs_pool_wakes(pool);
+        assert_int_equal(atomic_load(&jobs[1].ran_on), 1);
+        assert_int_equal(atomic_load(&jobs[2].ran_on), 2);
+        assert_int_equal(after.woken - before.woken, 2);
+        assert_int_equal(after.blocked, 1); /* thread 3 */
+        atomic_store_explicit(&go, 1, memory_order_release);
+        ecs_pool_wait(pool, &counter);
+        assert_int_equal(atomic_load(&jobs[0].ran_on), UINT32_MAX); /* the caller's own */
+    }
+    ecs_pool_destroy(pool);
+}
+
+/* Bringing a counter to zero wakes the threads that wait on it and no
+ * other: a notify for a counter nobody waits on leaves every sleeping
+ * worker asleep. */
+static void test_notify_wakes_only_its_waiters(void **state)
+{
+    (void)state;
+    ecs_pool *pool = ecs_pool_create(4);
+    assert_non_null(pool);
+    wait_for_sleepers(pool, 3);
+    atomic_uint unrelated;
+    atomic_init(&unrelated, 0);
+    ecs_pool_wake_stats before = ecs_pool_wakes(pool);
+    ecs_pool_notify(pool, &unrelated);
+    ecs_pool_wake_stats after = ecs_pool_wakes(pool);
+    assert_int_equal(after.woken, before.woken);
+    assert_int_equal(after.wake_calls, before.wake_calls);
+    assert_int_equal(after.blocked, 3);
+    ecs_pool_destroy(pool);
+}
+
+/* Only the owner and the pool's workers may push (each ring has one
+ * producer): a push from another thread is refused and queues nothing, the
+ * owner's push of the same job runs it once, and a thread made owner
+ * pushes like the creator did. */
+typedef struct foreign_push {
+    ecs_pool *pool;
+    ecs_job *job;
+    bool take_ownership, pushed;
+} foreign_push;
+
+static void *push_from_other_thread(void *arg)
+{
+    foreign_push *f = arg;
+    if (f->take_ownership) ecs_pool_set_owner(f->pool);
+    f->pushed = ecs_pool_push(f->pool, f->job);
+    return NULL;
+}
+
+static void test_push_from_other_thread_refused(void **state)
+{
+    (void)state;
+    size_t live0 = ecs_alloc_live();
+    run_state st = {.spawn_below = 0};
+    st.pool = ecs_pool_create(2);
+    assert_non_null(st.pool);
+    tiny_job job = {.slot = 0, .state = &st};
+    job.job.run = tiny_run;
+    atomic_init(&job.job.published, 0);
+    atomic_uchar hits[1];
+    atomic_init(&hits[0], 0);
+    st.jobs = &job;
+    st.hits = hits;
+    for (int owner = 0; owner < 2; owner++) {
+        atomic_init(&st.pending, 1);
+        atomic_init(&st.ran, 0);
+        foreign_push f = {.pool = st.pool, .job = &job.job, .take_ownership = owner};
+        pthread_t other;
+        assert_int_equal(pthread_create(&other, NULL, push_from_other_thread, &f), 0);
+        assert_int_equal(pthread_join(other, NULL), 0);
+        assert_int_equal(f.pushed, owner == 1);
+        if (owner) ecs_pool_set_owner(st.pool); /* back to this thread */
+        else assert_true(ecs_pool_push(st.pool, &job.job));
+        ecs_pool_wait(st.pool, &st.pending);
+        assert_int_equal(atomic_load(&st.ran), 1);
+        assert_int_equal(atomic_load(&hits[0]), (unsigned)owner + 1u); /* once per round */
+    }
+    ecs_pool_destroy(st.pool);
+    assert_int_equal(ecs_alloc_live(), live0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -463,6 +576,9 @@ int main(void)
         cmocka_unit_test(test_addressed_job_taken_from_busy_thread),
         cmocka_unit_test(test_notify_after_relaxed_store),
         cmocka_unit_test(test_batch_wakes),
+        cmocka_unit_test(test_addressed_job_wakes_its_thread),
+        cmocka_unit_test(test_notify_wakes_only_its_waiters),
+        cmocka_unit_test(test_push_from_other_thread_refused),
         cmocka_unit_test(test_create_destroy),
         cmocka_unit_test(test_set_active),
     };

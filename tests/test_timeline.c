@@ -265,9 +265,9 @@ static void count_job(ecs_job *job)
 static void pool_logs_a_sleep(void **state)
 {
     (void)state;
+    uint64_t t0 = ecs__now_ns(); /* before the worker exists: no sleep of its is older */
     ecs_pool *pool = ecs_pool_create(2);
     assert_non_null(pool);
-    uint64_t t0 = ecs__now_ns();
     /* The worker spins a while, then announces its sleep. */
     while (ecs_pool_wakes(pool).sleepers < 1) sched_yield(); /* the ctest timeout bounds it */
     ecs_job job = {.run = count_job};

@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define SHARED_N 9u
 #define MODE_OPTS_MAX 26u /* a mode's own flags */
@@ -27,9 +26,8 @@ static const ecs_storage STORAGE_KINDS[] = {ECS_STORAGE_DYNAMIC, ECS_STORAGE_FIX
 
 uint32_t app_online_cpus(void)
 {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    if (n < 1) return 1u;
-    return n > (long)APP_MAX_THREADS ? APP_MAX_THREADS : (uint32_t)n;
+    uint32_t n = ecs_cpu_count();
+    return n > APP_MAX_THREADS ? APP_MAX_THREADS : n;
 }
 
 /* "1,500" or "50,000,000": digits grouped by three after commas. With

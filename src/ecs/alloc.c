@@ -1,14 +1,13 @@
 /* alloc.c - every allocation of the ecs module goes through here. */
-#define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE (Linux) */
 #include "alloc.h"
+
+#include "platform.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 static atomic_size_t live_blocks;
 
@@ -55,28 +54,19 @@ static void *place(void *raw, size_t mapped, size_t align)
  * such mappings or refuses one. */
 static void *alloc_mapped(size_t size, size_t align, bool huge)
 {
-#if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
-    long ps = sysconf(_SC_PAGESIZE);
-    size_t grain = huge ? HUGE_PAGE : (size_t)(ps > 0 ? ps : 4096);
+    size_t grain = huge ? HUGE_PAGE : ecs__page_size();
     if (size > SIZE_MAX - HEADER - align - 2 * grain) return NULL;
     size_t len = (size_t)align_up(HEADER + align + size, grain);
     size_t extra = huge ? HUGE_PAGE : 0; /* room to trim to a 2 MiB boundary */
-    unsigned char *map = mmap(NULL, len + extra, PROT_READ | PROT_WRITE,
-                              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (map == MAP_FAILED) return NULL;
+    unsigned char *map = ecs__map(len + extra);
+    if (!map) return NULL;
     if (!huge) return place(map, len, align);
     unsigned char *base = (unsigned char *)align_up((uintptr_t)map, HUGE_PAGE);
     size_t head = (size_t)(base - map);
-    if (head) munmap(map, head); /* trims: the mapping becomes [base, base + len) */
-    if (HUGE_PAGE - head) munmap(base + len, HUGE_PAGE - head);
-    (void)madvise(base, len, MADV_HUGEPAGE); /* a hint: errors ignored */
+    if (head) ecs__unmap(map, head); /* trims: the mapping becomes [base, base + len) */
+    if (HUGE_PAGE - head) ecs__unmap(base + len, HUGE_PAGE - head);
+    ecs__advise_huge(base, len);
     return place(base, len, align);
-#else
-    (void)size;
-    (void)align;
-    (void)huge;
-    return NULL;
-#endif
 }
 
 /* Blocks from ALLOC_MAP_MIN on are fresh mappings, pages the kernel
@@ -100,7 +90,7 @@ void ecs_free(void *ptr)
     atomic_fetch_sub_explicit(&live_blocks, 1, memory_order_relaxed);
     void *raw = ((void **)ptr)[-1];
     size_t mapped = ((size_t *)ptr)[-2];
-    if (mapped) munmap(raw, mapped);
+    if (mapped) ecs__unmap(raw, mapped);
     else free(raw);
 }
 
@@ -136,20 +126,10 @@ int ecs_reserve(void **ptr, size_t *cap, size_t need, size_t elem)
 
 void ecs__prefault(void *p, size_t size)
 {
-#ifdef MADV_POPULATE_WRITE
-    if (!p || size < PREFAULT_MIN) return;
-    /* Whole pages of the block only: 4 KiB here, 16 or 64 KiB elsewhere
-     * (a length the kernel rounded up would reach past the block). */
-    long ps = sysconf(_SC_PAGESIZE);
-    if (ps <= 0 || (ps & (ps - 1))) return;
-    const uintptr_t page = (uintptr_t)ps;
-    uintptr_t lo = align_up((uintptr_t)p, page), hi = ((uintptr_t)p + size) & ~(page - 1u);
-    if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
-#else
-    (void)p;
-    (void)size;
-#endif
+    if (p && size >= PREFAULT_MIN) ecs__populate(p, size);
 }
+
+void ecs_prefault(void *p, size_t size) { ecs__prefault(p, size); }
 
 size_t ecs_alloc_live(void)
 {

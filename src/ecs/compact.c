@@ -48,7 +48,8 @@ static void compact_job(ecs_job *job)
                                               last - first, lo - first, c->held + at, first);
         at += nr;
     }
-    if (atomic_fetch_sub(&ctx->pending_compacts, 1) == 1) ecs_pool_notify(ctx->pool);
+    if (atomic_fetch_sub(&ctx->pending_compacts, 1) == 1)
+        ecs_pool_notify(ctx->pool, &ctx->pending_compacts);
 }
 
 /* Every worker's state, made on first use; false when out of memory. */
@@ -97,7 +98,7 @@ bool ecs__compact_removals(ecs_context *ctx)
     }
     atomic_store_explicit(&ctx->pending_compacts, workers, memory_order_relaxed);
     /* Share w to thread w (the caller is thread 0). */
-    ecs_pool_push_others(ctx->pool, &ctx->compact[0].job, sizeof(ecs_compact), workers, 0);
+    ecs__push_jobs(ctx, "ecs_refresh", &ctx->compact[0].job, sizeof(ecs_compact), workers, 0);
     compact_job(&ctx->compact[0].job);
     ecs_pool_wait(ctx->pool, &ctx->pending_compacts);
     size_t at = 0;

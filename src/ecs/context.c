@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 const char *ecs_status_name(ecs_status status)
 {
@@ -83,11 +82,7 @@ ecs_config ecs_default_config(void)
     return (ecs_config){.storage = ECS_STORAGE_DYNAMIC, .capacity = ECS_DEFAULT_CAPACITY};
 }
 
-static uint32_t online_cpus(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (uint32_t)n : 1u;
-}
+uint32_t ecs_cpu_count(void) { return ecs__cpu_count(); }
 
 /* Copies a system's id lists into one owned block and derives its masks. */
 static bool copy_system(ecs_sys *sys, const ecs_system_def *def)
@@ -281,7 +276,7 @@ static ecs_status build(ecs_context *ctx, const ecs_config *cfg, ecs_error *err)
 
     ctx->storage = cfg->storage;
     ctx->limit = cfg->storage == ECS_STORAGE_FIXED ? cfg->capacity : ECS_MAX_ENTITIES;
-    ctx->workers = cfg->workers ? cfg->workers : online_cpus();
+    ctx->workers = cfg->workers ? cfg->workers : ecs_cpu_count();
     ctx->max_workers = cfg->max_workers ? cfg->max_workers : ctx->workers;
     if (ctx->max_workers < ctx->workers)
         return ecs__fail(err, ECS_ERR_INVALID, "max_workers %u is below workers %u",
@@ -376,6 +371,19 @@ ecs_status ecs__check_between_steps(ecs_context *ctx, const char *fn)
     if (ctx->running) return ecs__misuse(ctx, "%s called while systems run", fn);
     if (ctx->refreshing) return ecs__misuse(ctx, "%s called from a refresh callback", fn);
     return ECS_OK;
+}
+
+void ecs__push_jobs(ecs_context *ctx, const char *fn, ecs_job *first, size_t stride, uint32_t n,
+                    uint32_t own)
+{
+    bool queued = own < n ? ecs_pool_push_others(ctx->pool, first, stride, n, own)
+                          : ecs_pool_push_batch(ctx->pool, first, stride, n);
+    if (queued) return;
+    ecs__misuse(ctx, "%s called from a thread that does not own the context", fn);
+    for (uint32_t k = 0; k < n; k++) {
+        ecs_job *job = (ecs_job *)(void *)((char *)first + k * stride);
+        if (k != own) job->run(job);
+    }
 }
 
 ecs_status ecs_set_workers(ecs_context *ctx, uint32_t workers)

@@ -289,6 +289,13 @@ static inline ecs_status ecs__check_structural(ecs_context *ctx, const char *fn)
 }
 /* ECS_ERR_MISUSE (recorded, naming fn) inside a step or a refresh. */
 ecs_status ecs__check_between_steps(ecs_context *ctx, const char *fn);
+/* Queues jobs 0 .. n - 1 of an array (ecs_pool_push_others), but `own`
+ * when own < n. The pool refuses a push from a thread that is neither the
+ * context's owner (the one that created it or last called ecs_step) nor
+ * a pool worker: then this records a misuse naming fn and runs the jobs
+ * on the calling thread, so the call still ends with its work done. */
+void ecs__push_jobs(ecs_context *ctx, const char *fn, ecs_job *first, size_t stride, uint32_t n,
+                    uint32_t own);
 /* Names for messages: "(unnamed)" for a definition without one. */
 static inline const char *ecs__sys_name(const ecs_sys *sys)
 {

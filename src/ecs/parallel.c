@@ -44,7 +44,7 @@ static void range_job(ecs_job *job)
     range_run(j);
     /* Release: the caller reads what the range wrote once it sees 0. */
     if (atomic_fetch_sub_explicit(&ctx->pending_ranges, 1, memory_order_acq_rel) == 1)
-        ecs_pool_notify(ctx->pool);
+        ecs_pool_notify(ctx->pool, &ctx->pending_ranges);
 }
 
 ecs_status ecs_parallel_for(ecs_context *ctx, uint32_t n, uint32_t min_per_part,
@@ -73,8 +73,8 @@ ecs_status ecs_parallel_for(ecs_context *ctx, uint32_t n, uint32_t min_per_part,
         range_run(&ctx->range_jobs[0]);
     } else {
         atomic_store_explicit(&ctx->pending_ranges, parts, memory_order_relaxed);
-        ecs_pool_push_others(ctx->pool, &ctx->range_jobs[0].job, sizeof(ecs_range_job), parts,
-                             0);
+        ecs__push_jobs(ctx, "ecs_parallel_for", &ctx->range_jobs[0].job, sizeof(ecs_range_job),
+                       parts, 0);
         range_job(&ctx->range_jobs[0].job);
         ecs_pool_wait(ctx->pool, &ctx->pending_ranges);
     }

@@ -3,31 +3,30 @@
  * threads steal). Private to the ecs module.
  *
  * Jobs may be pushed by the pool's worker threads (from inside jobs) and by
- * one other thread at a time, the owner: the one that calls ecs_step.
+ * one other thread, the owner: the one that created the pool or last
+ * called ecs_pool_set_owner (ecs_step does). A push from any other thread
+ * is refused.
  *
  * No thread ever blocks on a job it queued: a thread waiting for a counter
- * to reach zero runs queued jobs meanwhile, and sleeps (on a futex, after
- * a bounded spin) only when the queue is empty. Idle workers sleep too.
+ * to reach zero runs queued jobs meanwhile, and sleeps (after a short
+ * spin) only when no job is queued. Idle workers sleep too, each on a
+ * word of its own (platform.h), woken by the push that addressed a job to
+ * it, by a push that needs one more thread, or by the notify that brought
+ * the counter it waits on to zero.
  *
  * Only the first `active` threads (the owner included) take jobs; the
- * others are parked, each on a condition variable of its own, outside the
- * sleepers a push signals, until they become active again or the pool is
- * destroyed. */
+ * others are parked, each on a condition variable of its own, out of
+ * reach of any push's wake-up, until they become active again or the
+ * pool is destroyed. */
 #ifndef ECS_POOL_H
 #define ECS_POOL_H
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
-#include <time.h>
 
-/* Monotonic clock in nanoseconds (spin budgets, per-system timings). */
-static inline uint64_t ecs__now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+#include "platform.h"
 
 typedef struct ecs_pool ecs_pool;
 typedef struct ecs_job ecs_job;
@@ -55,16 +54,24 @@ uint32_t ecs_pool_threads(const ecs_pool *pool);
  * job pushed afterwards) and every one below it has left its park. */
 void ecs_pool_set_active(ecs_pool *pool, uint32_t active);
 uint32_t ecs_pool_active(const ecs_pool *pool);
+/* The processor count the pool plans for: ecs__cpu_count() at creation.
+ * With more threads than that, idle threads do not spin, jobs are not
+ * addressed to threads, and a push wakes at most that many sleepers (see
+ * pool.c). Owner thread only, while no job is queued or running (tests
+ * set it to take either path on any machine). */
+void ecs_pool_set_cpus(ecs_pool *pool, uint32_t cpus);
 /* Worker threads parked right now (for tests). */
 uint32_t ecs_pool_parked(ecs_pool *pool);
-/* Threads announced to sleep now, futex wake calls made and threads they
- * woke since creation (for tests). */
+/* Threads announced to sleep now, and those of them that have looked for
+ * work one last time and wait (only a wake-up moves them on); pushes and
+ * notifies that woke anyone, and the threads they woke, since creation
+ * (for tests). */
 typedef struct ecs_pool_wake_stats {
-    uint32_t sleepers, wake_calls, woken;
+    uint32_t sleepers, blocked, wake_calls, woken;
 } ecs_pool_wake_stats;
 ecs_pool_wake_stats ecs_pool_wakes(ecs_pool *pool);
 
-/* Every thread logs when it slept on the futex (its last POOL_SLEEP_LOG
+/* Every thread logs when it slept on its wait word (its last POOL_SLEEP_LOG
  * sleeps, by the monotonic clock). The sleeps of thread t that overlap
  * [from, to], oldest first, clipped to it, one still going on included
  * (ending at to): at most cap are written to out, the count is returned,
@@ -80,34 +87,42 @@ uint32_t ecs_pool_sleeps(ecs_pool *pool, uint32_t thread, uint64_t from, uint64_
 /* The calling thread's index in the pool: 0 for the owner (and any thread
  * that is not one of its workers), 1.. for the workers. */
 uint32_t ecs_pool_self(const ecs_pool *pool);
+/* Makes the calling thread the pool's owner (the one thread besides the
+ * workers that may push). Call while no job is queued or running. */
+void ecs_pool_set_owner(ecs_pool *pool);
 
-/* Queues a job; when the queue is full the job runs at once on this
+/* The push calls return false, and queue and run nothing, when called
+ * from a thread that is neither the owner nor one of the pool's workers.
+ *
+ * Queues a job; when the queue is full the job runs at once on this
  * thread. Either way it runs exactly once. */
-void ecs_pool_push(ecs_pool *pool, ecs_job *job);
+bool ecs_pool_push(ecs_pool *pool, ecs_job *job);
 /* Queues n jobs embedded in an array of structs (the k-th at (char *)first
- * + k * stride), then wakes at most n sleepers, with one fence and at most
- * one system call for the whole batch. */
-void ecs_pool_push_batch(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n);
+ * + k * stride), then wakes at most n sleepers, with one fence for the
+ * whole batch. */
+bool ecs_pool_push_batch(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n);
 /* The same for every job of the array but job `own` (< n), which the
  * caller runs itself: jobs own + 1 .. n - 1, then 0 .. own - 1, as one
- * batch (one fence, at most one wake-up call). When n <= the active
- * count, job k is addressed to thread k: that thread takes it first, the
- * others only after being idle a while (see pool.c). */
-void ecs_pool_push_others(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n, uint32_t own);
+ * batch. When n <= the active count, job k is addressed to thread k: the
+ * push wakes that thread if it sleeps, and it takes the job before any
+ * other; the others take it only after being idle a while (see pool.c). */
+bool ecs_pool_push_others(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n,
+                          uint32_t own);
 /* Runs queued jobs until *counter is zero. Whoever brings a waited-on
- * counter to zero must call ecs_pool_notify. */
+ * counter to zero must call ecs_pool_notify with it. */
 void ecs_pool_wait(ecs_pool *pool, atomic_uint *counter);
-/* Wakes every sleeping thread so waiters re-check their counters.
+/* Wakes the threads that sleep in ecs_pool_wait on this counter, and no
+ * other.
  *
  * Memory order: notify begins with a sequentially consistent fence, so
  * every write the caller made before the call (the counter's store
  * included, whatever memory order it used, relaxed too) is ordered before
- * notify reads whether anyone sleeps. A waiter announces itself before it
+ * notify reads who sleeps on what. A waiter announces itself before it
  * re-reads its counter, with a fence of its own: either it sees the
  * counter at zero, or notify sees it and wakes it. No wake-up is lost.
  * The counter's store still needs release order (or a release fence) if
  * the waiter reads data written before it: the fence orders, it does not
  * publish. */
-void ecs_pool_notify(ecs_pool *pool);
+void ecs_pool_notify(ecs_pool *pool, atomic_uint *counter);
 
 #endif

@@ -269,7 +269,8 @@ static void match_job(ecs_job *job)
 {
     ecs_sys *sys = (ecs_sys *)(void *)((char *)job - offsetof(ecs_sys, match_job));
     match_system(sys->ctx, sys);
-    if (atomic_fetch_sub(&sys->ctx->pending_matches, 1) == 1) ecs_pool_notify(sys->ctx->pool);
+    if (atomic_fetch_sub(&sys->ctx->pending_matches, 1) == 1)
+        ecs_pool_notify(sys->ctx->pool, &sys->ctx->pending_matches);
 }
 
 static bool reserve_scratch(ecs_context *ctx)
@@ -348,7 +349,8 @@ static void match_all(ecs_context *ctx)
         /* One job per system; those that follow a leader return at once. */
         atomic_store(&ctx->pending_matches, systems);
         for (uint32_t s = 0; s < systems; s++) ctx->systems[s].match_job.run = match_job;
-        ecs_pool_push_batch(ctx->pool, &ctx->systems[1].match_job, sizeof(ecs_sys), systems - 1u);
+        ecs__push_jobs(ctx, "ecs_refresh", &ctx->systems[1].match_job, sizeof(ecs_sys),
+                       systems - 1u, UINT32_MAX);
         match_job(&ctx->systems[0].match_job);
         ecs_pool_wait(ctx->pool, &ctx->pending_matches);
     } else {

@@ -163,7 +163,7 @@ static ecs_subtask_ *pass_launch(ecs_sys *sys)
 {
     uint32_t n = sys->subtask_count, own = ecs_pool_self(sys->ctx->pool) % n;
     if (n > 1)
-        ecs_pool_push_others(sys->ctx->pool, &sys->subtasks[0].job, sizeof(ecs_subtask_), n, own);
+        ecs__push_jobs(sys->ctx, "ecs_step", &sys->subtasks[0].job, sizeof(ecs_subtask_), n, own);
     return &sys->subtasks[own];
 }
 
@@ -192,9 +192,10 @@ static ecs_sys *system_complete(ecs_sys *sys)
         ecs_sys *d = &ctx->systems[sys->dependents[i]];
         if (atomic_fetch_sub_explicit(&d->pending_deps, 1, memory_order_acq_rel) != 1) continue;
         if (!next) next = d;
-        else ecs_pool_push(ctx->pool, &d->start_job);
+        else ecs__push_jobs(ctx, "ecs_step", &d->start_job, 0, 1, UINT32_MAX);
     }
-    if (atomic_fetch_sub(&ctx->pending_systems, 1) == 1) ecs_pool_notify(ctx->pool);
+    if (atomic_fetch_sub(&ctx->pending_systems, 1) == 1)
+        ecs_pool_notify(ctx->pool, &ctx->pending_systems);
     return next;
 }
 
@@ -229,7 +230,8 @@ void ecs__run_systems(ecs_context *ctx)
     /* The deepest root's subtasks are queued before the other roots. */
     ecs_subtask_ *first = system_launch(&ctx->systems[ctx->roots[0]]);
     for (uint32_t r = 1; r < ctx->root_count; r++)
-        ecs_pool_push(ctx->pool, &ctx->systems[ctx->roots[r]].start_job);
+        ecs__push_jobs(ctx, "ecs_step", &ctx->systems[ctx->roots[r]].start_job, 0, 1,
+                       UINT32_MAX);
     run_from(first);
     ecs_pool_wait(ctx->pool, &ctx->pending_systems);
 }
@@ -247,6 +249,7 @@ ecs_status ecs_step(ecs_context *ctx, ecs_step_fn fn, void *user)
     ecs_status st = ecs__check_between_steps(ctx, "ecs_step");
     if (st != ECS_OK) return st;
     if (ctx->stepping) return ecs__misuse(ctx, "ecs_step called from a step callback");
+    ecs_pool_set_owner(ctx->pool); /* the thread that steps owns the context (ecs.h) */
     atomic_store_explicit(&ctx->misuse, 0, memory_order_relaxed);
     ctx->step_status = ECS_OK;
     ctx->timeline_valid = false; /* until this step's systems ran */

@@ -6,6 +6,8 @@
 #include "bench_machine.h"
 #include "app_clock.h"
 
+#include "ecs.h"
+
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -53,7 +55,7 @@ uint32_t bench_machine_slowest(const bench_machine *m, uint32_t from)
 void bench_machine_read(bench_machine *m)
 {
     read_cpu_model(m->cpu, sizeof m->cpu);
-    m->online = sysconf(_SC_NPROCESSORS_ONLN);
+    m->online = (long)ecs_cpu_count();
 }
 
 void bench_machine_probe_name(uint32_t i, char *buf, size_t size)

@@ -43,7 +43,11 @@
  *     elements; an output batch out of range; outputs of a system not
  *     depended on (ecs_iter_dep_*, and ecs_output in the system phase);
  *   - a deferred command with a size but a NULL payload, a deferred call
- *     without a function.
+ *     without a function;
+ *   - ecs_parallel_for or ecs_refresh, when it would hand work to the
+ *     pool, from a thread other than the owner (the thread that created
+ *     the context or last called ecs_step): its work then runs on the
+ *     calling thread alone, and the call still returns ECS_ERR_MISUSE.
  * The call then does nothing and returns ECS_ERR_MISUSE, NULL, false or
  * 0 (ecs_system_stats_get: zeros and the name ""), the step returns
  * ECS_ERR_MISUSE, and ecs_misuse_message names the call or the system
@@ -286,6 +290,13 @@ void ecs_context_destroy(ecs_context *ctx);
 uint32_t ecs_worker_count(const ecs_context *ctx);
 /* Threads the pool started: the most ecs_set_workers accepts. */
 uint32_t ecs_max_workers(const ecs_context *ctx);
+/* Processors online now, at least 1 (the default for ecs_config.workers). */
+uint32_t ecs_cpu_count(void);
+/* Asks the system to map the whole pages of [p, p + size) now, in one call,
+ * ahead of writes that would otherwise fault them in one trap per page: a
+ * hint for memory about to be written whole (errors ignored; nothing below
+ * 64 KiB, nor where the system has no such call). */
+void ecs_prefault(void *p, size_t size);
 uint32_t ecs_system_count(const ecs_context *ctx);
 uint32_t ecs_component_count(const ecs_context *ctx);
 uint32_t ecs_resource_count(const ecs_context *ctx);
