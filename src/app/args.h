@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* What a mode tells the parser (options.h), and what the helpers below
+/* What a mode tells the parser (options.h), and what the functions below
  * name in their messages. */
 typedef struct app_mode_cli {
     const char *prog;                /* "particles bench": prefixes every message */
