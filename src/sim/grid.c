@@ -135,29 +135,38 @@ SIM_CLONES static void cell_bounds(const uint64_t *item, uint32_t n, uint32_t *l
     *hi_out = hi;
 }
 
-/* Grows a buffer to hold n words (a quarter more: balanced parts move
- * their boundaries by a few percent from step to step, and each regrowth
- * faults its pages in again, which costs many times the sort itself). */
-static bool grow(void **p, uint32_t cap, size_t size)
+/* realloc, the block's pages mapped at once: it is about to be written. */
+static void *regrow(void *p, size_t bytes)
 {
-    void *q = realloc(*p, (size_t)cap * size);
-    if (!q) return false;
-    sim__prefault(q, (size_t)cap * size);
-    *p = q;
-    return true;
+    void *q = realloc(p, bytes);
+    if (q) sim__prefault(q, bytes);
+    return q;
 }
 
+/* n and a quarter more: balanced parts move their boundaries by a few
+ * percent from step to step, and each regrowth faults its pages in again,
+ * which costs many times the sort itself. */
+static uint32_t with_slack(uint32_t n) { return n > UINT32_MAX - n / 4u ? UINT32_MAX : n + n / 4u; }
+
+/* Room for n items and `buckets` bucket counts. Each buffer is kept as
+ * soon as it grew, so a failure leaks nothing. */
 static bool part_reserve(sim_grid_part *p, uint32_t n, uint32_t buckets)
 {
     if (n > p->cap) {
-        uint32_t cap = n > UINT32_MAX - n / 4u ? UINT32_MAX : n + n / 4u;
-        if (!grow((void **)&p->item, cap, sizeof *p->item) || !grow((void **)&p->tmp, cap, sizeof *p->tmp))
-            return false;
+        uint32_t cap = with_slack(n);
+        uint64_t *item = regrow(p->item, (size_t)cap * sizeof *item);
+        if (!item) return false;
+        p->item = item;
+        uint64_t *tmp = regrow(p->tmp, (size_t)cap * sizeof *tmp);
+        if (!tmp) return false;
+        p->tmp = tmp;
         p->cap = cap;
     }
     if (buckets > p->hist_cap) {
-        uint32_t cap = buckets > UINT32_MAX - buckets / 4u ? UINT32_MAX : buckets + buckets / 4u;
-        if (!grow((void **)&p->hist, cap, sizeof *p->hist)) return false;
+        uint32_t cap = with_slack(buckets);
+        uint32_t *hist = regrow(p->hist, (size_t)cap * sizeof *hist);
+        if (!hist) return false;
+        p->hist = hist;
         p->hist_cap = cap;
     }
     return true;
@@ -235,16 +244,17 @@ static int reserve(sim_grid *g, uint32_t n)
     uint32_t cap = g->cap ? g->cap : 1024u;
     while (cap < n) cap = cap > UINT32_MAX / 2u ? n : cap * 2u;
     /* Each array is kept as soon as it grew, so a failure leaks nothing. */
-    struct { void **p; size_t size; } arrays[] = {
-        {(void **)&g->x, sizeof *g->x},       {(void **)&g->y, sizeof *g->y},
-        {(void **)&g->r, sizeof *g->r},       {(void **)&g->entity, sizeof *g->entity},
-        {(void **)&g->cell, sizeof *g->cell},
-    };
-    for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) {
-        void *p = realloc(*arrays[k].p, (size_t)cap * arrays[k].size);
+    float **fs[] = {&g->x, &g->y, &g->r};
+    for (size_t k = 0; k < sizeof fs / sizeof fs[0]; k++) {
+        float *p = regrow(*fs[k], (size_t)cap * sizeof *p);
         if (!p) return -1;
-        sim__prefault(p, (size_t)cap * arrays[k].size);
-        *arrays[k].p = p;
+        *fs[k] = p;
+    }
+    uint32_t **us[] = {&g->entity, &g->cell};
+    for (size_t k = 0; k < sizeof us / sizeof us[0]; k++) {
+        uint32_t *p = regrow(*us[k], (size_t)cap * sizeof *p);
+        if (!p) return -1;
+        *us[k] = p;
     }
     g->cap = cap;
     return 0;
@@ -322,17 +332,14 @@ int sim_grid_scan_offsets(sim_grid *g, uint32_t ranges)
     assert(failed || at == sum);
     if (failed || reserve(g, sum) != 0) return -1; /* count 0: an empty grid */
     g->dense = (uint64_t)g->cells <= (uint64_t)SIM_GRID_DENSE * sum;
-    if (g->dense && !g->start) {
-        if (!(g->start = malloc(((size_t)g->cells + 1u) * sizeof *g->start))) return -1;
-        sim__prefault(g->start, ((size_t)g->cells + 1u) * sizeof *g->start);
-    }
+    if (g->dense && !g->start && !(g->start = regrow(NULL, ((size_t)g->cells + 1u) * sizeof *g->start)))
+        return -1;
     if (!g->dense && sum > g->span_cap) {
-        uint32_t cap = g->cap; /* as the items: doubled, so this grows as rarely */
-        sim_grid_span *sp = realloc(g->span, (size_t)cap * sizeof *sp);
+        /* As many as the items: doubled, so this grows as rarely. */
+        sim_grid_span *sp = regrow(g->span, (size_t)g->cap * sizeof *sp);
         if (!sp) return -1;
-        sim__prefault(sp, (size_t)cap * sizeof *sp);
         g->span = sp;
-        g->span_cap = cap;
+        g->span_cap = g->cap;
     }
     g->count = sum;
     return 0;

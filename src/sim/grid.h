@@ -57,12 +57,13 @@ typedef struct sim_grid_span {
  * cells, cut where the parts' sorted cells split the points evenly, count
  * their points (sim_grid_scan_cells); one short pass turns the range
  * totals into offsets (sim_grid_scan_offsets); each range merges the
- * parts' runs into its slots, cell and entity (sim_grid_scan_starts, ties
- * to the lower part); each part then copies the circles of its share of
- * the slots and their spans (sim_grid_scatter). Parts cover ascending
- * index ranges, so a cell's items end up in index order whatever the
- * number of parts. Empty cells cost nothing in time or memory: a world of
- * 2^26 cells holding ten particles builds as fast as a small one. */
+ * parts' items into its slots, cell and entity, in (cell, entity) order
+ * (sim_grid_scan_starts); each part then copies the circles of its share
+ * of the slots, and their spans in a sparse grid (sim_grid_scatter).
+ * Parts cover ascending index ranges, so a cell's items end up in index
+ * order whatever the number of parts. Empty cells cost nothing but, in a
+ * dense grid, their start (at most SIM_GRID_DENSE per particle): a world
+ * of 2^26 cells holding ten particles builds as fast as a small one. */
 typedef struct sim_grid {
     float cell_size, inv_cell;
     uint32_t cols, rows, cells;
