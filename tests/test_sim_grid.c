@@ -382,6 +382,9 @@ static void check_kernels(const layout *l, const sim_grid *g, test_rng *r, bench
     }
 }
 
+/* The cell of slot s, from its position (the sort placed it by that). */
+static uint32_t slot_cell(const sim_grid *g, uint32_t s) { return sim_grid_cell(g, g->x[s], g->y[s]); }
+
 /* The slots of cells below c (the reference for sim_grid_start; cells
  * ascend, which check_order asserts first). */
 static uint32_t start_ref(const sim_grid *g, uint32_t c)
@@ -389,7 +392,7 @@ static uint32_t start_ref(const sim_grid *g, uint32_t c)
     uint32_t lo = 0, n = g->count;
     while (n > 0) { /* the slots below lo are below c */
         uint32_t half = n / 2;
-        if (g->cell[lo + half] < c) lo += half + 1, n -= half + 1; else n = half;
+        if (slot_cell(g, lo + half) < c) lo += half + 1, n -= half + 1; else n = half;
     }
     return lo;
 }
@@ -400,11 +403,11 @@ static uint32_t start_ref(const sim_grid *g, uint32_t c)
 static void check_order(const sim_grid *g)
 {
     for (uint32_t s = 1; s < g->count; s++)
-        assert_true(g->cell[s - 1] <= g->cell[s]);
+        assert_true(slot_cell(g, s - 1) <= slot_cell(g, s));
     for (uint32_t s = 0; s < g->count; s++) {
-        uint32_t c = g->cell[s], cx = c % g->cols, cy = c / g->cols;
-        assert_int_equal(c, sim_grid_cell(g, g->x[s], g->y[s]));
-        if (s > 0) assert_true(g->cell[s - 1] < c || (g->cell[s - 1] == c && g->entity[s - 1] < g->entity[s]));
+        uint32_t c = slot_cell(g, s), cx = c % g->cols, cy = c / g->cols;
+        if (!g->dense) assert_int_equal(c, g->cell[s]);
+        if (s > 0) assert_true(slot_cell(g, s - 1) < c || g->entity[s - 1] < g->entity[s]);
         sim_grid_span sp = sim_grid_span_of(g, s);
         assert_int_equal(sp.end, start_ref(g, c + 1u));
         assert_int_equal(sp.row_end, start_ref(g, c + 1u + (cx + 1u < g->cols)));
@@ -428,7 +431,7 @@ static void assert_same_slots(const sim_grid *a, const sim_grid *b, uint32_t n)
     assert_int_equal(b->count, n);
     for (uint32_t s = 0; s < n; s++) {
         sim_grid_span x = sim_grid_span_of(a, s), y = sim_grid_span_of(b, s);
-        assert_true(a->entity[s] == b->entity[s] && a->cell[s] == b->cell[s]);
+        assert_true(a->entity[s] == b->entity[s] && slot_cell(a, s) == slot_cell(b, s));
         assert_true(x.end == y.end && x.row_end == y.row_end && x.below_lo == y.below_lo &&
                     x.below_hi == y.below_hi);
     }

@@ -366,31 +366,41 @@ static uint32_t run_end(const uint64_t *item, uint32_t from, uint32_t stop, uint
     return lo;
 }
 
-/* Items [from, to) split into their cells and entities. */
-static void unpack(const uint64_t *restrict item, uint32_t from, uint32_t to,
-                   uint32_t *restrict cell, uint32_t *restrict entity)
+/* Items [from, to) into slots from `slot` on: their entities, and their
+ * cells (a sparse grid) or each cell's lowest slot as its start (a dense
+ * one: start holds a slot or more of every cell met, UINT32_MAX before). */
+static void unpack(const sim_grid *g, const uint64_t *restrict item, uint32_t from, uint32_t to,
+                   uint32_t slot)
 {
-    for (uint32_t k = from; k < to; k++) {
-        *cell++ = item_cell(item[k]);
-        *entity++ = (uint32_t)item[k];
+    uint32_t *restrict entity = g->entity + slot;
+    for (uint32_t k = from; k < to; k++) *entity++ = (uint32_t)item[k];
+    if (g->dense) {
+        uint32_t *restrict start = g->start;
+        for (uint32_t k = from; k < to; k++, slot++) {
+            uint32_t c = item_cell(item[k]);
+            start[c] = slot < start[c] ? slot : start[c];
+        }
+        return;
     }
+    uint32_t *restrict cell = g->cell + slot;
+    for (uint32_t k = from; k < to; k++) *cell++ = item_cell(item[k]);
 }
 
 /* Range `range`'s slots: the parts' items in its cells, merged in item
  * order (cell, then entity: the parts hold apart entities). Each turn
  * takes the part whose next item is lowest and copies its items up to
  * the next item of another part (all of them when the parts hold apart
- * stretches of the world). Then, in a dense grid, the starts of the
- * range's cells: each slot, last to first, writes its cell's start (the
- * lowest slot wins), and a pass down the cells gives an empty cell the
- * start of the next. */
+ * stretches of the world). In a dense grid each slot lowers its cell's
+ * start to itself, and a pass down the range's cells then gives an empty
+ * cell the start of the next. */
 int sim_grid_scan_starts(sim_grid *g, uint32_t range, uint32_t ranges)
 {
     if (!fits(g, ranges) || range >= ranges) return -2;
     if (g->count == 0) return 0; /* empty, or out of memory: an empty grid */
     uint32_t parts = g->parts, lo = g->range_cell[range];
     uint32_t hi = range + 1u < ranges ? g->range_cell[range + 1u] : g->cells;
-    uint32_t *restrict cell = g->cell, *restrict entity = g->entity, slot = g->range_total[range];
+    uint32_t slot = g->range_total[range];
+    if (g->dense) memset(g->start + lo, 0xff, (size_t)(hi - lo) * sizeof *g->start);
     /* The parts with items in the range, with their heads and ends there
      * (three words a part, this range's share of merge). */
     uint32_t *act = g->merge + (size_t)range * 3u * g->parts_max, *head = act + g->parts_max;
@@ -410,7 +420,7 @@ int sim_grid_scan_starts(sim_grid *g, uint32_t range, uint32_t ranges)
         }
         const uint64_t *item = g->part[act[best]].item;
         uint32_t k = n == 1u ? stop[best] : run_end(item, head[best], stop[best], limit);
-        unpack(item, head[best], k, cell + slot, entity + slot);
+        unpack(g, item, head[best], k, slot);
         slot += k - head[best];
         head[best] = k;
         if (k == stop[best]) { /* done: the later parts move down one */
@@ -420,9 +430,7 @@ int sim_grid_scan_starts(sim_grid *g, uint32_t range, uint32_t ranges)
         }
     }
     if (g->dense) {
-        uint32_t *restrict start = g->start, first = g->range_total[range];
-        memset(start + lo, 0xff, (size_t)(hi - lo) * sizeof *start);
-        for (uint32_t s = slot; s-- > first;) start[cell[s]] = s;
+        uint32_t *restrict start = g->start;
         for (uint32_t c = hi, next = slot; c-- > lo;) {
             next = start[c] < next ? start[c] : next;
             start[c] = next;

@@ -75,7 +75,9 @@ typedef struct sim_grid {
     uint32_t *range_cell;     /* parts_max: the first cell of each scan range */
     uint32_t *part_at;        /* parts_max: the first slot each part's scatter fills */
     uint32_t *merge;          /* parts_max x 3 x parts_max: each range's merge state */
-    /* Items by slot, count used, cap allocated: ascending cell, then entity. */
+    /* Items by slot, count used, cap allocated: ascending cell, then
+     * entity. cell is written in a sparse grid only (a dense one has the
+     * cell starts). */
     float *x, *y, *r;
     uint32_t *entity, *cell;
     uint32_t count, cap;
@@ -105,7 +107,7 @@ void sim_grid_free(sim_grid *g);
 
 /* The bytes the grid holds allocated: 3 x parts_max + 12 words per part
  * (each scan range's merge state) plus, per point it has room for, its
- * slot (24 bytes), its part's sort buffers (16 bytes, plus the counting
+ * slot (20 bytes), its part's sort buffers (16 bytes, plus the counting
  * sort's buckets: at most 10 bytes) and either its span (16 bytes, in a
  * sparse grid) or its share of the cell starts (at most SIM_GRID_DENSE
  * words, in a dense grid). Never a word per cell beyond that. */
