@@ -103,33 +103,32 @@ uint32_t sim_grid_start(const sim_grid *g, uint32_t c)
     return lo;
 }
 
-/* Each of the n points idx lists as an item: its cell above its entity.
- * Consecutive points (no holes in idx) are read as one array: that loop
- * vectorises. */
-SIM_CLONES static void cell_items(const sim_grid *g, const float *xy, const uint32_t *idx, uint32_t n,
-                                  uint64_t *restrict item)
-{
-    if (n && idx[n - 1u] - idx[0] == n - 1u) {
-        const float *restrict p = xy + 2u * (size_t)idx[0];
-        uint32_t first = idx[0];
-        for (uint32_t k = 0; k < n; k++)
-            item[k] = (uint64_t)sim_grid_cell(g, p[2u * k], p[2u * k + 1u]) << 32 | (first + k);
-        return;
-    }
-    for (uint32_t k = 0; k < n; k++)
-        item[k] = (uint64_t)sim_grid_cell(g, xy[2u * idx[k]], xy[2u * idx[k] + 1u]) << 32 | idx[k];
-}
-
 static inline uint32_t item_cell(uint64_t item) { return (uint32_t)(item >> 32); }
 
-/* The lowest and highest cell of n (> 0) items. */
-SIM_CLONES static void cell_bounds(const uint64_t *item, uint32_t n, uint32_t *lo_out, uint32_t *hi_out)
+/* Each of the n (> 0) points idx lists as an item: its cell above its
+ * entity; the lowest and highest cell to *lo_out, *hi_out, in the same
+ * loop. Consecutive points (no holes in idx) are read as one array: that
+ * loop vectorises. */
+SIM_CLONES static void cell_items(const sim_grid *g, const float *xy, const uint32_t *idx, uint32_t n,
+                                  uint64_t *restrict item, uint32_t *lo_out, uint32_t *hi_out)
 {
     uint32_t lo = UINT32_MAX, hi = 0;
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t c = item_cell(item[k]);
-        lo = c < lo ? c : lo;
-        hi = c > hi ? c : hi;
+    if (idx[n - 1u] - idx[0] == n - 1u) {
+        const float *restrict p = xy + 2u * (size_t)idx[0];
+        uint32_t first = idx[0];
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t c = sim_grid_cell(g, p[2u * k], p[2u * k + 1u]);
+            lo = c < lo ? c : lo;
+            hi = c > hi ? c : hi;
+            item[k] = (uint64_t)c << 32 | (first + k);
+        }
+    } else {
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t c = sim_grid_cell(g, xy[2u * idx[k]], xy[2u * idx[k] + 1u]);
+            lo = c < lo ? c : lo;
+            hi = c > hi ? c : hi;
+            item[k] = (uint64_t)c << 32 | idx[k];
+        }
     }
     *lo_out = lo;
     *hi_out = hi;
@@ -204,9 +203,8 @@ int sim_grid_count(sim_grid *g, uint32_t part, const float *xy, const uint32_t *
         p->failed = true;
         return 0;
     }
-    cell_items(g, xy, idx, n, p->tmp);
     uint32_t lo, hi;
-    cell_bounds(p->tmp, n, &lo, &hi);
+    cell_items(g, xy, idx, n, p->tmp, &lo, &hi);
     uint32_t span = hi - lo, bits = 0;
     while (bits < 32u && (span >> bits) != 0) bits++;
     /* One counting pass over the cells touched when they are at most about
