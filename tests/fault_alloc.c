@@ -32,12 +32,14 @@ void fault_alloc_reset(unsigned long k)
     atomic_store(&count, 0);
     atomic_store(&live, 0);
     atomic_store(&fired, 0);
+    atomic_store(&largest, 0);
     atomic_store(&fail_at, k);
 }
 
 unsigned long fault_alloc_count(void) { return atomic_load(&count); }
 long fault_alloc_live(void) { return atomic_load(&live); }
 int fault_alloc_fired(void) { return atomic_load(&fired); }
+size_t fault_alloc_largest(void) { return atomic_load(&largest); }
 
 /* Counts one allocation of size bytes; true if it is the one to fail. */
 static int fails(size_t size)

@@ -20,5 +20,7 @@ unsigned long fault_alloc_count(void);
 long fault_alloc_live(void);
 /* Whether the armed failure happened. */
 int fault_alloc_fired(void);
+/* The largest single allocation asked since the reset (bytes). */
+size_t fault_alloc_largest(void);
 
 #endif

@@ -20,17 +20,23 @@ static const ecs_system_def noop_system[] = {
     {.name = "noop", .process = noop_process},
 };
 
-static ecs_context *basic_ctx(ecs_storage storage, uint32_t capacity)
+static ecs_context *ctx_with(ecs_storage storage, uint32_t capacity, const ecs_system_def *systems,
+                             uint32_t system_count)
 {
     ecs_config cfg = ecs_default_config();
     cfg.components = basic_components;
     cfg.component_count = C_COUNT;
-    cfg.systems = noop_system;
-    cfg.system_count = 1;
+    cfg.systems = systems;
+    cfg.system_count = system_count;
     cfg.storage = storage;
     cfg.capacity = capacity;
     cfg.workers = 1;
     return ctx_create_ok(&cfg);
+}
+
+static ecs_context *basic_ctx(ecs_storage storage, uint32_t capacity)
+{
+    return ctx_with(storage, capacity, noop_system, 1);
 }
 
 static void test_null_handle(void **state)
@@ -431,6 +437,35 @@ static void test_generation_retires(void **state)
     ecs_context_destroy(ctx);
 }
 
+/* Three systems that want the same components share one subscription
+ * list, grown once for the three, by its members: ten entities in a fixed
+ * storage of 2^20 take a few dozen words of list, and the followers' own
+ * lists are never made. */
+static void test_shared_list_room(void **state)
+{
+    (void)state;
+    const ecs_system_def readers[] = {
+        {.name = "a", .reads = ECS_IDS(C_I32), .process = noop_process},
+        {.name = "b", .reads = ECS_IDS(C_I32), .process = noop_process},
+        {.name = "c", .reads = ECS_IDS(C_I32), .process = noop_process},
+    };
+    ecs_context *ctx = ctx_with(ECS_STORAGE_FIXED, 1u << 20, readers, 3);
+    for (int i = 0; i < 10; i++) {
+        ecs_entity e = create_ok(ctx);
+        int32_t v = i;
+        assert_int_equal(ecs_add(ctx, e, C_I32, &v), ECS_OK);
+    }
+    step_ok(ctx, NULL, NULL);
+    const ecs_oset *list = ctx->systems[0].subs;
+    assert_ptr_equal(ctx->systems[1].subs, list);
+    assert_ptr_equal(ctx->systems[2].subs, list);
+    assert_int_equal(list->count, 10);
+    assert_true(list->cap < 1024u);
+    assert_true(list->universe >= 1u << 20);
+    for (int s = 1; s < 3; s++) assert_true(ctx->systems[s].own.dense == NULL && ctx->systems[s].own.bits == NULL);
+    ecs_context_destroy(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -443,6 +478,7 @@ int main(void)
         cmocka_unit_test(test_dynamic_growth_million),
         cmocka_unit_test(test_add_remove_has_get),
         cmocka_unit_test(test_alignment),
+        cmocka_unit_test(test_shared_list_room),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,7 +6,9 @@
  * 1 000 000 in 3220x2012) are within it; 5 000 000 in 1440x900 and
  * 100 000 in 5x5 are not. A step that fails for memory names what ran out
  * and, past the rule, that the world is too dense (built with the --wrap
- * allocation wrappers of fault_alloc.c).
+ * allocation wrappers of fault_alloc.c). A world of nearly the most grid
+ * cells allowed that holds a few particles allocates by its particles,
+ * not by its cells.
  */
 #include "test_util.h"
 
@@ -134,12 +136,37 @@ static void test_step_error_within_rule(void **state)
         fail_msg("'%s'", m);
 }
 
+/* 10 particles in 100000x17000 (66.7 million grid cells, just under the
+ * cap) on two workers: no allocation of the world or its steps comes
+ * near the cells' count (a word per cell alone would be 267 MB). */
+static void test_sparse_world_memory(void **state)
+{
+    (void)state;
+    sim_config cfg = sim_default_config();
+    cfg.params.world_w = 100000.0f;
+    cfg.params.world_h = 17000.0f;
+    cfg.particles = 10u;
+    cfg.workers = 2;
+    float cell = 2.0f * cfg.params.radius_max * 1.01f;
+    assert_true(ceil(100000.0 / cell) * ceil(17000.0 / cell) > 0.99 * (double)SIM_GRID_CELLS_MAX);
+    sim_world *w = NULL;
+    ecs_error err = {.message = ""};
+    fault_alloc_reset(0);
+    assert_int_equal(sim_create(&cfg, &w, &err), ECS_OK);
+    for (int f = 0; f < 5; f++) assert_int_equal(sim_step(w), ECS_OK);
+    size_t largest = fault_alloc_largest();
+    print_message("largest allocation: %zu bytes\n", largest);
+    assert_true(largest < ((size_t)1 << 20));
+    sim_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rule),
         cmocka_unit_test(test_step_out_of_memory),
         cmocka_unit_test(test_step_error_within_rule),
+        cmocka_unit_test(test_sparse_world_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

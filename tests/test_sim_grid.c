@@ -382,6 +382,61 @@ static void check_kernels(const layout *l, const sim_grid *g, test_rng *r, bench
     }
 }
 
+/* The cell of slot s, from its position (the sort placed it by that). */
+static uint32_t slot_cell(const sim_grid *g, uint32_t s) { return sim_grid_cell(g, g->x[s], g->y[s]); }
+
+/* The slots of cells below c (the reference for sim_grid_start; cells
+ * ascend, which check_order asserts first). */
+static uint32_t start_ref(const sim_grid *g, uint32_t c)
+{
+    uint32_t lo = 0, n = g->count;
+    while (n > 0) { /* the slots below lo are below c */
+        uint32_t half = n / 2;
+        if (slot_cell(g, lo + half) < c) lo += half + 1, n -= half + 1; else n = half;
+    }
+    return lo;
+}
+
+/* Slots in ascending cell, each slot's cell where its position falls,
+ * ascending entity within a cell, and every slot's span the cells' starts
+ * the definition gives (sim_grid_span), checked against counts. */
+static void check_order(const sim_grid *g)
+{
+    for (uint32_t s = 1; s < g->count; s++)
+        assert_true(slot_cell(g, s - 1) <= slot_cell(g, s));
+    for (uint32_t s = 0; s < g->count; s++) {
+        uint32_t c = slot_cell(g, s), cx = c % g->cols, cy = c / g->cols;
+        if (!g->dense) assert_int_equal(c, g->cell[s]);
+        if (s > 0) assert_true(slot_cell(g, s - 1) < c || g->entity[s - 1] < g->entity[s]);
+        sim_grid_span sp = sim_grid_span_of(g, s);
+        assert_int_equal(sp.end, start_ref(g, c + 1u));
+        assert_int_equal(sp.row_end, start_ref(g, c + 1u + (cx + 1u < g->cols)));
+        uint32_t lo = 0, hi = 0;
+        if (cy + 1u < g->rows) {
+            lo = start_ref(g, c + g->cols - (cx > 0));
+            hi = start_ref(g, c + g->cols + (cx + 1u < g->cols) + 1u);
+        }
+        assert_int_equal(sp.below_lo, lo);
+        assert_int_equal(sp.below_hi, hi);
+        assert_int_equal(sim_grid_start(g, c), start_ref(g, c));
+    }
+    for (uint32_t c = 0; c <= g->cells; c += 1u + g->cells / 64u)
+        assert_int_equal(sim_grid_start(g, c), start_ref(g, c));
+}
+
+/* Grids a and b hold the same n slots: entities, cells and spans. */
+static void assert_same_slots(const sim_grid *a, const sim_grid *b, uint32_t n)
+{
+    assert_int_equal(a->count, n);
+    assert_int_equal(b->count, n);
+    for (uint32_t s = 0; s < n; s++) {
+        sim_grid_span x = sim_grid_span_of(a, s), y = sim_grid_span_of(b, s);
+        assert_true(a->entity[s] == b->entity[s] && slot_cell(a, s) == slot_cell(b, s));
+        assert_true(x.end == y.end && x.row_end == y.row_end && x.below_lo == y.below_lo &&
+                    x.below_hi == y.below_hi);
+    }
+}
+
 /* Every check of one layout on grids g (single build) and g2 (parts). */
 static void check_layout(const layout *l, sim_grid *g, sim_grid *g2, test_rng *r, bench *b,
                          stats *st)
@@ -389,6 +444,7 @@ static void check_layout(const layout *l, sim_grid *g, sim_grid *g2, test_rng *r
     st->layouts++;
     assert_int_equal(sim_grid_build(g, l->xy, l->radius, l->idx, l->n), 0);
     assert_int_equal(g->count, l->n);
+    check_order(g);
 
     /* One call over every slot: the pair set of the brute force. */
     b->whole.n = 0;
@@ -482,6 +538,8 @@ static void check_layout(const layout *l, sim_grid *g, sim_grid *g2, test_rng *r
         sim_grid_scatter(g2, p, l->xy, l->radius, l->idx + cut[p], cut[p + 1] - cut[p]);
     }
     assert_int_equal(g2->count, l->n);
+    assert_same_slots(g2, g, l->n); /* the same slots, cells and spans as the single build */
+    check_order(g2);
     b->parts.n = 0;
     run_pairs(g2, 0, g2->count, &b->parts);
     assert_same_sequence(&b->whole, &b->parts, "parts build vs sim_grid_build");
@@ -745,10 +803,11 @@ static void test_far_from_origin(void **state)
     bench_free(&b);
 }
 
-/* Parts that each hold one strip of rows (particles in spawn order) count
- * into narrow windows; between them, a build whose parts span the whole
- * grid, and an empty part. Every build in parts, on the one warm grid,
- * orders the items exactly as a single-part build of the same points. */
+/* Parts that each hold one strip of rows (particles in spawn order) sort
+ * apart stretches of the cells; between them, a build whose parts span the
+ * whole grid, and an empty part. Every build in parts, on the one warm
+ * grid, orders the items exactly as a single-part build of the same
+ * points, and each part's sorted cells ascend. */
 static void test_part_windows(void **state)
 {
     (void)state;
@@ -772,21 +831,78 @@ static void test_part_windows(void **state)
         uint32_t cut[PARTS + 1] = {0, N / 4, N / 2, round % 4 == 1 ? N / 2 : 3 * N / 4, N};
         for (uint32_t p = 0; p < PARTS; p++)
             assert_int_equal(sim_grid_count(&parts, p, xy, idx + cut[p], cut[p + 1] - cut[p]), 0);
-        if (strips) /* the windows are strips, not the grid */
-            assert_true(parts.win_hi[0] < parts.cells / 3u && parts.win_lo[PARTS - 1] > parts.cells / 3u);
-        if (round % 4 == 1) assert_true(parts.win_lo[2] > parts.win_hi[2]); /* the empty part */
+        for (uint32_t p = 0; p < PARTS; p++) {
+            const sim_grid_part *q = &parts.part[p];
+            assert_int_equal(q->n, cut[p + 1] - cut[p]);
+            for (uint32_t k = 1; k < q->n; k++) assert_true(q->item[k - 1] < q->item[k]);
+        }
+        if (strips) /* the strips' cells lie apart */
+            assert_true((parts.part[0].item[parts.part[0].n - 1] >> 32) < parts.cells / 3u &&
+                        (parts.part[PARTS - 1].item[0] >> 32) > parts.cells / 3u);
         for (uint32_t k = 0; k < PARTS; k++) assert_int_equal(sim_grid_scan_cells(&parts, PARTS, k, PARTS), 0);
         assert_int_equal(sim_grid_scan_offsets(&parts, PARTS), 0);
         for (uint32_t k = 0; k < PARTS; k++) assert_int_equal(sim_grid_scan_starts(&parts, k, PARTS), 0);
         for (uint32_t p = 0; p < PARTS; p++)
             assert_int_equal(sim_grid_scatter(&parts, p, xy, rad, idx + cut[p], cut[p + 1] - cut[p]), 0);
         assert_int_equal(sim_grid_build(&one, xy, rad, idx, N), 0);
-        assert_int_equal(parts.count, N);
-        assert_memory_equal(parts.start, one.start, ((size_t)one.cells + 1u) * sizeof *one.start);
-        assert_memory_equal(parts.entity, one.entity, N * sizeof *one.entity);
+        assert_same_slots(&parts, &one, N);
+        assert_true(parts.dense); /* 600 points in 900 cells: the cell starts */
+        check_order(&parts);
     }
     sim_grid_free(&one);
     sim_grid_free(&parts);
+}
+
+/* Worlds of millions of cells holding a few hundred particles, in
+ * clusters (touching pairs across cell borders) and scattered, some
+ * outside: every check of check_layout holds, the parts' sorts take their
+ * radix passes (an odd and an even number of them), and the grid holds
+ * memory for its particles only, never a word per cell. */
+static void test_sparse_world(void **state)
+{
+    (void)state;
+    test_rng r = {0x5a5a};
+    stats st = {0};
+    bench b;
+    bench_init(&b, 600);
+    const float rmax = 2.5f, sides[2][2] = {{100000.0f, 17000.0f}, {10000.0f, 10000.0f}};
+    for (uint32_t wi = 0; wi < 2; wi++) {
+        const float w = sides[wi][0], h = sides[wi][1];
+        sim_grid g, g2;
+        assert_int_equal(sim_grid_init(&g, w, h, rmax, PARTS_MAX), 0);
+        assert_int_equal(sim_grid_init(&g2, w, h, rmax, PARTS_MAX), 0);
+        assert_true(g.cells > 3000000u);
+        for (uint32_t rep = 0; rep < 12; rep++) {
+            layout l;
+            layout_alloc(&l, 600);
+            l.w = w;
+            l.h = h;
+            l.rmax = rmax;
+            for (uint32_t e = 0; e + 3 < l.entities; e += 4) {
+                float cx = uniform(&r, -3.0f, w + 3.0f), cy = uniform(&r, -3.0f, h + 3.0f);
+                if (rng_below(&r, 2)) { /* on a cell corner */
+                    cx = snap(cx, g.cell_size);
+                    cy = snap(cy, g.cell_size);
+                }
+                for (uint32_t k = 0; k < 3; k++)
+                    put(&l, e + k, cx + uniform(&r, -3.0f, 3.0f), cy + uniform(&r, -3.0f, 3.0f),
+                        uniform(&r, 0.5f, rmax));
+                put(&l, e + 3, uniform(&r, 0.0f, w), uniform(&r, 0.0f, h), uniform(&r, 0.5f, rmax));
+            }
+            check_layout(&l, &g, &g2, &r, &b, &st);
+            assert_false(g.dense || g2.dense); /* spans, no cell starts */
+            layout_free(&l);
+            /* 600 points: a few hundred KiB, where a word per cell is 12 MB and more. */
+            assert_true(sim_grid_bytes(&g) < ((size_t)1 << 20));
+            assert_true(sim_grid_bytes(&g2) < ((size_t)1 << 20));
+        }
+        sim_grid_free(&g);
+        sim_grid_free(&g2);
+    }
+    assert_true(st.pairs > 1000);
+    assert_true(st.cross_cell > 300);
+    assert_true(st.parts_builds > 10);
+    bench_free(&b);
 }
 
 /* The cell of a coordinate: floor(x / cell) clamped to the grid, NaN and
@@ -852,13 +968,13 @@ static void test_part_out_of_range(void **state)
     assert_int_equal(sim_grid_init(&g, 10.0f, 10.0f, 1.0f, 2), 0);
     float xy[4] = {1.0f, 1.0f, 1.5f, 1.0f}, rad[2] = {1.0f, 1.0f};
     uint32_t idx[2] = {0, 1};
-    size_t bytes = (size_t)g.cells * g.parts_max * sizeof *g.cursor;
-    uint32_t *before = malloc(bytes);
+    size_t bytes = (size_t)g.parts_max * sizeof *g.part;
+    sim_grid_part *before = malloc(bytes);
     assert_non_null(before);
-    memcpy(before, g.cursor, bytes);
+    memcpy(before, g.part, bytes);
     assert_int_equal(sim_grid_count(&g, 2, xy, idx, 2), -1);
     assert_int_equal(sim_grid_count(&g, UINT32_MAX, xy, idx, 2), -1);
-    assert_memory_equal(before, g.cursor, bytes);
+    assert_memory_equal(before, g.part, bytes);
     assert_int_equal(sim_grid_scan(&g, 3), -2);
     assert_int_equal(sim_grid_scan(&g, 0), -2);
     assert_int_equal(sim_grid_count(&g, 0, xy, idx, 1), 0);
@@ -883,6 +999,7 @@ int main(void)
         cmocka_unit_test(test_part_out_of_range),
         cmocka_unit_test(test_hand_built),
         cmocka_unit_test(test_far_from_origin),
+        cmocka_unit_test(test_sparse_world),
         cmocka_unit_test(test_random_layouts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -72,6 +72,7 @@ static void op_apply(model *m, test_rng *r)
         which = rng_below(r, 3);
         if (which < 2 && first_last(m, false, &lo, &hi)) added[na++] = which ? hi : lo;
     }
+    assert_true(ecs_oset_reserve(&m->s, m->s.count + na));
     ecs_oset_apply(&m->s, removed, nr, added, na);
     for (uint32_t i = 0; i < nr; i++) m->in[removed[i]] = false;
     for (uint32_t i = 0; i < na; i++) m->in[added[i]] = true;
@@ -232,6 +233,36 @@ static void test_bitset_edges(void **state)
     ecs_oset_fini(&s);
 }
 
+/* A list's room follows its members, not its universe: ten members of a
+ * universe of 2^24 take a few dozen words; batches of a thousand grow the
+ * room by doubling (a handful of regrowths, each copying the members
+ * only), never past twice the members and the first 64. */
+static void test_room_follows_count(void **state)
+{
+    (void)state;
+    ecs_oset s;
+    assert_true(ecs_oset_init(&s, 1u << 24));
+    uint32_t first[10];
+    for (uint32_t k = 0; k < 10; k++) first[k] = k * (1u << 20) + 3u;
+    assert_true(ecs_oset_reserve(&s, 10));
+    ecs_oset_apply(&s, NULL, 0, first, 10);
+    assert_true(s.cap < 1024u);
+    uint32_t *batch = xcalloc(1000, sizeof *batch), cap = s.cap, grows = 0;
+    for (uint32_t b = 0; b < 100; b++) {
+        for (uint32_t k = 0; k < 1000; k++) batch[k] = (k * 100u + b) * 16u + 1u;
+        assert_true(ecs_oset_reserve(&s, s.count + 1000u));
+        ecs_oset_apply(&s, NULL, 0, batch, 1000);
+        grows += s.cap != cap;
+        cap = s.cap;
+        assert_true(s.cap <= 2u * s.count + 64u);
+    }
+    assert_int_equal(s.count, 100010u);
+    assert_true(grows <= 12u);
+    assert_true(ecs_oset_contains(&s, 3u) && ecs_oset_contains(&s, 99u * 16u + 1u));
+    free(batch);
+    ecs_oset_fini(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -240,6 +271,7 @@ int main(void)
         cmocka_unit_test(test_remove_and_add),
         cmocka_unit_test(test_bitset_edges),
         cmocka_unit_test(test_random_sequences),
+        cmocka_unit_test(test_room_follows_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -39,8 +39,10 @@ bool ecs__grow(ecs_context *ctx, uint32_t capacity)
                     (capacity + 63u) / 64u, 0) ||
         !ecs_sset_grow(&ctx->to_match, capacity) || !ecs_sset_grow(&ctx->batch_match, capacity))
         return false;
+    /* A list's membership bits cover every index; a class's one list
+     * grows once (a follower's own list is made when it leaves). */
     for (uint32_t s = 0; s < ctx->system_count; s++)
-        if (!ecs_oset_grow(&ctx->systems[s].own, capacity)) return false;
+        if (ctx->systems[s].leader == s && !ecs_oset_grow(&ctx->systems[s].own, capacity)) return false;
     ctx->capacity = capacity;
     return true;
 }

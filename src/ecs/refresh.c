@@ -162,7 +162,7 @@ static bool leads(const ecs_sys *sys) { return sys->leader == sys->id; }
 /* Splits the classes that the mask tells apart (see above), leader by
  * leader: its members come after it, and a class formed here agrees on
  * the mask, so when the loop reaches its new leader nothing moves. */
-static void split_by(ecs_context *ctx, uint64_t mask)
+static bool split_by(ecs_context *ctx, uint64_t mask)
 {
     for (uint32_t l = 0; l < ctx->system_count; l++) {
         ecs_sys *leader = &ctx->systems[l], *to = NULL;
@@ -174,16 +174,17 @@ static void split_by(ecs_context *ctx, uint64_t mask)
             if (to) {
                 follow(sys, to);
             } else { /* the first to leave leads the others */
-                ecs_oset_copy(&sys->own, leader->subs);
+                if (!ecs_oset_copy(&sys->own, leader->subs)) return false; /* still a follower */
                 lead(to = sys);
             }
         }
     }
+    return true;
 }
 
 /* Before matching: every mask of the batch's live entities against the
  * classes (consecutive entities mostly share one mask: checked once). */
-static void split_classes(ecs_context *ctx)
+static bool split_classes(ecs_context *ctx)
 {
     uint32_t id;
     bool any = false;
@@ -194,8 +195,9 @@ static void split_classes(ecs_context *ctx)
         if (any && mask == last) continue;
         any = true;
         last = mask;
-        split_by(ctx, mask);
+        if (!split_by(ctx, mask)) return false;
     }
+    return true;
 }
 
 /* Few changes against a large subscription go by block moves, which need
@@ -273,12 +275,19 @@ static void match_job(ecs_job *job)
         ecs_pool_notify(sys->ctx->pool, &sys->ctx->pending_matches);
 }
 
-static bool reserve_scratch(ecs_context *ctx)
+/* Room for the batch: each class's list for all of it but the `kills`
+ * killed joining (once per class, growing by doubling), and the lists of
+ * who leaves and joins. */
+static bool reserve_scratch(ecs_context *ctx, uint32_t kills)
 {
     size_t n = ctx->batch_match.count;
     for (uint32_t s = 0; s < ctx->system_count; s++) {
         ecs_sys *sys = &ctx->systems[s];
-        if (!leads(sys) || !needs_lists(ctx, sys)) continue;
+        if (!leads(sys)) continue;
+        uint64_t room = (uint64_t)sys->subs->count + (n - (kills < n ? kills : n));
+        if (!ecs_oset_reserve(sys->subs, room < sys->subs->universe ? (uint32_t)room : sys->subs->universe))
+            return false;
+        if (!needs_lists(ctx, sys)) continue;
         if (ecs_reserve((void **)&sys->removed, &sys->removed_cap, n, sizeof(uint32_t)) ||
             ecs_reserve((void **)&sys->added, &sys->added_cap, n, sizeof(uint32_t)))
             return false;
@@ -434,8 +443,10 @@ void ecs__refresh(ecs_context *ctx, bool with_deferred)
         /* Listed: sorted here; spilled: walked in the bitmap, ascending. */
         if (ecs_sset_listed(&ctx->batch_match) && !is_ascending(&ctx->batch_match))
             ecs_sset_sort(&ctx->batch_match);
-        split_classes(ctx); /* first: a system that now leads needs scratch too */
-        if (!reserve_scratch(ctx)) {
+        /* Classes first: a system that now leads needs scratch too. A split
+         * cut short by memory leaves valid classes (a list copied whole or
+         * not at all), matched on the next refresh. */
+        if (!split_classes(ctx) || !reserve_scratch(ctx, kills)) {
             /* Nothing changed yet: hand the batch back for the next refresh. */
             swap_sets(&ctx->to_match, &ctx->batch_match);
             ctx->kills_pending = kills;

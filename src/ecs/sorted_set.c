@@ -21,29 +21,39 @@ void ecs_oset_fini(ecs_oset *s)
 
 bool ecs_oset_grow(ecs_oset *s, uint32_t universe)
 {
-    if (universe <= s->universe && s->dense) return true;
+    if (universe <= s->universe && s->bits) return true;
     size_t old_words = ((size_t)s->universe + 63u) / 64u, words = ((size_t)universe + 63u) / 64u;
-    uint32_t *dense = ecs_realloc(s->dense, (size_t)s->universe * sizeof *dense,
-                                  (size_t)universe * sizeof *dense, 0);
-    if (!dense) return false;
-    s->dense = dense;
     /* ecs_realloc zeroes the new words: they read as "not a member". A
      * memset here would fault in every page of a big universe at once. */
     uint64_t *bits = ecs_realloc(s->bits, old_words * sizeof *bits, words * sizeof *bits, 0);
     if (!bits) return false;
     s->bits = bits;
     s->universe = universe;
+    return ecs_oset_reserve(s, 0); /* a list to point at, empty or not */
+}
+
+bool ecs_oset_reserve(ecs_oset *s, uint32_t n)
+{
+    if (n <= s->cap && s->dense) return true;
+    uint32_t cap = s->cap ? s->cap : 64u;
+    while (cap < n) cap = cap > UINT32_MAX / 2u ? n : cap * 2u;
+    uint32_t *dense = ecs_realloc(s->dense, (size_t)s->count * sizeof *dense,
+                                  (size_t)cap * sizeof *dense, 0);
+    if (!dense) return false;
+    s->dense = dense;
+    s->cap = cap;
     return true;
 }
 
-void ecs_oset_copy(ecs_oset *dst, const ecs_oset *src)
+bool ecs_oset_copy(ecs_oset *dst, const ecs_oset *src)
 {
-    assert(dst->universe >= src->universe);
+    if (!ecs_oset_grow(dst, src->universe) || !ecs_oset_reserve(dst, src->count)) return false;
     size_t words = ((size_t)src->universe + 63u) / 64u, dst_words = ((size_t)dst->universe + 63u) / 64u;
     memcpy(dst->dense, src->dense, (size_t)src->count * sizeof *dst->dense);
     memcpy(dst->bits, src->bits, words * sizeof *dst->bits);
     memset(dst->bits + words, 0, (dst_words - words) * sizeof *dst->bits);
     dst->count = src->count;
+    return true;
 }
 
 uint32_t ecs_lower_bound(const uint32_t *a, uint32_t lo, uint32_t hi, uint32_t v)
@@ -156,7 +166,7 @@ static void remove_by_blocks(ecs_oset *s, const uint32_t *removed, uint32_t nrem
 
 ecs_oset_merge ecs_oset_merge_begin(ecs_oset *s, uint32_t nadded)
 {
-    assert((uint64_t)s->count + nadded <= s->universe);
+    assert((uint64_t)s->count + nadded <= s->cap);
     ecs__prefault(s->dense + s->count, (size_t)nadded * sizeof *s->dense);
     return (ecs_oset_merge){s, s->count, s->count + nadded, nadded};
 }
@@ -206,7 +216,7 @@ void ecs_oset_apply(ecs_oset *s, const uint32_t *removed, uint32_t nremoved,
         if ((uint64_t)nremoved * 16u >= s->count) remove_by_filter(s, removed, nremoved);
         else remove_by_blocks(s, removed, nremoved);
     }
-    assert((uint64_t)s->count + nadded <= s->universe);
+    assert((uint64_t)s->count + nadded <= s->cap);
     if (nadded) {
         if ((uint64_t)nadded * 16u >= s->count) add_by_merge(s, added, nadded);
         else add_by_blocks(s, added, nadded);

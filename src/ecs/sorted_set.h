@@ -5,7 +5,10 @@
  * memory front to back; membership is one bit per value, so removing and
  * adding members moves dense by block copies and touches no per-member
  * bookkeeping (a sparse set's position index would need rewriting for
- * every member after the first change). */
+ * every member after the first change). dense grows with the count,
+ * geometrically (ecs_oset_reserve), never with the universe: a list of
+ * ten members in a universe of millions holds a few dozen words, and
+ * growing it copies its members, not the universe. */
 #ifndef ECS_SORTED_SET_H
 #define ECS_SORTED_SET_H
 
@@ -16,6 +19,7 @@ typedef struct ecs_oset {
     uint32_t *dense;
     uint64_t *bits;
     uint32_t count;
+    uint32_t cap;      /* dense holds this many */
     uint32_t universe; /* values must be < universe */
 } ecs_oset;
 
@@ -24,11 +28,15 @@ uint32_t ecs_lower_bound(const uint32_t *a, uint32_t lo, uint32_t hi, uint32_t v
 
 bool ecs_oset_init(ecs_oset *s, uint32_t universe);
 void ecs_oset_fini(ecs_oset *s);
-/* Widens the universe, keeping the members. */
+/* Widens the universe (the membership bits), keeping the members. */
 bool ecs_oset_grow(ecs_oset *s, uint32_t universe);
+/* Room in dense for n members (doubling, copying the count only): every
+ * change that adds members needs it first. */
+bool ecs_oset_reserve(ecs_oset *s, uint32_t n);
 
-/* dst becomes a copy of src (dst's universe at least src's). */
-void ecs_oset_copy(ecs_oset *dst, const ecs_oset *src);
+/* dst becomes a copy of src (dst's universe and room grown to src's as
+ * needed). false, dst unchanged, when out of memory. */
+bool ecs_oset_copy(ecs_oset *dst, const ecs_oset *src);
 
 static inline bool ecs_oset_contains(const ecs_oset *s, uint32_t v)
 {
@@ -36,7 +44,8 @@ static inline bool ecs_oset_contains(const ecs_oset *s, uint32_t v)
 }
 
 /* Removes the members listed in removed and adds the values in added.
- * Both lists are ascending; removed holds members, added non-members. In
+ * Both lists are ascending; removed holds members, added non-members; the
+ * set has room for count + nadded (ecs_oset_reserve). In
  * place: lists long against the set in one sequential pass (O(count +
  * n)); short ones in block moves (O(count) bytes copied at worst, O(n log
  * count) comparisons). */
@@ -47,7 +56,8 @@ void ecs_oset_apply(ecs_oset *s, const uint32_t *removed, uint32_t nremoved,
  * changes as it goes and keeps no list of them:
  *   1. ecs_oset_drop each member leaving (dense still lists it), then
  *      ecs_oset_compact with their number;
- *   2. ecs_oset_merge_begin with the number of values joining, then
+ *   2. ecs_oset_merge_begin with the number of values joining (room
+ *      reserved for them), then
  *      ecs_oset_merge_add each of them in descending order, then
  *      ecs_oset_merge_end. */
 static inline void ecs_oset_drop(ecs_oset *s, uint32_t v)

@@ -42,8 +42,8 @@ WALK_ATTR static bool WALK_NAME(const sim_grid *g, uint32_t from, uint32_t to,
     sim_pending pend[2];
     sim_pending *prow = &pend[0], *pbelow = row == below ? prow : &pend[1];
     pend[0].n = pend[1].n = 0;
-    /* Slot by slot: a slot's cell is where its own position falls (the
-     * scatter placed it by that), so empty cells cost nothing. */
+    /* Slot by slot, a cell's spans read once at its first slot: empty
+     * cells cost nothing. */
     uint32_t end = 0, row_end = 0, below_lo = 0, below_hi = 0;
     /* Fewer particles than cells: most slots touch nothing, and a branch
      * that skips their stores pays; in fuller grids touching is a coin
@@ -53,10 +53,11 @@ WALK_ATTR static bool WALK_NAME(const sim_grid *g, uint32_t from, uint32_t to,
     (void)sparse; /* the scalar kernel has no WALK_PAIR */
     for (uint32_t i = from; i < to; i++) {
         if (i >= end) {
-            uint32_t cx, cy;
-            sim_grid_cell_xy(g, g->x[i], g->y[i], &cx, &cy);
-            end = g->start[cy * g->cols + cx + 1u];
-            sim_grid_ranges(g, cx, cy, &row_end, &below_lo, &below_hi);
+            sim_grid_span sp = sim_grid_span_of(g, i);
+            end = sp.end;
+            row_end = sp.row_end;
+            below_lo = sp.below_lo;
+            below_hi = sp.below_hi;
         }
         uint32_t nr = row_end - (i + 1u), nb = below_hi - below_lo;
         if (WALK_WIDTH && nr + nb <= WALK_WIDTH) {

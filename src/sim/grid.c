@@ -1,4 +1,4 @@
-/* grid.c - building the broadphase grid: a counting sort in parts. */
+/* grid.c - building the broadphase grid: a sort by cell in parts. */
 #include "grid.h"
 
 #include "mem.h"
@@ -48,103 +48,191 @@ int sim_grid_init(sim_grid *g, float world_w, float world_h, float max_radius,
     g->col_last = last_float(g->cols - 1u);
     g->row_last = last_float(g->rows - 1u);
     g->parts_max = parts_max;
-    g->start = calloc((size_t)g->cells + 1u, sizeof *g->start);
-    sim__prefault(g->start, ((size_t)g->cells + 1u) * sizeof *g->start); /* written every build */
-    g->cursor = calloc((size_t)g->cells * parts_max, sizeof *g->cursor);
+    g->part = calloc(parts_max, sizeof *g->part);
     g->range_total = calloc(parts_max, sizeof *g->range_total);
-    g->win_lo = calloc(parts_max, sizeof *g->win_lo);
-    g->win_hi = calloc(parts_max, sizeof *g->win_hi);
-    g->key = calloc(parts_max, sizeof *g->key);
-    g->key_cap = calloc(parts_max, sizeof *g->key_cap);
-    g->key_n = calloc(parts_max, sizeof *g->key_n);
-    return g->start && g->cursor && g->range_total && g->win_lo && g->win_hi &&
-                   g->key && g->key_cap && g->key_n
-               ? 0
-               : -1;
+    g->range_cell = calloc(parts_max, sizeof *g->range_cell);
+    g->part_at = calloc(parts_max, sizeof *g->part_at);
+    g->merge = calloc((size_t)parts_max * 3u * parts_max, sizeof *g->merge);
+    return g->part && g->range_total && g->range_cell && g->part_at && g->merge ? 0 : -1;
+}
+
+static void part_free(sim_grid_part *p)
+{
+    free(p->item);
+    free(p->tmp);
+    free(p->hist);
 }
 
 void sim_grid_free(sim_grid *g)
 {
-    free(g->start);
-    free(g->cursor);
+    for (uint32_t p = 0; g->part && p < g->parts_max; p++) part_free(&g->part[p]);
+    free(g->part);
     free(g->range_total);
-    free(g->win_lo);
-    free(g->win_hi);
-    for (uint32_t p = 0; g->key && p < g->parts_max; p++) free(g->key[p]);
-    free(g->key);
-    free(g->key_cap);
-    free(g->key_n);
+    free(g->range_cell);
+    free(g->part_at);
+    free(g->merge);
     free(g->x);
     free(g->y);
     free(g->r);
     free(g->entity);
+    free(g->cell);
+    free(g->start);
+    free(g->span);
     memset(g, 0, sizeof *g);
 }
 
-/* The cell of each of the n points idx lists. Consecutive points (no
- * holes in idx) are read as one array: that loop vectorises. */
-SIM_CLONES static void cell_keys(const sim_grid *g, const float *xy, const uint32_t *idx, uint32_t n,
-                      uint32_t *restrict key)
+size_t sim_grid_bytes(const sim_grid *g)
 {
-    if (n && idx[n - 1u] - idx[0] == n - 1u) {
-        const float *restrict p = xy + 2u * (size_t)idx[0];
-        for (uint32_t k = 0; k < n; k++) key[k] = sim_grid_cell(g, p[2u * k], p[2u * k + 1u]);
-        return;
-    }
-    for (uint32_t k = 0; k < n; k++) key[k] = sim_grid_cell(g, xy[2u * idx[k]], xy[2u * idx[k] + 1u]);
+    size_t bytes = (size_t)g->parts_max * (sizeof *g->part + (3u + 3u * g->parts_max) * sizeof(uint32_t));
+    for (uint32_t p = 0; g->part && p < g->parts_max; p++)
+        bytes += (size_t)g->part[p].cap * 2u * sizeof(uint64_t) +
+                 (size_t)g->part[p].hist_cap * sizeof(uint32_t);
+    bytes += (size_t)g->cap * (3u * sizeof(float) + 2u * sizeof(uint32_t));
+    bytes += (size_t)g->span_cap * sizeof *g->span;
+    return bytes + (g->start ? ((size_t)g->cells + 1u) * sizeof *g->start : 0u);
 }
 
-/* Zeroes the window [lowest, highest key] of count and counts the keys
- * into it; the window goes to *lo, *hi (UINT32_MAX, 0 when n is 0). */
-SIM_CLONES static void count_window(const uint32_t *key, uint32_t n, uint32_t *restrict count,
-                                    uint32_t *lo_out, uint32_t *hi_out)
+uint32_t sim_grid_start(const sim_grid *g, uint32_t c)
 {
-    /* Signed (cells < 2^31): SSE2 has signed compares only, and the loop
-     * vectorises. */
-    int32_t lo = INT32_MAX, hi = -1;
-    for (uint32_t k = 0; k < n; k++) {
-        int32_t c = (int32_t)key[k];
-        lo = c < lo ? c : lo;
-        hi = c > hi ? c : hi;
+    if (g->dense) return g->start[c < g->cells ? c : g->cells];
+    uint32_t lo = 0, hi = g->count;
+    while (lo < hi) { /* the first slot whose cell is c or later */
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (g->cell[mid] < c) lo = mid + 1; else hi = mid;
     }
-    *lo_out = n ? (uint32_t)lo : UINT32_MAX;
-    *hi_out = n ? (uint32_t)hi : 0u;
-    if (n) memset(count + lo, 0, (size_t)(hi - lo + 1) * sizeof *count);
-    for (uint32_t k = 0; k < n; k++) count[key[k]]++;
+    return lo;
 }
+
+static inline uint32_t item_cell(uint64_t item) { return (uint32_t)(item >> 32); }
+
+/* Each of the n (> 0) points idx lists as an item: its cell above its
+ * entity; the lowest and highest cell to *lo_out, *hi_out, in the same
+ * loop. Consecutive points (no holes in idx) are read as one array: that
+ * loop vectorises. */
+SIM_CLONES static void cell_items(const sim_grid *g, const float *xy, const uint32_t *idx, uint32_t n,
+                                  uint64_t *restrict item, uint32_t *lo_out, uint32_t *hi_out)
+{
+    uint32_t lo = UINT32_MAX, hi = 0;
+    if (idx[n - 1u] - idx[0] == n - 1u) {
+        const float *restrict p = xy + 2u * (size_t)idx[0];
+        uint32_t first = idx[0];
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t c = sim_grid_cell(g, p[2u * k], p[2u * k + 1u]);
+            lo = c < lo ? c : lo;
+            hi = c > hi ? c : hi;
+            item[k] = (uint64_t)c << 32 | (first + k);
+        }
+    } else {
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t c = sim_grid_cell(g, xy[2u * idx[k]], xy[2u * idx[k] + 1u]);
+            lo = c < lo ? c : lo;
+            hi = c > hi ? c : hi;
+            item[k] = (uint64_t)c << 32 | idx[k];
+        }
+    }
+    *lo_out = lo;
+    *hi_out = hi;
+}
+
+/* realloc, the block's pages mapped at once: it is about to be written. */
+static void *regrow(void *p, size_t bytes)
+{
+    void *q = realloc(p, bytes);
+    if (q) sim__prefault(q, bytes);
+    return q;
+}
+
+/* n and a quarter more: balanced parts move their boundaries by a few
+ * percent from step to step, and each regrowth faults its pages in again,
+ * which costs many times the sort itself. */
+static uint32_t with_slack(uint32_t n) { return n > UINT32_MAX - n / 4u ? UINT32_MAX : n + n / 4u; }
+
+/* Room for n items and `buckets` bucket counts. Each buffer is kept as
+ * soon as it grew, so a failure leaks nothing. */
+static bool part_reserve(sim_grid_part *p, uint32_t n, uint32_t buckets)
+{
+    if (n > p->cap) {
+        uint32_t cap = with_slack(n);
+        uint64_t *item = regrow(p->item, (size_t)cap * sizeof *item);
+        if (!item) return false;
+        p->item = item;
+        uint64_t *tmp = regrow(p->tmp, (size_t)cap * sizeof *tmp);
+        if (!tmp) return false;
+        p->tmp = tmp;
+        p->cap = cap;
+    }
+    if (buckets > p->hist_cap) {
+        uint32_t cap = with_slack(buckets);
+        uint32_t *hist = regrow(p->hist, (size_t)cap * sizeof *hist);
+        if (!hist) return false;
+        p->hist = hist;
+        p->hist_cap = cap;
+    }
+    return true;
+}
+
+/* One stable counting pass: the n items of in go to out ordered by the
+ * digit ((cell - base) >> shift) & mask, which takes `buckets` values. */
+static void sort_pass(const uint64_t *in, uint64_t *restrict out, uint32_t n, uint32_t base,
+                      uint32_t shift, uint32_t mask, uint32_t *restrict hist, uint32_t buckets)
+{
+    memset(hist, 0, (size_t)buckets * sizeof *hist);
+    for (uint32_t k = 0; k < n; k++) hist[((item_cell(in[k]) - base) >> shift) & mask]++;
+    for (uint32_t b = 0, sum = 0; b < buckets; b++) {
+        uint32_t c = hist[b];
+        hist[b] = sum;
+        sum += c;
+    }
+    for (uint32_t k = 0; k < n; k++) out[hist[((item_cell(in[k]) - base) >> shift) & mask]++] = in[k];
+}
+
+/* Bits of the radix sort's digits when a part's cells span too widely for
+ * one counting pass: 2048 buckets fit the first-level cache. */
+#define RADIX_BITS 11u
 
 int sim_grid_count(sim_grid *g, uint32_t part, const float *xy, const uint32_t *idx, uint32_t n)
 {
-    if (part >= g->parts_max) return -1; /* checked in every build: it would write past cursor */
-    uint32_t *restrict count = g->cursor + (size_t)part * g->cells;
-    g->key_n[part] = 0;
-    if (n > g->key_cap[part]) { /* grows only: a warm grid allocates nothing */
-        /* A quarter more than asked: balanced parts move their boundaries
-         * by a few percent from step to step, and each regrowth faults its
-         * pages in again, which costs many times the count itself. */
-        uint32_t cap = n > UINT32_MAX - n / 4u ? UINT32_MAX : n + n / 4u;
-        uint32_t *k = realloc(g->key[part], (size_t)cap * sizeof *k);
-        if (k) {
-            sim__prefault(k, (size_t)cap * sizeof *k);
-            if (g->key_cap[part] == 0) /* this part's first count: its counts too */
-                sim__prefault(count, (size_t)g->cells * sizeof *count);
-            g->key[part] = k;
-            g->key_cap[part] = cap;
-        }
-    }
-    if (n <= g->key_cap[part]) {
-        cell_keys(g, xy, idx, n, g->key[part]);
-        count_window(g->key[part], n, count, &g->win_lo[part], &g->win_hi[part]);
-        g->key_n[part] = n;
+    if (part >= g->parts_max) return -1; /* checked in every build: it would write past the parts */
+    sim_grid_part *p = &g->part[part];
+    p->n = 0;
+    p->failed = false;
+    if (n == 0) return 0;
+    /* The items go to tmp first, so the buffers must hold n before the
+     * span of cells, and so the bucket count, is known. */
+    if (!part_reserve(p, n, 0)) {
+        p->failed = true;
         return 0;
     }
-    g->win_lo[part] = 0;
-    g->win_hi[part] = g->cells - 1u;
-    memset(count, 0, (size_t)g->cells * sizeof *count);
-    for (uint32_t k = 0; k < n; k++) { /* no room for the keys: the scatter recomputes */
-        uint32_t e = idx[k];
-        count[sim_grid_cell(g, xy[2u * e], xy[2u * e + 1u])]++;
+    uint32_t lo, hi;
+    cell_items(g, xy, idx, n, p->tmp, &lo, &hi);
+    uint32_t span = hi - lo, bits = 0;
+    while (bits < 32u && (span >> bits) != 0) bits++;
+    /* One counting pass over the cells touched when they are at most about
+     * twice the points (a crowded part: the common case); else radix
+     * passes of at most RADIX_BITS, so the buckets never outgrow 2048 or
+     * twice the points. */
+    uint32_t one = n > 1024u ? 2u * n : 2048u;
+    uint32_t passes = span < one ? 1u : (bits + RADIX_BITS - 1u) / RADIX_BITS;
+    uint32_t width = (bits + passes - 1u) / passes;
+    uint32_t buckets = passes == 1u ? span + 1u : 1u << width;
+    if (!part_reserve(p, n, buckets)) {
+        p->failed = true;
+        return 0;
     }
+    /* tmp to item, then back and forth; landing in tmp (an even number of
+     * passes), the two change places. Items of one cell keep their order:
+     * ascending entity. */
+    uint32_t mask = passes == 1u ? UINT32_MAX : (1u << width) - 1u;
+    for (uint32_t pass = 0; pass < passes; pass++) {
+        const uint64_t *in = pass % 2u ? p->item : p->tmp;
+        sort_pass(in, pass % 2u ? p->tmp : p->item, n, lo, pass * width, mask, p->hist, buckets);
+    }
+    if (passes % 2u == 0) {
+        uint64_t *t = p->item;
+        p->item = p->tmp;
+        p->tmp = t;
+    }
+    p->n = n;
     return 0;
 }
 
@@ -156,25 +244,55 @@ static int reserve(sim_grid *g, uint32_t n)
     /* Each array is kept as soon as it grew, so a failure leaks nothing. */
     float **fs[] = {&g->x, &g->y, &g->r};
     for (size_t k = 0; k < sizeof fs / sizeof fs[0]; k++) {
-        float *p = realloc(*fs[k], (size_t)cap * sizeof *p);
+        float *p = regrow(*fs[k], (size_t)cap * sizeof *p);
         if (!p) return -1;
-        sim__prefault(p, (size_t)cap * sizeof *p);
         *fs[k] = p;
     }
-    uint32_t *e = realloc(g->entity, (size_t)cap * sizeof *e);
-    if (!e) return -1;
-    sim__prefault(e, (size_t)cap * sizeof *e);
-    g->entity = e;
+    uint32_t **us[] = {&g->entity, &g->cell};
+    for (size_t k = 0; k < sizeof us / sizeof us[0]; k++) {
+        uint32_t *p = regrow(*us[k], (size_t)cap * sizeof *p);
+        if (!p) return -1;
+        *us[k] = p;
+    }
     g->cap = cap;
     return 0;
 }
 
-/* Range `range` of `ranges`: cells [cells * range / ranges, ...). */
-static void cell_range(const sim_grid *g, uint32_t range, uint32_t ranges, uint32_t *lo,
-                       uint32_t *hi)
+/* The first of a part's items in cell c or later (n when none). */
+static uint32_t lower_bound(const sim_grid_part *p, uint32_t c)
 {
-    *lo = (uint32_t)((uint64_t)g->cells * range / ranges);
-    *hi = (uint32_t)((uint64_t)g->cells * (range + 1u) / ranges);
+    uint64_t v = (uint64_t)c << 32;
+    uint32_t lo = 0, hi = p->n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (p->item[mid] < v) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+}
+
+/* The points of the first `parts` parts in cells below c. */
+static uint32_t points_below(const sim_grid *g, uint32_t parts, uint32_t c)
+{
+    uint32_t sum = 0;
+    for (uint32_t q = 0; q < parts; q++) sum += lower_bound(&g->part[q], c);
+    return sum;
+}
+
+/* The first cell of range `range` of `ranges`: the lowest cell with at
+ * least total * range / ranges points below it, so the ranges merge about
+ * as many points each however the particles crowd. */
+static uint32_t range_first_cell(const sim_grid *g, uint32_t parts, uint32_t range, uint32_t ranges)
+{
+    if (range == 0) return 0;
+    if (range == ranges) return g->cells;
+    uint32_t total = 0;
+    for (uint32_t q = 0; q < parts; q++) total += g->part[q].n;
+    uint32_t want = (uint32_t)((uint64_t)total * range / ranges), lo = 0, hi = g->cells;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (points_below(g, parts, mid) < want) lo = mid + 1; else hi = mid;
+    }
+    return lo;
 }
 
 /* Parts and ranges within what the grid was made for: checked in every build. */
@@ -183,60 +301,196 @@ static bool fits(const sim_grid *g, uint32_t n) { return n > 0 && n <= g->parts_
 int sim_grid_scan_cells(sim_grid *g, uint32_t parts, uint32_t range, uint32_t ranges)
 {
     if (!fits(g, parts) || !fits(g, ranges) || range >= ranges) return -2;
-    uint32_t lo, hi, sum = 0;
-    cell_range(g, range, ranges, &lo, &hi);
-    uint32_t *total = g->start;
-    memset(total + lo, 0, (size_t)(hi - lo) * sizeof *total);
-    /* Part by part, so every row of counts is read front to back: a part's
-     * count becomes its offset within the cell, the cell's total grows. */
-    for (uint32_t p = 0; p < parts; p++) {
-        uint32_t *count = g->cursor + (size_t)p * g->cells;
-        /* Outside its window a part counted nothing. */
-        uint32_t from = g->win_lo[p] > lo ? g->win_lo[p] : lo;
-        uint32_t to = g->win_hi[p] < hi ? g->win_hi[p] + 1u : hi;
-        for (uint32_t c = from; c < to; c++) {
-            uint32_t k = count[c];
-            count[c] = total[c];
-            total[c] += k;
-        }
-    }
-    for (uint32_t c = lo; c < hi; c++) sum += total[c];
-    g->range_total[range] = sum;
+    if (range == 0) g->parts = parts; /* one writer; read after the scan's barrier */
+    uint32_t lo = range_first_cell(g, parts, range, ranges);
+    uint32_t hi = range_first_cell(g, parts, range + 1u, ranges);
+    g->range_cell[range] = lo;
+    g->range_total[range] = points_below(g, parts, hi) - points_below(g, parts, lo);
     return 0;
 }
 
 int sim_grid_scan_offsets(sim_grid *g, uint32_t ranges)
 {
-    g->count = 0; /* until it succeeds: the scatter then writes nothing */
-    if (!fits(g, ranges)) return -2;
+    g->count = 0; /* until it succeeds: the merge and the scatter then write nothing */
+    g->dense = false;
+    if (!fits(g, ranges) || !fits(g, g->parts)) return -2;
     uint32_t sum = 0;
     for (uint32_t r = 0; r < ranges; r++) {
         uint32_t k = g->range_total[r];
         g->range_total[r] = sum;
         sum += k;
     }
-    if (reserve(g, sum) != 0) return -1; /* count 0: the starts become 0 */
+    uint32_t at = 0;
+    bool failed = false;
+    for (uint32_t q = 0; q < g->parts; q++) {
+        g->part_at[q] = at;
+        at += g->part[q].n;
+        failed |= g->part[q].failed;
+    }
+    assert(failed || at == sum);
+    if (failed || reserve(g, sum) != 0) return -1; /* count 0: an empty grid */
+    g->dense = (uint64_t)g->cells <= (uint64_t)SIM_GRID_DENSE * sum;
+    if (g->dense && !g->start && !(g->start = regrow(NULL, ((size_t)g->cells + 1u) * sizeof *g->start)))
+        return -1;
+    if (!g->dense && sum > g->span_cap) {
+        /* As many as the items: doubled, so this grows as rarely. */
+        sim_grid_span *sp = regrow(g->span, (size_t)g->cap * sizeof *sp);
+        if (!sp) return -1;
+        g->span = sp;
+        g->span_cap = g->cap;
+    }
     g->count = sum;
-    g->start[g->cells] = sum;
     return 0;
 }
 
+/* The end of the run of items from `from` (below stop) less than limit,
+ * the first being in it: galloping, then a binary search, so a short run
+ * costs a few probes and a long one a logarithm. */
+static uint32_t run_end(const uint64_t *item, uint32_t from, uint32_t stop, uint64_t limit)
+{
+    uint32_t in = from, out = stop; /* item[in] is in the run; the end is in (in, out] */
+    for (uint32_t step = 1u; in + step < stop; step *= 2u) {
+        if (item[in + step] >= limit) {
+            out = in + step;
+            break;
+        }
+        in += step;
+    }
+    uint32_t lo = in + 1u;
+    while (lo < out) {
+        uint32_t mid = lo + (out - lo) / 2u;
+        if (item[mid] < limit) lo = mid + 1u; else out = mid;
+    }
+    return lo;
+}
+
+/* Items [from, to) into slots from `slot` on: their entities, and their
+ * cells (a sparse grid) or each cell's lowest slot as its start (a dense
+ * one: start holds a slot or more of every cell met, UINT32_MAX before). */
+static void unpack(const sim_grid *g, const uint64_t *restrict item, uint32_t from, uint32_t to,
+                   uint32_t slot)
+{
+    uint32_t *restrict entity = g->entity + slot;
+    for (uint32_t k = from; k < to; k++) *entity++ = (uint32_t)item[k];
+    if (g->dense) {
+        uint32_t *restrict start = g->start;
+        for (uint32_t k = from; k < to; k++, slot++) {
+            uint32_t c = item_cell(item[k]);
+            start[c] = slot < start[c] ? slot : start[c];
+        }
+        return;
+    }
+    uint32_t *restrict cell = g->cell + slot;
+    for (uint32_t k = from; k < to; k++) *cell++ = item_cell(item[k]);
+}
+
+/* Range `range`'s slots: the parts' items in its cells, merged in item
+ * order (cell, then entity: the parts hold apart entities). Each turn
+ * takes the part whose next item is lowest and copies its items up to
+ * the next item of another part (all of them when the parts hold apart
+ * stretches of the world). In a dense grid each slot lowers its cell's
+ * start to itself, and a pass down the range's cells then gives an empty
+ * cell the start of the next. */
 int sim_grid_scan_starts(sim_grid *g, uint32_t range, uint32_t ranges)
 {
     if (!fits(g, ranges) || range >= ranges) return -2;
-    uint32_t lo, hi;
-    cell_range(g, range, ranges, &lo, &hi);
-    if (g->count == 0) { /* empty, or out of memory: an empty grid */
-        memset(g->start + lo, 0, (size_t)(hi - lo) * sizeof *g->start);
-        if (range + 1u == ranges) g->start[g->cells] = 0;
-        return 0;
+    if (g->count == 0) return 0; /* empty, or out of memory: an empty grid */
+    uint32_t parts = g->parts, lo = g->range_cell[range];
+    uint32_t hi = range + 1u < ranges ? g->range_cell[range + 1u] : g->cells;
+    uint32_t slot = g->range_total[range];
+    if (g->dense) memset(g->start + lo, 0xff, (size_t)(hi - lo) * sizeof *g->start);
+    /* The parts with items in the range, with their heads and ends there
+     * (three words a part, this range's share of merge). */
+    uint32_t *act = g->merge + (size_t)range * 3u * g->parts_max, *head = act + g->parts_max;
+    uint32_t *stop = head + g->parts_max, n = 0;
+    for (uint32_t q = 0; q < parts; q++) {
+        uint32_t a = lower_bound(&g->part[q], lo), b = lower_bound(&g->part[q], hi);
+        if (a < b) act[n] = q, head[n] = a, stop[n++] = b;
     }
-    uint32_t sum = g->range_total[range];
-    for (uint32_t c = lo; c < hi; c++) {
-        uint32_t k = g->start[c];
-        g->start[c] = sum;
-        sum += k;
+    while (n > 0) {
+        uint32_t best = 0;
+        for (uint32_t j = 1; j < n; j++)
+            if (g->part[act[j]].item[head[j]] < g->part[act[best]].item[head[best]]) best = j;
+        uint64_t limit = UINT64_MAX;
+        for (uint32_t j = 0; j < n; j++) {
+            uint64_t v = g->part[act[j]].item[head[j]];
+            if (j != best && v < limit) limit = v;
+        }
+        const uint64_t *item = g->part[act[best]].item;
+        uint32_t k = n == 1u ? stop[best] : run_end(item, head[best], stop[best], limit);
+        unpack(g, item, head[best], k, slot);
+        slot += k - head[best];
+        head[best] = k;
+        if (k == stop[best]) { /* done: the later parts move down one */
+            for (uint32_t j = best; j + 1u < n; j++)
+                act[j] = act[j + 1u], head[j] = head[j + 1u], stop[j] = stop[j + 1u];
+            n--;
+        }
     }
+    if (g->dense) {
+        uint32_t *restrict start = g->start;
+        for (uint32_t c = hi, next = slot; c-- > lo;) {
+            next = start[c] < next ? start[c] : next;
+            start[c] = next;
+        }
+        if (range + 1u == ranges) start[g->cells] = slot;
+    }
+    return 0;
+}
+
+/* Spans of slots [a, b): per cell met, its end, its row range's end (the
+ * next cell of the row included) and its below range, by pointers that
+ * only move forward (the cells ascend), the below one placed by a binary
+ * search at the first cell. */
+static void fill_spans(sim_grid *g, uint32_t a, uint32_t b)
+{
+    const uint32_t *restrict cell = g->cell;
+    uint32_t count = g->count, cols = g->cols, below_lo = 0, below_hi = 0;
+    bool placed = false;
+    for (uint32_t i = a; i < b;) {
+        uint32_t c = cell[i], cx = c % cols, cy = c / cols, end = i + 1u;
+        while (end < count && cell[end] == c) end++;
+        uint32_t row_end = end, right = c + 1u + (cx + 1u < cols);
+        while (row_end < count && cell[row_end] < right) row_end++;
+        sim_grid_span sp = {end, row_end, 0, 0};
+        if (cy + 1u < g->rows) {
+            uint32_t first = c + cols - (cx > 0), last = c + cols + (cx + 1u < cols);
+            if (!placed) below_lo = below_hi = sim_grid_start(g, first), placed = true;
+            while (below_lo < count && cell[below_lo] < first) below_lo++;
+            if (below_hi < below_lo) below_hi = below_lo;
+            while (below_hi < count && cell[below_hi] <= last) below_hi++;
+            sp.below_lo = below_lo;
+            sp.below_hi = below_hi;
+        }
+        uint32_t to = end < b ? end : b;
+        for (; i < to; i++) g->span[i] = sp;
+    }
+}
+
+/* The circles of slots [a, b), gathered by entity. */
+SIM_CLONES static void gather(sim_grid *g, uint32_t a, uint32_t b, const float *xy,
+                              const float *radius)
+{
+    const uint32_t *restrict ge = g->entity;
+    float *restrict gx = g->x, *restrict gy = g->y, *restrict gr = g->r;
+    for (uint32_t s = a; s < b; s++) {
+        uint32_t e = ge[s];
+        gx[s] = xy[2u * e];
+        gy[s] = xy[2u * e + 1u];
+        gr[s] = radius[e];
+    }
+}
+
+int sim_grid_scatter(sim_grid *g, uint32_t part, const float *xy, const float *radius,
+                     const uint32_t *idx, uint32_t n)
+{
+    (void)idx, (void)n;
+    if (part >= g->parts_max) return -1;
+    if (g->count == 0 || part >= g->parts) return 0; /* the scan failed (or nothing to place) */
+    assert(n == g->part[part].n);
+    uint32_t a = g->part_at[part], b = a + g->part[part].n;
+    gather(g, a, b, xy, radius);
+    if (!g->dense) fill_spans(g, a, b);
     return 0;
 }
 
@@ -246,36 +500,6 @@ int sim_grid_scan(sim_grid *g, uint32_t parts)
     int rc = sim_grid_scan_offsets(g, 1);
     sim_grid_scan_starts(g, 0, 1);
     return rc;
-}
-
-/* The scatter of part `part`: by the keys its count kept, or (key NULL:
- * the count had no room for them) by cells computed again. */
-SIM_CLONES static void scatter_part(sim_grid *g, uint32_t part, const float *xy,
-                                    const float *radius, const uint32_t *idx,
-                                    const uint32_t *key, uint32_t n)
-{
-    uint32_t *restrict cursor = g->cursor + (size_t)part * g->cells;
-    const uint32_t *restrict start = g->start;
-    float *restrict gx = g->x, *restrict gy = g->y, *restrict gr = g->r;
-    uint32_t *restrict ge = g->entity;
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t e = idx[k];
-        float x = xy[2u * e], y = xy[2u * e + 1u];
-        uint32_t c = key ? key[k] : sim_grid_cell(g, x, y), slot = start[c] + cursor[c]++;
-        gx[slot] = x;
-        gy[slot] = y;
-        gr[slot] = radius[e];
-        ge[slot] = e;
-    }
-}
-
-int sim_grid_scatter(sim_grid *g, uint32_t part, const float *xy, const float *radius,
-                     const uint32_t *idx, uint32_t n)
-{
-    if (part >= g->parts_max) return -1;
-    if (g->count == 0) return 0; /* the scan failed (or nothing to place) */
-    scatter_part(g, part, xy, radius, idx, g->key_n[part] == n ? g->key[part] : NULL, n);
-    return 0;
 }
 
 int sim_grid_build(sim_grid *g, const float *xy, const float *radius, const uint32_t *idx,

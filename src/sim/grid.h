@@ -2,9 +2,11 @@
  *
  * Cells are squares a little wider than the largest circle's diameter, so
  * two circles that touch always sit in the same or adjacent cells. Each
- * frame the grid is rebuilt by a counting sort of the particles by cell:
- * the items of one cell are contiguous, cells are row-major, and within a
- * cell items keep ascending entity order. The items are copies of the
+ * frame the grid is rebuilt by sorting the particles by cell: the items
+ * of one cell are contiguous, cells are row-major, and within a cell items
+ * keep ascending entity order. Only the cells that hold particles are
+ * stored (as the cell of each slot), so a world may have far more cells
+ * than particles. The items are copies of the
  * circles (x, y, r and entity, one array each), so the collision system
  * reads the grid front to back, never the component columns, and tests
  * candidates several at a time. Arrays only grow, so a warm grid
@@ -15,6 +17,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "sim.h"
@@ -28,38 +31,71 @@ typedef struct sim_contact {
     sim_vec2 push;
 } sim_contact;
 
-/* Built in parts (one per subtask), all deterministic: each part counts
- * its points per cell, a scan turns the counts into cell starts and write
- * cursors, then each part scatters its points. Parts cover ascending index
- * ranges, so a cell's items end up in index order whatever the number of
- * parts. The scan runs in parallel too, over ranges of cells: each range
- * sums its cells over the parts (sim_grid_scan_cells), one short pass
- * turns the range totals into offsets (sim_grid_scan_offsets), then each
- * range writes its cell starts (sim_grid_scan_starts). A range reads
- * cells / ranges x parts counts: with as many ranges as parts, what one
- * thread does does not grow with the worker count. */
+/* One part's points sorted by cell, as items: the cell in the high word,
+ * the entity in the low one, so their order is (cell, entity). */
+typedef struct sim_grid_part {
+    uint64_t *item;           /* n items, ascending */
+    uint64_t *tmp;            /* the items as computed, then the radix sort's other buffer */
+    uint32_t *hist;           /* bucket counts of one sort pass */
+    uint32_t n, cap, hist_cap;
+    bool failed;              /* out of memory in the count: the grid will be empty */
+} sim_grid_part;
+
+/* Where a slot's partners lie: its cell's items end at `end`; its row
+ * range ends at `row_end` (the later items of its cell and the whole next
+ * cell of the row); its below range is [below_lo, below_hi) (the three
+ * cells of the next row). The same for every slot of a cell. */
+typedef struct sim_grid_span {
+    uint32_t end, row_end, below_lo, below_hi;
+} sim_grid_span;
+
+/* Built in parts (one per subtask), all deterministic, in memory that
+ * grows with the particles, never with the cells: each part computes the
+ * cells of its points and sorts them by cell (sim_grid_count: a counting
+ * sort over the span of cells it touched when that span is at most about
+ * twice its points, else a radix sort, stable either way); ranges of the
+ * cells, cut where the parts' sorted cells split the points evenly, count
+ * their points (sim_grid_scan_cells); one short pass turns the range
+ * totals into offsets (sim_grid_scan_offsets); each range merges the
+ * parts' items into its slots, cell and entity, in (cell, entity) order
+ * (sim_grid_scan_starts); each part then copies the circles of its share
+ * of the slots, and their spans in a sparse grid (sim_grid_scatter).
+ * Parts cover ascending index ranges, so a cell's items end up in index
+ * order whatever the number of parts. Empty cells cost nothing but, in a
+ * dense grid, their start (at most SIM_GRID_DENSE per particle): a world
+ * of 2^26 cells holding ten particles builds as fast as a small one. */
 typedef struct sim_grid {
     float cell_size, inv_cell;
     uint32_t cols, rows, cells;
     float col_last, row_last; /* cols - 1 and rows - 1, rounded down to a float */
-    uint32_t *start;      /* cells + 1: items of cell c are [start[c], start[c + 1]) */
-    uint32_t *cursor;     /* parts_max x cells: per-part counts, then each part's
-                             offset within the cell */
-    uint32_t *range_total; /* parts_max: cells per scan range, then its offset */
     uint32_t parts_max;
-    /* Per part, the lowest and highest cell it counted (lo > hi: none):
-     * its counts are zeroed, scanned and read only there. */
-    uint32_t *win_lo, *win_hi;
-    /* Per part: the cell of each of its points, as counted (parts_max
-     * arrays, each of key_cap[part]), so the scatter does not place a
-     * point twice; a part whose array could not grow has key_n 0 and its
-     * scatter computes the cells again. */
-    uint32_t **key, *key_cap, *key_n;
-    /* Items by slot, count used, cap allocated. */
+    uint32_t parts;           /* counted in this build (set by range 0's scan) */
+    sim_grid_part *part;      /* parts_max */
+    uint32_t *range_total;    /* parts_max: points per scan range, then its offset */
+    uint32_t *range_cell;     /* parts_max: the first cell of each scan range */
+    uint32_t *part_at;        /* parts_max: the first slot each part's scatter fills */
+    uint32_t *merge;          /* parts_max x 3 x parts_max: each range's merge state */
+    /* Items by slot, count used, cap allocated: ascending cell, then
+     * entity. cell is written in a sparse grid only (a dense one has the
+     * cell starts). */
     float *x, *y, *r;
-    uint32_t *entity;
+    uint32_t *entity, *cell;
     uint32_t count, cap;
+    /* Dense (cells <= SIM_GRID_DENSE x count, decided each build): the
+     * start of every cell, cells + 1 words (the items of cell c are
+     * [start[c], start[c + 1])), written by the ranges as they merge, and
+     * read in O(1). Else the span of every slot, which the scatter works
+     * out from the sorted cells without a word per cell. Either is
+     * allocated when first needed and kept. */
+    bool dense;
+    uint32_t *start;
+    sim_grid_span *span;
+    uint32_t span_cap;
 } sim_grid;
+
+/* Cells per particle up to which a build keeps the start of every cell:
+ * at most 4 words per particle, and lookups without a search. */
+#define SIM_GRID_DENSE 4u
 
 /* Cell side for circles of radius at most max_radius (> 0). */
 float sim_grid_cell_size(float max_radius);
@@ -68,6 +104,18 @@ float sim_grid_cell_size(float max_radius);
 int sim_grid_init(sim_grid *g, float world_w, float world_h, float max_radius,
                   uint32_t parts_max);
 void sim_grid_free(sim_grid *g);
+
+/* The bytes the grid holds allocated: 3 x parts_max + 12 words per part
+ * (each scan range's merge state) plus, per point it has room for, its
+ * slot (20 bytes), its part's sort buffers (16 bytes, plus the counting
+ * sort's buckets: at most 10 bytes) and either its span (16 bytes, in a
+ * sparse grid) or its share of the cell starts (at most SIM_GRID_DENSE
+ * words, in a dense grid). Never a word per cell beyond that. */
+size_t sim_grid_bytes(const sim_grid *g);
+
+/* The first slot of cell c or of a later one (count when there is none):
+ * where the items of the cells from c on begin. O(log count). */
+uint32_t sim_grid_start(const sim_grid *g, uint32_t c);
 
 /* A coordinate in cell units, clamped to [0, last]: NaN and anything
  * below 0 give 0. Written as the two selects x86's maxss/minss compute
@@ -96,14 +144,15 @@ static inline uint32_t sim_grid_cell(const sim_grid *g, float x, float y)
     return cy * g->cols + cx;
 }
 
-/* Part `part` counts its points: xy holds (x, y) pairs and radius the
- * radii, both indexed by entity; idx lists the part's n entities. */
+/* Part `part` sorts its points by cell: xy holds (x, y) pairs and radius
+ * the radii, both indexed by entity; idx lists the part's n entities,
+ * ascending. */
 /* Part and range indices are checked in every build (a check per call): one
  * at or past parts_max writes nothing and gets -1 (parts or ranges out of
  * range: -2 from the scans), never memory outside the grid. */
 int sim_grid_count(sim_grid *g, uint32_t part, const float *xy, const uint32_t *idx, uint32_t n);
-/* After every part counted: cell starts and write cursors. -1 when out of
- * memory for the items (the grid is then empty). */
+/* After every part counted: the slots of every point. -1 when out of
+ * memory for the items or a part's sort (the grid is then empty). */
 int sim_grid_scan(sim_grid *g, uint32_t parts);
 /* The same in three steps, each range of `ranges` (<= parts_max) on any
  * thread: every range's cells, then the offsets once, then every range's
@@ -111,7 +160,8 @@ int sim_grid_scan(sim_grid *g, uint32_t parts);
 int sim_grid_scan_cells(sim_grid *g, uint32_t parts, uint32_t range, uint32_t ranges);
 int sim_grid_scan_offsets(sim_grid *g, uint32_t ranges);
 int sim_grid_scan_starts(sim_grid *g, uint32_t range, uint32_t ranges);
-/* After the scan: part `part` writes its items (the same idx as counted). */
+/* After the scan: part `part` fills the circles and spans of its share of
+ * the slots (xy and radius as counted; idx and n are those it counted). */
 int sim_grid_scatter(sim_grid *g, uint32_t part, const float *xy, const float *radius,
                      const uint32_t *idx, uint32_t n);
 /* All three in one part, on one thread. */
@@ -166,20 +216,21 @@ static inline bool sim_grid_pairs_in(const sim_grid *g, uint32_t i, uint32_t lo,
     return true;
 }
 
-/* The candidate ranges of the items of the cell at column cx, row cy: its
- * row range ends at *row_end (the later items of the cell and the whole
- * next cell of the row), its below range is [*below_lo, *below_hi) (the
- * three cells of the next row). */
-static inline void sim_grid_ranges(const sim_grid *g, uint32_t cx, uint32_t cy,
-                                   uint32_t *row_end, uint32_t *below_lo, uint32_t *below_hi)
+/* The candidate ranges of slot i (see sim_grid_span): in a dense grid
+ * from the cell starts (the cell found from the slot's position, as the
+ * sort placed it), else as the build stored them. */
+static inline sim_grid_span sim_grid_span_of(const sim_grid *g, uint32_t i)
 {
+    if (!g->dense) return g->span[i];
+    uint32_t cx, cy;
+    sim_grid_cell_xy(g, g->x[i], g->y[i], &cx, &cy);
     uint32_t c = cy * g->cols + cx;
-    *row_end = g->start[c + 1u + (cx + 1u < g->cols)];
-    *below_lo = *below_hi = 0;
+    sim_grid_span s = {g->start[c + 1u], g->start[c + 1u + (cx + 1u < g->cols)], 0, 0};
     if (cy + 1u < g->rows) {
-        *below_lo = g->start[c + g->cols - (cx > 0)];
-        *below_hi = g->start[c + g->cols + (cx + 1u < g->cols) + 1u];
+        s.below_lo = g->start[c + g->cols - (cx > 0)];
+        s.below_hi = g->start[c + g->cols + (cx + 1u < g->cols) + 1u];
     }
+    return s;
 }
 
 /* Calls emit(user, contact) for every touching pair whose first item is
@@ -192,23 +243,11 @@ static inline void sim_grid_ranges(const sim_grid *g, uint32_t cx, uint32_t cy,
 static inline bool sim_grid_pairs(const sim_grid *g, uint32_t from, uint32_t to,
                                   sim_contact_fn emit, void *user)
 {
-    if (from >= to) return true;
-    /* The cell holding slot `from`: the last c with start[c] <= from. */
-    uint32_t lo = 0, hi = g->cells;
-    while (hi - lo > 1) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (g->start[mid] <= from) lo = mid; else hi = mid;
-    }
-    for (uint32_t c = lo, i = from; i < to; c++) {
-        uint32_t end = g->start[c + 1];
-        if (i >= end) continue;
-        uint32_t right_end, below_lo, below_hi;
-        sim_grid_ranges(g, c % g->cols, c / g->cols, &right_end, &below_lo, &below_hi);
-        for (; i < end && i < to; i++) {
-            if (!sim_grid_pairs_in(g, i, i + 1, right_end, emit, user) ||
-                !sim_grid_pairs_in(g, i, below_lo, below_hi, emit, user))
-                return false;
-        }
+    for (uint32_t i = from; i < to; i++) {
+        sim_grid_span sp = sim_grid_span_of(g, i);
+        if (!sim_grid_pairs_in(g, i, i + 1, sp.row_end, emit, user) ||
+            !sim_grid_pairs_in(g, i, sp.below_lo, sp.below_hi, emit, user))
+            return false;
     }
     return true;
 }

@@ -55,10 +55,10 @@ static void sys_keep_in_bounds(ecs_iter *it)
     SIM_EACH(it, i, { sim__keep_in_bounds(&w->p, &pos[i], &vel[i], radius[i]); });
 }
 
-/* Four parallel passes over the same subtasks: count per cell (subtask k
- * is part k), scan the counts over a range of cells (subtask k is range
- * k; finish turns the range totals into offsets), write that range's cell
- * starts, scatter into the grid (part k again). */
+/* Four parallel passes over the same subtasks: sort by cell (subtask k
+ * is part k), count a range of cells (subtask k is range k; finish turns
+ * the range totals into offsets), merge that range's items into their
+ * slots, copy the circles into the grid (part k again). */
 static void sys_spatial_partition(ecs_iter *it)
 {
     sim_grid *g = ecs_iter_resource_write(it, SIM_R_GRID);
@@ -90,7 +90,7 @@ static uint32_t band_slot(const sim_grid *g, uint32_t b)
 {
     uint32_t row = b * SIM_BAND_ROWS;
     if (row > g->rows) row = g->rows;
-    return g->start[(size_t)row * g->cols];
+    return sim_grid_start(g, row * g->cols);
 }
 
 /* The first band of subtask k of n: the bands are dealt out by where they
@@ -117,7 +117,7 @@ static void collide_band(const sim_world *w, const sim_grid *g, sim_band_set *c,
 {
     sim_band *band = &c->bands[b];
     uint32_t end_row = (b + 1u) * SIM_BAND_ROWS < g->rows ? (b + 1u) * SIM_BAND_ROWS : g->rows;
-    uint32_t from = band_slot(g, b), mid = g->start[(size_t)(end_row - 1u) * g->cols];
+    uint32_t from = band_slot(g, b), mid = sim_grid_start(g, (end_row - 1u) * g->cols);
     uint32_t to = band_slot(g, b + 1u);
     band->inner.n = band->cross.n = 0;
     if (w->collide(g, from, mid, &band->inner, &band->inner))
@@ -175,7 +175,7 @@ static void put_rows_inside(const sim_world *w, const sim_grid *g, uint32_t row_
                             uint32_t row_hi, sim_vec2 *pos, sim_vec2 *vel, const float *radius)
 {
     const float lo = w->p.radius_max, hi_x = w->p.world_w - lo, hi_y = w->p.world_h - lo;
-    uint32_t from = g->start[(size_t)row_lo * g->cols], to = g->start[(size_t)row_hi * g->cols];
+    uint32_t from = sim_grid_start(g, row_lo * g->cols), to = sim_grid_start(g, row_hi * g->cols);
     for (uint32_t s0 = from; s0 < to; s0 += WALL_BLOCK) {
         uint32_t s1 = to - s0 > WALL_BLOCK ? s0 + WALL_BLOCK : to;
         int near = 0; /* branch-free over the block: rarely any */
