@@ -95,11 +95,14 @@
 
 #define POOL_RING_SIZE 4096u /* a power of two */
 /* How long a thread keeps looking for work before it sleeps (only while
- * there are no more threads than processors): a few wake-up latencies, so
- * the gaps between the systems of a frame cost no system call, short
- * enough that an idle pool costs no CPU. */
+ * there are no more threads than processors): long enough to bridge the
+ * gaps inside a frame at the thesis's sizes, where a sequential stretch
+ * (the contact solve's tail, a finish callback) leaves the other threads
+ * idle for a few hundred microseconds and a sleep would add a wake-up
+ * (tens of microseconds on a VM) to every system after it; short enough
+ * that a pool with nothing to do sleeps almost at once. */
 #ifndef POOL_SPIN_NS
-#define POOL_SPIN_NS 50000u
+#define POOL_SPIN_NS 250000u
 #endif
 /* How long an idle thread leaves the jobs addressed to a busy thread
  * alone: a subtask run where its entity range's columns are not cached
