@@ -174,6 +174,33 @@ static void test_chunk_sizes(void **state)
     free(r);
 }
 
+/* split_within_cpus: with two workers more than the machine's processors,
+ * a PER_WORKER split makes as many subtasks as processors (and covers
+ * every entity once); without it, one per worker. */
+static void test_split_within_cpus(void **state)
+{
+    (void)state;
+    uint32_t cpus = ecs_cpu_count(), workers = cpus + 2u;
+    if (workers > MAX_SUB) skip(); /* more processors than the record holds */
+    for (int capped = 0; capped < 2; capped++) {
+        sys_rec *r = xcalloc(1, sizeof *r);
+        const ecs_system_def def = {.name = "per_worker", .reads = {read_a, 1},
+                                    .process = record_process,
+                                    .parallelism = {.split = ECS_SPLIT_PER_WORKER}, .user = r};
+        ecs_config cfg = tu_config(comp_a, 2, &def, 1, workers);
+        cfg.split_within_cpus = capped;
+        ecs_context *ctx = ctx_create_ok(&cfg);
+        for (uint32_t i = 0; i < 1000; i++) ecs_add(ctx, create_ok(ctx), 0, NULL);
+        step_ok(ctx, NULL, NULL);
+        uint32_t want = capped ? cpus : workers, seen = 0;
+        assert_int_equal(ecs_system_stats_get(ctx, 0).subtasks, want);
+        for (uint32_t k = 0; k < want; k++) seen += r->sub[k].count;
+        assert_int_equal(seen, 1000);
+        ecs_context_destroy(ctx);
+        free(r);
+    }
+}
+
 /* ---- outputs ---------------------------------------------------------------- */
 
 enum { O_PRODUCER, O_DIRECT, O_INDIRECT };
@@ -297,6 +324,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exactly_once),
         cmocka_unit_test(test_chunk_sizes),
+        cmocka_unit_test(test_split_within_cpus),
         cmocka_unit_test(test_outputs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -282,6 +282,7 @@ static ecs_status build(ecs_context *ctx, const ecs_config *cfg, ecs_error *err)
         return ecs__fail(err, ECS_ERR_INVALID, "max_workers %u is below workers %u",
                          (unsigned)ctx->max_workers, (unsigned)ctx->workers);
     ctx->inner_off = cfg->inner_parallelism_off;
+    ctx->split_cap = cfg->split_within_cpus ? ecs_cpu_count() : UINT32_MAX;
     ctx->timeline_on = true;
     ctx->on_reclaim = cfg->on_reclaim;
     ctx->user = cfg->user;

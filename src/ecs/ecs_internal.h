@@ -149,6 +149,7 @@ struct ecs_context {
     uint32_t *roots; /* systems with no dependency, in id order */
     uint32_t root_count;
     uint32_t *pos;   /* each system's place in order */
+    uint32_t split_cap; /* most PER_WORKER subtasks: processors, or no cap */
     ecs_reach *reach; /* per pool thread: scratch of ecs__runs_before */
     uint32_t reach_count;
     uint32_t *order; /* every system after its dependencies (validate.c) */

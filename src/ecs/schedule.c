@@ -25,7 +25,10 @@ static uint32_t split_count(const ecs_context *ctx, const ecs_sys *sys)
     const ecs_parallelism *p = &sys->def.parallelism;
     if (ctx->inner_off || n == 0 || n < p->min_entities) return 1;
     switch (p->split) {
-    case ECS_SPLIT_PER_WORKER: return ctx->workers < n ? ctx->workers : n;
+    case ECS_SPLIT_PER_WORKER: {
+        uint32_t w = ctx->workers < ctx->split_cap ? ctx->workers : ctx->split_cap;
+        return w < n ? w : n;
+    }
     case ECS_SPLIT_CHUNKS: return (uint32_t)(((uint64_t)n + p->chunk_size - 1) / p->chunk_size);
     case ECS_SPLIT_NONE: break;
     }

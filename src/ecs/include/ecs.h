@@ -173,7 +173,8 @@ typedef struct ecs_resource_def {
  * 0, so per-step work, outputs (one batch per pass) and finish always
  * happen. With E entities: NONE, E < min_entities or inner parallelism
  * off: 1 subtask; PER_WORKER: min(workers, E) subtasks (no subtask is
- * ever empty when E > 0); CHUNKS: ceil(E / chunk_size). */
+ * ever empty when E > 0; with ecs_config.split_within_cpus, workers
+ * counts at most ecs_cpu_count()); CHUNKS: ceil(E / chunk_size). */
 typedef enum ecs_split {
     ECS_SPLIT_NONE = 0,   /* one subtask */
     ECS_SPLIT_PER_WORKER, /* one subtask per worker thread, evenly sized (or see balance) */
@@ -263,6 +264,11 @@ typedef struct ecs_config {
      * (after its default) is rejected with ECS_ERR_INVALID. */
     uint32_t max_workers;
     bool inner_parallelism_off; /* every system runs as a single subtask */
+    /* A PER_WORKER split makes at most as many subtasks as the machine has
+     * processors (ecs_cpu_count), when workers outnumber them: more would
+     * only take turns on the processors, each paying its share of a
+     * system's per-subtask work. Results do not depend on the split. */
+    bool split_within_cpus;
     /* Optional: an index was reclaimed at refresh. It gets the dead
      * handle (never alive again); a batch's indices become free for new
      * entities only after its on_reclaim calls. */
