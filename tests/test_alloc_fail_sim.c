@@ -77,6 +77,7 @@ static sim_config small(ecs_storage storage, uint32_t workers, bool ip_off)
     cfg.storage = storage;
     cfg.capacity = storage == ECS_STORAGE_FIXED ? 1000u : 0u;
     cfg.workers = workers;
+    cfg.split_every_worker = true; /* the splits themselves under test */
     cfg.inner_parallelism_off = ip_off;
     return cfg;
 }

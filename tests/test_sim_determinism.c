@@ -43,6 +43,7 @@ static sim_config config(uint32_t seed, uint32_t workers, bool inner_off, ecs_st
     cfg.params.life_min = 0.5f; /* ~5 % die within the 40 frames (1.6 s) */
     cfg.particles = PARTICLES;
     cfg.workers = workers;
+    cfg.split_every_worker = true; /* the splits themselves under test */
     cfg.inner_parallelism_off = inner_off;
     cfg.storage = storage;
     cfg.capacity = storage == ECS_STORAGE_DYNAMIC ? 1024u : 0u;

@@ -49,6 +49,7 @@ static sim_config config(uint32_t workers, uint32_t max_workers)
     cfg.particles = PARTICLES;
     cfg.storage = ECS_STORAGE_DYNAMIC;
     cfg.workers = workers;
+    cfg.split_every_worker = true; /* the splits themselves under test */
     cfg.max_workers = max_workers;
     return cfg;
 }
@@ -148,6 +149,7 @@ static void test_worker_limits(void **state)
     sim_config cfg = sim_default_config();
     cfg.particles = 100;
     cfg.workers = 3;
+    cfg.split_every_worker = true; /* the splits themselves under test */
     cfg.max_workers = 2;
     sim_world *w = NULL;
     ecs_error err;

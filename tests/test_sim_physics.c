@@ -207,6 +207,7 @@ static void crowded(float ww, float wh, uint32_t particles, uint32_t workers, ui
     cfg.params.seed = 12345u;
     cfg.particles = particles;
     cfg.workers = workers;
+    cfg.split_every_worker = true; /* the splits themselves under test */
     sim_world *w = sim_create_ok(&cfg);
     uint64_t contacts = 0;
     uint32_t min_contacts = UINT32_MAX;
@@ -247,6 +248,7 @@ static void coincident(float x, float y, uint32_t particles, uint32_t workers)
     cfg.params.life_min = 20.0f;
     cfg.particles = particles;
     cfg.workers = workers;
+    cfg.split_every_worker = true; /* the splits themselves under test */
     sim_world *w = sim_create_ok(&cfg);
     columns c = columns_of(w);
     assert_int_equal(c.n, particles);
@@ -331,6 +333,7 @@ static void check_render(uint32_t particles, uint32_t workers, bool inner_off)
     cfg.params.seed = 99u;
     cfg.particles = particles;
     cfg.workers = workers;
+    cfg.split_every_worker = true; /* the splits themselves under test */
     cfg.inner_parallelism_off = inner_off;
     sim_world *w = sim_create_ok(&cfg);
     uint32_t *before = xcalloc(particles, sizeof *before);
@@ -410,6 +413,7 @@ static void check_life(const sim_params *params, uint32_t particles, uint32_t wo
     cfg.params = *params;
     cfg.particles = particles;
     cfg.workers = workers;
+    cfg.split_every_worker = true; /* the splits themselves under test */
     sim_world *w = sim_create_ok(&cfg);
     /* Each particle's death frame from its spawn life, decremented in float
      * exactly as the life system does. */

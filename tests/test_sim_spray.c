@@ -105,6 +105,7 @@ static uint64_t sprayed_hash(uint32_t seed, uint32_t workers)
 {
     sim_config cfg = empty_config(seed);
     cfg.workers = workers;
+    cfg.split_every_worker = true; /* the splits themselves under test */
     sim_world *w = sim_create_ok(&cfg);
     for (uint32_t f = 0; f < 5; f++) {
         assert_int_equal(sim_spray(w, 100.0f * (float)f, 300.0f, 40 + f), ECS_OK);

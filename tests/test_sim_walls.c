@@ -63,6 +63,7 @@ static void everywhere(sim_config cfg, uint32_t frames, const char *world)
                 if (off && workers == 1) continue;
                 cfg.kernel = (sim_kernel)k;
                 cfg.workers = workers;
+                cfg.split_every_worker = true; /* the splits themselves under test */
                 cfg.inner_parallelism_off = off;
                 snprintf(what, sizeof what, "%s, %s, %u worker(s), inner %s", world,
                          sim_kernel_name(cfg.kernel), workers, off ? "off" : "on");

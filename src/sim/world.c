@@ -42,7 +42,7 @@ ecs_config sim__ecs_config(const sim_config *cfg, const ecs_system_def *systems,
     ec.workers = cfg->workers;
     ec.max_workers = cfg->max_workers;
     ec.inner_parallelism_off = cfg->inner_parallelism_off;
-    ec.split_within_cpus = true;
+    ec.split_within_cpus = !cfg->split_every_worker;
     return ec;
 }
 

@@ -193,6 +193,10 @@ typedef struct sim_config {
     uint32_t max_workers;       /* threads started once, the most sim_set_workers
                                    accepts (0: workers; below workers: rejected) */
     bool inner_parallelism_off; /* every system as one subtask */
+    /* Split every system into one subtask per worker even past the
+     * processors (tests of the splits); by default at most one per
+     * processor (ecs_config.split_within_cpus). The state is the same. */
+    bool split_every_worker;
     bool thesis_dag;            /* declare the thesis's DAG exactly (no fade ->
                                    render): validation must reject it */
 } sim_config;
