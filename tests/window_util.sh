@@ -48,16 +48,22 @@ window_of() {
 # process ends (a key sent while the window is still being set up can be
 # lost), for up to 10 s, and prints the window's id; nothing where no
 # window appeared. The caller still waits for PID (its exit status).
+# Each press after the first looks the window up by PID again, in the same
+# xdotool call as the key: the X server hands a closed window's id to the
+# next client that connects, so a press sent to the remembered id after
+# PID's window closed could end another test's window on the shared display.
 window_quit() {
     local wid
     wid=$(window_of "$1")
     if [ -n "$wid" ]; then
-        for _ in $(seq 20); do
-            xdotool key --window "$wid" Escape 2>/dev/null
-            for _ in $(seq 5); do
+        xdotool key --window "$wid" Escape 2>/dev/null
+        for _ in $(seq 10); do
+            for _ in $(seq 10); do
                 kill -0 "$1" 2>/dev/null || break 2
                 sleep 0.1
             done
+            xdotool search --all --onlyvisible --pid "$1" --name '^particles$' \
+                key --window %1 Escape 2>/dev/null
         done
     fi
     echo "$wid"
