@@ -250,6 +250,7 @@ typedef struct stats {
     uint64_t layouts, pairs, boundary, coincident, cross_cell, outside, parts_builds;
     uint64_t kernel_runs[SIM_KERNEL_COUNT]; /* layouts each kernel was compared on */
     uint64_t parallel_scans; /* multi-part builds scanned in ranges */
+    uint64_t counted, sorted; /* parts builds by counting and by the sort */
 } stats;
 
 static bool touching(const layout *l, uint32_t p, uint32_t q, float *d2, float *rs)
@@ -521,6 +522,11 @@ static void check_layout(const layout *l, sim_grid *g, sim_grid *g2, test_rng *r
         b->order[p - 1] = b->order[q];
         b->order[q] = t;
     }
+    /* Planned (a crowded world counts) or not (it sorts): the same slots
+     * either way as the single build, which plans. */
+    if (rng_below(r, 2)) assert_int_equal(sim_grid_plan(g2, parts, l->n), 0);
+    else g2->counting = false;
+    bool counted = g2->counting;
     for (uint32_t k = 0; k < parts; k++) {
         uint32_t p = b->order[k];
         sim_grid_count(g2, p, l->xy, l->idx + cut[p], cut[p + 1] - cut[p]);
@@ -544,6 +550,8 @@ static void check_layout(const layout *l, sim_grid *g, sim_grid *g2, test_rng *r
     run_pairs(g2, 0, g2->count, &b->parts);
     assert_same_sequence(&b->whole, &b->parts, "parts build vs sim_grid_build");
     st->parts_builds += parts > 1;
+    st->counted += counted && parts > 1;
+    st->sorted += !counted && parts > 1;
 
     /* An emit that says stop ends the walk after exactly that contact. */
     if (b->whole.n > 0) {
@@ -622,11 +630,13 @@ static void test_random_layouts(void **state)
         sim_grid_free(&g2);
     }
     print_message("%llu layouts: %llu touching pairs (%llu exactly at r0 + r1, %llu coincident, "
-                  "%llu across cells), %llu points outside, %llu multi-part builds\n",
+                  "%llu across cells), %llu points outside, %llu multi-part builds (%llu "
+                  "counted, %llu sorted)\n",
                   (unsigned long long)st.layouts, (unsigned long long)st.pairs,
                   (unsigned long long)st.boundary, (unsigned long long)st.coincident,
                   (unsigned long long)st.cross_cell, (unsigned long long)st.outside,
-                  (unsigned long long)st.parts_builds);
+                  (unsigned long long)st.parts_builds, (unsigned long long)st.counted,
+                  (unsigned long long)st.sorted);
     /* The adversarial cases really happened. */
     assert_true(st.layouts >= 3000);
     assert_true(st.pairs > 100000);
@@ -636,6 +646,7 @@ static void test_random_layouts(void **state)
     assert_true(st.outside > 1000);
     assert_true(st.parts_builds > 1000);
     assert_true(st.parallel_scans > 500);
+    assert_true(st.counted > 200 && st.sorted > 200);
     /* Every kernel this CPU has was compared on every layout. */
     for (uint32_t k = SIM_KERNEL_SCALAR; k < SIM_KERNEL_COUNT; k++) {
         print_message("kernel %s: %s, compared on %llu layouts\n", sim_kernel_name((sim_kernel)k),
@@ -905,6 +916,63 @@ static void test_sparse_world(void **state)
     bench_free(&b);
 }
 
+/* The plan counts exactly where cells x parts <= SIM_GRID_COUNTING x
+ * points, holding cells x parts words of counts then and none after a
+ * plan that sorts; a part the plan had no row for makes the build fail
+ * (an empty grid), never write past the counts. */
+static void test_counting_plan(void **state)
+{
+    (void)state;
+    sim_grid g;
+    assert_int_equal(sim_grid_init(&g, 200.0f, 100.0f, 1.0f, 4), 0);
+    const uint32_t cells = g.cells, at2 = (2u * cells + SIM_GRID_COUNTING - 1u) / SIM_GRID_COUNTING;
+    assert_int_equal(sim_grid_plan(&g, 2, at2), 0); /* cells x 2 <= 4 x at2 */
+    assert_true(g.counting);
+    assert_int_equal(g.tally_rows, 2);
+    size_t counted = sim_grid_bytes(&g);
+    assert_int_equal(sim_grid_plan(&g, 2, at2 - 1u), 0); /* one point fewer: it sorts */
+    assert_false(g.counting);
+    assert_int_equal(g.tally_rows, 0);
+    assert_true(sim_grid_bytes(&g) + (size_t)2 * cells * sizeof(uint32_t) == counted);
+    assert_int_equal(sim_grid_plan(&g, 4, 2u * at2), 0); /* four parts need twice the points */
+    assert_true(g.counting);
+    assert_int_equal(sim_grid_plan(&g, 4, 2u * at2 - 1u), 0);
+    assert_false(g.counting);
+    assert_int_equal(sim_grid_plan(&g, 1, 0), 0); /* nothing to place: nothing to count */
+    assert_false(g.counting);
+
+    /* Planned for one part, counted in two: the second part fails the build. */
+    enum { N = 40 };
+    float xy[2 * N], radius[N];
+    uint32_t idx[N];
+    for (uint32_t e = 0; e < N; e++) {
+        xy[2 * e] = 5.0f * (float)(e % 20u) + 1.0f;
+        xy[2 * e + 1] = 10.0f * (float)(e / 20u) + 1.0f;
+        radius[e] = 1.0f;
+        idx[e] = e;
+    }
+    sim_grid small;
+    assert_int_equal(sim_grid_init(&small, 20.0f, 20.0f, 1.0f, 2), 0);
+    assert_true(small.cells <= SIM_GRID_COUNTING * N);
+    assert_int_equal(sim_grid_plan(&small, 1, N), 0);
+    assert_true(small.counting);
+    assert_int_equal(sim_grid_count(&small, 0, xy, idx, N / 2), 0);
+    assert_int_equal(sim_grid_count(&small, 1, xy, idx + N / 2, N / 2), 0);
+    assert_int_equal(sim_grid_scan(&small, 2), -1);
+    assert_int_equal(small.count, 0);
+    /* Planned for two: the same parts build every point, as one part does. */
+    assert_int_equal(sim_grid_plan(&small, 2, N), 0);
+    assert_int_equal(sim_grid_count(&small, 0, xy, idx, N / 2), 0);
+    assert_int_equal(sim_grid_count(&small, 1, xy, idx + N / 2, N / 2), 0);
+    assert_int_equal(sim_grid_scan(&small, 2), 0);
+    assert_int_equal(sim_grid_scatter(&small, 0, xy, radius, idx, N / 2), 0);
+    assert_int_equal(sim_grid_scatter(&small, 1, xy, radius, idx + N / 2, N / 2), 0);
+    assert_int_equal(small.count, N);
+    check_order(&small);
+    sim_grid_free(&small);
+    sim_grid_free(&g);
+}
+
 /* The cell of a coordinate: floor(x / cell) clamped to the grid, NaN and
  * anything below 0 in the first column, the far wall and beyond in the last. */
 static void test_cell_clamp(void **state)
@@ -1000,6 +1068,7 @@ int main(void)
         cmocka_unit_test(test_hand_built),
         cmocka_unit_test(test_far_from_origin),
         cmocka_unit_test(test_sparse_world),
+        cmocka_unit_test(test_counting_plan),
         cmocka_unit_test(test_random_layouts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,4 +1,5 @@
-/* grid.c - building the broadphase grid: a sort by cell in parts. */
+/* grid.c - building the broadphase grid in parts: a sort by cell, or in a
+ * crowded world a count per cell. */
 #include "grid.h"
 
 #include "mem.h"
@@ -78,6 +79,7 @@ void sim_grid_free(sim_grid *g)
     free(g->cell);
     free(g->start);
     free(g->span);
+    free(g->tally);
     memset(g, 0, sizeof *g);
 }
 
@@ -89,6 +91,7 @@ size_t sim_grid_bytes(const sim_grid *g)
                  (size_t)g->part[p].hist_cap * sizeof(uint32_t);
     bytes += (size_t)g->cap * (3u * sizeof(float) + 2u * sizeof(uint32_t));
     bytes += (size_t)g->span_cap * sizeof *g->span;
+    bytes += (size_t)g->tally_rows * g->cells * sizeof *g->tally;
     return bytes + (g->start ? ((size_t)g->cells + 1u) * sizeof *g->start : 0u);
 }
 
@@ -190,6 +193,71 @@ static void sort_pass(const uint64_t *in, uint64_t *restrict out, uint32_t n, ui
  * one counting pass: 2048 buckets fit the first-level cache. */
 #define RADIX_BITS 11u
 
+int sim_grid_plan(sim_grid *g, uint32_t parts, uint32_t n)
+{
+    assert(parts >= 1 && parts <= g->parts_max);
+    g->counting = n > 0 && (uint64_t)g->cells * parts <= (uint64_t)SIM_GRID_COUNTING * n;
+    if (!g->counting) { /* a sparser world: its counts would outgrow the particles */
+        free(g->tally);
+        g->tally = NULL;
+        g->tally_rows = 0;
+        return 0;
+    }
+    if (parts > g->tally_rows) {
+        uint32_t *t = regrow(g->tally, (size_t)g->cells * parts * sizeof *t);
+        if (!t) {
+            g->counting = false;
+            return -1;
+        }
+        g->tally = t;
+        g->tally_rows = parts;
+    }
+    if (!g->start && !(g->start = regrow(NULL, ((size_t)g->cells + 1u) * sizeof *g->start))) {
+        g->counting = false;
+        return -1;
+    }
+    return 0;
+}
+
+/* A counting build's cells of the points of a part, in index order: its
+ * item buffer seen as n words (the entities are idx's, read again by the
+ * scatter), half the memory traffic of items. */
+static uint32_t *part_cells(const sim_grid_part *p) { return (uint32_t *)(void *)p->item; }
+
+/* The cell of each of the n (> 0) points idx lists, the lowest and highest
+ * to *lo_out, *hi_out. Consecutive points (no holes in idx) are read as
+ * one array: that loop vectorises. */
+SIM_CLONES static void cell_keys(const sim_grid *g, const float *xy, const uint32_t *idx, uint32_t n,
+                                 uint32_t *restrict key, uint32_t *lo_out, uint32_t *hi_out)
+{
+    if (idx[n - 1u] - idx[0] == n - 1u) {
+        const float *restrict q = xy + 2u * (size_t)idx[0];
+        for (uint32_t k = 0; k < n; k++) key[k] = sim_grid_cell(g, q[2u * k], q[2u * k + 1u]);
+    } else {
+        for (uint32_t k = 0; k < n; k++) key[k] = sim_grid_cell(g, xy[2u * idx[k]], xy[2u * idx[k] + 1u]);
+    }
+    /* Signed (cells < 2^31): SSE2 compares signed only, and this vectorises. */
+    int32_t lo = INT32_MAX, hi = -1;
+    for (uint32_t k = 0; k < n; k++) {
+        int32_t c = (int32_t)key[k];
+        lo = c < lo ? c : lo;
+        hi = c > hi ? c : hi;
+    }
+    *lo_out = (uint32_t)lo;
+    *hi_out = (uint32_t)hi;
+}
+
+/* A counting build's part: its window of cells [lo, hi] zeroed in its row,
+ * then its points counted. */
+static void tally_part(sim_grid *g, uint32_t part, uint32_t n)
+{
+    sim_grid_part *p = &g->part[part];
+    const uint32_t *restrict key = part_cells(p);
+    uint32_t *restrict row = g->tally + (size_t)part * g->cells;
+    memset(row + p->lo, 0, (size_t)(p->hi - p->lo + 1u) * sizeof *row);
+    for (uint32_t k = 0; k < n; k++) row[key[k]]++;
+}
+
 int sim_grid_count(sim_grid *g, uint32_t part, const float *xy, const uint32_t *idx, uint32_t n)
 {
     if (part >= g->parts_max) return -1; /* checked in every build: it would write past the parts */
@@ -197,6 +265,18 @@ int sim_grid_count(sim_grid *g, uint32_t part, const float *xy, const uint32_t *
     p->n = 0;
     p->failed = false;
     if (n == 0) return 0;
+    if (g->counting) {
+        /* More parts than planned for have no row: the build fails (the
+         * grid comes out empty) rather than write past the counts. */
+        if (part >= g->tally_rows || !part_reserve(p, n, 0)) {
+            p->failed = true;
+            return 0;
+        }
+        cell_keys(g, xy, idx, n, part_cells(p), &p->lo, &p->hi);
+        tally_part(g, part, n);
+        p->n = n;
+        return 0;
+    }
     /* The items go to tmp first, so the buffers must hold n before the
      * span of cells, and so the bucket count, is known. */
     if (!part_reserve(p, n, 0)) {
@@ -298,10 +378,42 @@ static uint32_t range_first_cell(const sim_grid *g, uint32_t parts, uint32_t ran
 /* Parts and ranges within what the grid was made for: checked in every build. */
 static bool fits(const sim_grid *g, uint32_t n) { return n > 0 && n <= g->parts_max; }
 
+/* A counting build's range: cells [cells * range / ranges, ...). Part by
+ * part, so every row is read front to back, each count becomes the part's
+ * first slot in the cell counted from the cell's start, and the cell's
+ * total (kept in start until the offsets are known) grows by it. A part
+ * counted nothing outside its window. */
+static void tally_range(sim_grid *g, uint32_t parts, uint32_t range, uint32_t ranges)
+{
+    uint32_t lo = (uint32_t)((uint64_t)g->cells * range / ranges);
+    uint32_t hi = (uint32_t)((uint64_t)g->cells * (range + 1u) / ranges), sum = 0;
+    uint32_t *restrict total = g->start;
+    memset(total + lo, 0, (size_t)(hi - lo) * sizeof *total);
+    for (uint32_t q = 0; q < parts; q++) {
+        const sim_grid_part *p = &g->part[q];
+        if (p->n == 0) continue;
+        uint32_t *restrict row = g->tally + (size_t)q * g->cells;
+        uint32_t from = p->lo > lo ? p->lo : lo, to = p->hi < hi ? p->hi + 1u : hi;
+        for (uint32_t c = from; c < to; c++) {
+            uint32_t k = row[c];
+            row[c] = total[c];
+            total[c] += k;
+        }
+    }
+    for (uint32_t c = lo; c < hi; c++) sum += total[c];
+    g->range_cell[range] = lo;
+    g->range_total[range] = sum;
+}
+
 int sim_grid_scan_cells(sim_grid *g, uint32_t parts, uint32_t range, uint32_t ranges)
 {
     if (!fits(g, parts) || !fits(g, ranges) || range >= ranges) return -2;
     if (range == 0) g->parts = parts; /* one writer; read after the scan's barrier */
+    if (g->counting) {
+        if (parts <= g->tally_rows) tally_range(g, parts, range, ranges);
+        else g->range_total[range] = 0; /* the parts past the rows failed: an empty grid */
+        return 0;
+    }
     uint32_t lo = range_first_cell(g, parts, range, ranges);
     uint32_t hi = range_first_cell(g, parts, range + 1u, ranges);
     g->range_cell[range] = lo;
@@ -329,7 +441,9 @@ int sim_grid_scan_offsets(sim_grid *g, uint32_t ranges)
     }
     assert(failed || at == sum);
     if (failed || reserve(g, sum) != 0) return -1; /* count 0: an empty grid */
-    g->dense = (uint64_t)g->cells <= (uint64_t)SIM_GRID_DENSE * sum;
+    /* A counting build is dense (cells <= SIM_GRID_COUNTING x points) and
+     * its starts were allocated by the plan. */
+    g->dense = g->counting || (uint64_t)g->cells <= (uint64_t)SIM_GRID_DENSE * sum;
     if (g->dense && !g->start && !(g->start = regrow(NULL, ((size_t)g->cells + 1u) * sizeof *g->start)))
         return -1;
     if (!g->dense && sum > g->span_cap) {
@@ -395,6 +509,18 @@ int sim_grid_scan_starts(sim_grid *g, uint32_t range, uint32_t ranges)
 {
     if (!fits(g, ranges) || range >= ranges) return -2;
     if (g->count == 0) return 0; /* empty, or out of memory: an empty grid */
+    if (g->counting) { /* the cells' totals become their starts */
+        uint32_t lo = g->range_cell[range], sum = g->range_total[range];
+        uint32_t hi = range + 1u < ranges ? g->range_cell[range + 1u] : g->cells;
+        uint32_t *restrict start = g->start;
+        for (uint32_t c = lo; c < hi; c++) {
+            uint32_t k = start[c];
+            start[c] = sum;
+            sum += k;
+        }
+        if (range + 1u == ranges) start[g->cells] = sum;
+        return 0;
+    }
     uint32_t parts = g->parts, lo = g->range_cell[range];
     uint32_t hi = range + 1u < ranges ? g->range_cell[range + 1u] : g->cells;
     uint32_t slot = g->range_total[range];
@@ -481,13 +607,38 @@ SIM_CLONES static void gather(sim_grid *g, uint32_t a, uint32_t b, const float *
     }
 }
 
+/* A counting build's part: each point straight into its slot, the cell's
+ * start plus the part's next slot in it. */
+SIM_CLONES static void place_part(sim_grid *g, uint32_t part, const float *xy, const float *radius,
+                                  const uint32_t *idx)
+{
+    const sim_grid_part *p = &g->part[part];
+    const uint32_t *restrict key = part_cells(p);
+    uint32_t *restrict row = g->tally + (size_t)part * g->cells;
+    const uint32_t *restrict start = g->start;
+    float *restrict gx = g->x, *restrict gy = g->y, *restrict gr = g->r;
+    uint32_t *restrict ge = g->entity;
+    for (uint32_t k = 0; k < p->n; k++) {
+        uint32_t c = key[k], e = idx[k];
+        uint32_t slot = start[c] + row[c]++;
+        gx[slot] = xy[2u * e];
+        gy[slot] = xy[2u * e + 1u];
+        gr[slot] = radius[e];
+        ge[slot] = e;
+    }
+}
+
 int sim_grid_scatter(sim_grid *g, uint32_t part, const float *xy, const float *radius,
                      const uint32_t *idx, uint32_t n)
 {
-    (void)idx, (void)n;
+    (void)n;
     if (part >= g->parts_max) return -1;
     if (g->count == 0 || part >= g->parts) return 0; /* the scan failed (or nothing to place) */
     assert(n == g->part[part].n);
+    if (g->counting) {
+        place_part(g, part, xy, radius, idx);
+        return 0;
+    }
     uint32_t a = g->part_at[part], b = a + g->part[part].n;
     gather(g, a, b, xy, radius);
     if (!g->dense) fill_spans(g, a, b);
@@ -505,6 +656,7 @@ int sim_grid_scan(sim_grid *g, uint32_t parts)
 int sim_grid_build(sim_grid *g, const float *xy, const float *radius, const uint32_t *idx,
                    uint32_t n)
 {
+    (void)sim_grid_plan(g, 1, n); /* out of memory for the counts: it sorts */
     (void)sim_grid_count(g, 0, xy, idx, n);
     if (sim_grid_scan(g, 1) != 0) return -1;
     (void)sim_grid_scatter(g, 0, xy, radius, idx, n);

@@ -38,6 +38,7 @@ typedef struct sim_grid_part {
     uint64_t *tmp;            /* the items as computed, then the radix sort's other buffer */
     uint32_t *hist;           /* bucket counts of one sort pass */
     uint32_t n, cap, hist_cap;
+    uint32_t lo, hi;          /* lowest and highest cell of its items (a counting build) */
     bool failed;              /* out of memory in the count: the grid will be empty */
 } sim_grid_part;
 
@@ -63,7 +64,14 @@ typedef struct sim_grid_span {
  * Parts cover ascending index ranges, so a cell's items end up in index
  * order whatever the number of parts. Empty cells cost nothing but, in a
  * dense grid, their start (at most SIM_GRID_DENSE per particle): a world
- * of 2^26 cells holding ten particles builds as fast as a small one. */
+ * of 2^26 cells holding ten particles builds as fast as a small one.
+ *
+ * A crowded world builds by counting instead (sim_grid_plan), in the same
+ * passes: each part counts its points per cell in a row of its own;
+ * ranges of equal cell counts turn the rows into each part's first slot
+ * in every cell and the cells' totals into their starts; each part then
+ * writes its points straight into their slots. The slots come out the
+ * same. */
 typedef struct sim_grid {
     float cell_size, inv_cell;
     uint32_t cols, rows, cells;
@@ -91,11 +99,25 @@ typedef struct sim_grid {
     uint32_t *start;
     sim_grid_span *span;
     uint32_t span_cap;
+    /* A counting build (sim_grid_plan): per part, a count of its items in
+     * every cell, cells words a row, one row per part (`tally_rows` rows
+     * allocated), which the scan turns into the part's first slot in each
+     * cell. Kept while builds use it, freed when one does not. */
+    bool counting;
+    uint32_t *tally;
+    uint32_t tally_rows;
 } sim_grid;
 
 /* Cells per particle up to which a build keeps the start of every cell:
  * at most 4 words per particle, and lookups without a search. */
 #define SIM_GRID_DENSE 4u
+
+/* Words of per-part cell counts per particle up to which a build counts
+ * (cells x parts <= SIM_GRID_COUNTING x particles): in a crowded world,
+ * such as the thesis's, counting every part's items per cell and placing
+ * each item straight into its slot takes fewer passes over memory than
+ * sorting each part and merging them. */
+#define SIM_GRID_COUNTING 4u
 
 /* Cell side for circles of radius at most max_radius (> 0). */
 float sim_grid_cell_size(float max_radius);
@@ -110,7 +132,9 @@ void sim_grid_free(sim_grid *g);
  * slot (20 bytes), its part's sort buffers (16 bytes, plus the counting
  * sort's buckets: at most 10 bytes) and either its span (16 bytes, in a
  * sparse grid) or its share of the cell starts (at most SIM_GRID_DENSE
- * words, in a dense grid). Never a word per cell beyond that. */
+ * words, in a dense grid), and in a counting build its counts (cells x
+ * parts words, at most SIM_GRID_COUNTING per particle). Never a word per
+ * cell beyond that. */
 size_t sim_grid_bytes(const sim_grid *g);
 
 /* The first slot of cell c or of a later one (count when there is none):
@@ -143,6 +167,14 @@ static inline uint32_t sim_grid_cell(const sim_grid *g, float x, float y)
     sim_grid_cell_xy(g, x, y, &cx, &cy);
     return cy * g->cols + cx;
 }
+
+/* Chooses how the next builds work, for `parts` parts holding n points in
+ * all: a counting build where cells x parts <= SIM_GRID_COUNTING x n (its
+ * counts and cell starts are allocated here; where that fails, and in any
+ * other world, the sort by cell). Both place every point in the same
+ * slot. Call it before the parts count, on one thread; a grid never
+ * planned sorts. 0, or -1 (out of memory) with the sort chosen. */
+int sim_grid_plan(sim_grid *g, uint32_t parts, uint32_t n);
 
 /* Part `part` sorts its points by cell: xy holds (x, y) pairs and radius
  * the radii, both indexed by entity; idx lists the part's n entities,

@@ -187,6 +187,7 @@ static ecs_status spawn_all(sim_world *w, sim_rng rng, uint32_t n, char *msg, si
     assert(parts <= w->grid.parts_max);
     if (!s.all || !s.xy || !s.radius || !s.idx) goto done;
     ecs_parallel_for(ctx, n, SPAWN_MIN_PART, draw_range, &s);
+    if (parts) (void)sim_grid_plan(s.order, parts, n); /* out of memory for counts: it sorts */
     ecs_parallel_for(ctx, n, SPAWN_MIN_PART, count_range, &s);
     if (sim_grid_scan(s.order, parts) != 0) goto done;
     ecs_parallel_for(ctx, n, SPAWN_MIN_PART, scatter_range, &s);

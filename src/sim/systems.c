@@ -74,6 +74,19 @@ static void sys_spatial_partition(ecs_iter *it)
     }
 }
 
+/* Before pass 0: a counting build or a sort, for this step's parts (one
+ * per subtask) and particles. */
+static void prepare_spatial_partition(ecs_context *ctx, uint32_t system, void *user)
+{
+    (void)user;
+    uint32_t n;
+    (void)ecs_subscribed(ctx, system, &n);
+    uint32_t parts = ecs_output_subtasks(ctx, system);
+    sim_grid *g = ecs_resource(ctx, SIM_R_GRID);
+    /* Out of memory for the counts: the sort, which needs none. */
+    if (parts <= g->parts_max) (void)sim_grid_plan(g, parts, n);
+}
+
 /* Pass 1: more subtasks than the grid has parts write nothing (each call
  * checks); the offsets pass, on one thread, sees it and the step reports
  * it. */
@@ -323,6 +336,7 @@ static const ecs_system_def system_defs[SIM_SYSTEM_COUNT] = {
                                  .resource_writes = ECS_IDS_INIT(SIM_R_GRID),
                                  .parallelism = BY_SPEED,
                                  .passes = SIM_PARTITION_PASSES,
+                                 .prepare = prepare_spatial_partition,
                                  .process = sys_spatial_partition,
                                  .finish = finish_spatial_partition},
     [SIM_S_COLLISION] = {.name = "collision",

@@ -21,7 +21,7 @@
  * thread that owns the context, outside ecs_step's system phase (the step
  * callback is fine), except where its comment allows system callbacks
  * (ecs_output, ecs_output_subtasks, ecs_system_pass, ecs_resource,
- * ecs_resource_read). ecs_iter_ functions
+ * ecs_resource_read, ecs_subscribed). ecs_iter_ functions
  * are for process callbacks.
  *
  * Misuse is checked in every build, release builds included (real checks,
@@ -378,7 +378,8 @@ const void *ecs_resource_read(const ecs_context *ctx, uint32_t resource);
 /* ---- Systems and steps ------------------------------------------------- */
 
 /* Subscribed entity indices of a system, in ascending order, valid until
- * the next refresh (NULL with *count 0 for an unknown system id). Systems
+ * the next refresh (NULL with *count 0 for an unknown system id); system
+ * callbacks may call it too (the lists change only at refresh). Systems
  * that subscribe the same entities may get the same array: the ecs keeps
  * one list for them. */
 const uint32_t *ecs_subscribed(const ecs_context *ctx, uint32_t system, uint32_t *count);
