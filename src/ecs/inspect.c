@@ -35,6 +35,17 @@ static void put_components(text *t, const ecs_context *ctx, ecs_ids ids)
         put(t, "%s%s", i ? ", " : "", ctx->components[ids.ids[i]].name ? ctx->components[ids.ids[i]].name : "?");
 }
 
+/* A line of resources, where the system declares any. */
+static void put_resources(text *t, const ecs_context *ctx, const char *what, ecs_ids ids)
+{
+    if (ids.count == 0) return;
+    put(t, "\\n%s: ", what);
+    for (uint32_t i = 0; i < ids.count; i++) {
+        const char *name = ctx->resources[ids.ids[i]].name;
+        put(t, "%s%s", i ? ", " : "", name ? name : "?");
+    }
+}
+
 size_t ecs_dot(const ecs_context *ctx, char *buf, size_t size)
 {
     if (!buf && size) { /* nowhere to write: measure only */
@@ -49,6 +60,8 @@ size_t ecs_dot(const ecs_context *ctx, char *buf, size_t size)
         put_components(&t, ctx, d->reads);
         put(&t, "\\nwrites: ");
         put_components(&t, ctx, d->writes);
+        put_resources(&t, ctx, "resources read", d->resource_reads);
+        put_resources(&t, ctx, "resources written", d->resource_writes);
         put(&t, "\\n%s\"];\n", split_label(&d->parallelism));
     }
     for (uint32_t s = 0; s < ctx->system_count; s++) {
