@@ -4,7 +4,9 @@
  * baseline); the same update as an ECS system with inner parallelism off
  * and on; entity create and kill, one by one and in bulk (ecs_create_bulk,
  * ecs_kill_bulk); the update again after churning half the entities; and
- * the scheduling cost of an empty step of a 9-system DAG.
+ * the scheduling cost of an empty step of a 9-system DAG; and the start-up
+ * cost of a long DAG: creating (validating, scheduling) a context whose
+ * systems form one chain of CHAIN_SYSTEMS.
  * Every ECS run starts from the plain loop's initial values and must end
  * bit-identical to it after the same number of steps, or the program fails.
  */
@@ -35,11 +37,12 @@ enum { S_ACCEL, S_VELOCITY, S_BOUNDS, S_PARTITION, S_COLLISION, S_SOLVE, S_RENDE
        S_LIFE, S_FADE, S_COUNT };
 enum { M_PLAIN, M_SERIAL, M_PARALLEL, M_CREATE, M_SUBSCRIBE, M_CREATE_TOTAL, M_KILL,
        M_BULK_CREATE, M_BULK_SUBSCRIBE, M_BULK_CREATE_TOTAL, M_BULK_KILL, M_CHURN, M_EMPTY,
-       M_COUNT };
+       M_CHAIN, M_COUNT };
 
 static const float DT = 0.04f;
 static const uint32_t EMPTY_STEPS = 20000u;
 static const uint32_t EMPTY_WARMUP = 1000u;
+enum { CHAIN_SYSTEMS = 2000 };
 static const unsigned long MAX_ENTITIES = 100000000ul;
 static const unsigned long MAX_THREADS = 256ul;
 static const unsigned long MAX_REPEAT = 1000ul;
@@ -529,6 +532,42 @@ static void bench_empty_dag(const options *o, series *s)
     ecs_context_destroy(ctx);
 }
 
+/* (7) Start-up: ecs_context_create for CHAIN_SYSTEMS systems, each writing
+ * one component after the one before (validation sees every pair of
+ * systems that share the component and must find the path between them),
+ * destroyed again outside the time. */
+static void bench_chain(const options *o, series *s)
+{
+    static const ecs_component_def comps[] = {{"value", sizeof(float), 0}};
+    ecs_system_def *systems = xcalloc(CHAIN_SYSTEMS, sizeof *systems);
+    uint32_t *before = xcalloc(CHAIN_SYSTEMS, sizeof *before);
+    char (*names)[16] = xcalloc(CHAIN_SYSTEMS, sizeof *names);
+    static const uint32_t value[] = {0};
+    for (uint32_t k = 0; k < CHAIN_SYSTEMS; k++) {
+        before[k] = k ? k - 1u : 0u;
+        snprintf(names[k], sizeof names[k], "link%u", (unsigned)k);
+        systems[k] = (ecs_system_def){.name = names[k], .writes = {value, 1},
+                                      .after = {&before[k], k ? 1u : 0u},
+                                      .parallelism = {.split = ECS_SPLIT_PER_WORKER},
+                                      .process = nothing};
+    }
+    ecs_config cfg = ecs_default_config();
+    cfg.components = comps;
+    cfg.component_count = 1;
+    cfg.systems = systems;
+    cfg.system_count = CHAIN_SYSTEMS;
+    cfg.workers = o->threads;
+    for (uint32_t r = 0; r < o->repeat; r++) {
+        double t0 = now_ms();
+        ecs_context *ctx = new_context(&cfg);
+        s->ms[r] = now_ms() - t0;
+        ecs_context_destroy(ctx);
+    }
+    free(names);
+    free(before);
+    free(systems);
+}
+
 /* ---- report --------------------------------------------------------------- */
 
 static void print_row(const series *s, double baseline, uint32_t per)
@@ -640,7 +679,8 @@ int main(int argc, char **argv)
         [M_BULK_CREATE_TOTAL] = "create+add N in bulk + refresh",
         [M_BULK_KILL] = "kill N in bulk + refresh",
         [M_CHURN] = "ecs step, per-worker, after churn",
-        [M_EMPTY] = "empty step, 9-system DAG"};
+        [M_EMPTY] = "empty step, 9-system DAG",
+        [M_CHAIN] = "context create, 2000-system chain"};
     for (int k = 0; k < M_COUNT; k++)
         m[k] = (series){names[k], xcalloc(o.repeat, sizeof(double)), 0.0, 0.0};
 
@@ -653,6 +693,7 @@ int main(int argc, char **argv)
                &m[M_BULK_KILL]);
     bench_churn(&o, plain_v, &m[M_CHURN]);
     bench_empty_dag(&o, &m[M_EMPTY]);
+    bench_chain(&o, &m[M_CHAIN]);
     printf("verified: 3 ECS runs match the plain loop bit for bit after %u steps "
            "(checksum %.6g)\n\n", 1 + o.repeat, checksum);
 
@@ -664,9 +705,10 @@ int main(int argc, char **argv)
     static const int rows[M_COUNT] = {
         M_PLAIN,  M_SERIAL,      M_PARALLEL,       M_CHURN,             M_CREATE,
         M_SUBSCRIBE, M_CREATE_TOTAL, M_KILL,       M_BULK_CREATE,       M_BULK_SUBSCRIBE,
-        M_BULK_CREATE_TOTAL, M_BULK_KILL, M_EMPTY};
+        M_BULK_CREATE_TOTAL, M_BULK_KILL, M_EMPTY, M_CHAIN};
     for (int k = 0; k < M_COUNT; k++) /* ratios for the iteration rows only */
-        print_row(&m[rows[k]], k < 4 ? base : 0.0, rows[k] == M_EMPTY ? 0 : o.entities);
+        print_row(&m[rows[k]], k < 4 ? base : 0.0,
+                  rows[k] == M_EMPTY || rows[k] == M_CHAIN ? 0 : o.entities);
     printf("(each ecs step row is one whole ecs_step, refresh included; the empty step is the\n"
            " mean over %u steps per repetition; \"+ refresh\" rows time the calls and the\n"
            " refresh that makes the entities visible to systems (subscribes or reclaims them),\n"
@@ -681,6 +723,7 @@ int main(int argc, char **argv)
     print_figure("per-worker step after churn / fresh per-worker step",
                  m[M_CHURN].median / m[M_PARALLEL].median, "x");
     print_figure("empty step of the 9-system DAG", m[M_EMPTY].median * 1e3, " us");
+    print_figure("context creation, a chain of 2000 systems", m[M_CHAIN].median, " ms");
     if (o.entities == 1000000u) print_flecs_reference(m);
 
     if (o.csv) csv_finish(&csv, &o, m);

@@ -73,6 +73,7 @@ check "--csv: the file replaced whole, one row per measurement and repetition" \
     "$([ $rc -eq 0 ] || echo "exit $rc: $(head -c 200 e)")" \
     "$(head -1 e.csv | grep -q '^measurement,repeat,ms' || echo "header: $(head -c 60 e.csv)")" \
     "$([ "$(grep -c ',1,' e.csv)" -ge 2 ] || echo 'fewer rows than measurements')" \
+    "$(grep -q '^"context create, 2000-system chain",1,' e.csv || echo 'no start-up row')" \
     "$([ "$(ls -A | tr '\n' ' ')" = "e e.csv o " ] || echo "files now: $(ls -A | tr '\n' ' ')")"
 
 echo old >e.csv
