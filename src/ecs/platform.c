@@ -17,6 +17,7 @@
 #define WIN32_LEAN_AND_MEAN
 #include <windows.h> /* WaitOnAddress: link Synchronization.lib */
 #else
+#include <sched.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -202,6 +203,15 @@ uint32_t ecs__cpu_count(void)
 #else
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (n > (long)UINT32_MAX ? UINT32_MAX : (uint32_t)n) : 1u;
+#endif
+}
+
+void ecs__yield(void)
+{
+#if defined(_WIN32)
+    (void)SwitchToThread();
+#else
+    (void)sched_yield();
 #endif
 }
 

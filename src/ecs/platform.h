@@ -21,6 +21,10 @@ uint64_t ecs__now_ns(void);
 /* Processors online now, at least 1. */
 uint32_t ecs__cpu_count(void);
 
+/* Gives the processor to another runnable thread, if any (sched_yield,
+ * SwitchToThread on Windows); returns at once otherwise. */
+void ecs__yield(void);
+
 /* Blocks while *word == expected, until a wake call on word. It may also
  * return early for no reason: callers re-check their condition. A waker
  * changes the word first, then calls wake, so a waiter that has not

@@ -13,15 +13,19 @@
  * holds that entity range's columns from the systems before. Each thread
  * has a small inbox (slots filled and emptied by compare-and-swap, so any
  * thread can post to it without waiting) that it empties before anything
- * else, and the push wakes that thread if it sleeps. Another thread takes
- * from the inbox only once it has looked for work for POOL_STEAL_NS, or
- * just before it sleeps, so a subtask waits for its own thread while that
- * thread is about to be free and still runs when it is not. A full inbox
- * sends the job to the pusher's ring like any other.
+ * else. Another thread takes from the inbox only once it has looked for
+ * work for POOL_STEAL_NS, or just before it sleeps, so a subtask waits for
+ * its own thread while that thread is about to be free and still runs
+ * when it is not. Only an awake thread gets jobs in its inbox: one that
+ * sleeps (or is being woken) is woken by the push, and its job goes to
+ * the pusher's ring like any other, since the wake-up's latency (tens of
+ * microseconds on a virtual machine) plus the others' POOL_STEAL_NS of
+ * restraint would leave the job waiting while the pusher, say, is about to
+ * look for work. A full inbox sends the job to the pusher's ring too.
  *
  * Looking for work: an idle thread (or one waiting on a counter) looks at
- * its inbox and every ring for POOL_SPIN_NS, pausing between looks, then
- * sleeps. The spin bridges the short gaps between the systems of a frame
+ * its inbox and every ring for POOL_SPIN_NS, pausing between its first
+ * looks and yielding the processor between the later ones, then sleeps. The spin bridges the short gaps between the systems of a frame
  * without a system call.
  *
  * Crowding: with more threads than processors (ecs_pool_set_cpus) a
@@ -104,6 +108,14 @@
 #ifndef POOL_SPIN_NS
 #define POOL_SPIN_NS 250000u
 #endif
+/* Looks for work a thread makes with a pause between them before it
+ * yields between them instead: a few microseconds of pauses catch the
+ * work that follows at once; past that, each look first offers the
+ * processor to any other runnable thread (a system call, so the looks
+ * come far less often), and a thread that only paused would keep its
+ * processor, and on a shared core or a virtual machine the working
+ * threads' too, busier for the rest of the spin. */
+#define POOL_PAUSES 64u
 /* How long an idle thread leaves the jobs addressed to a busy thread
  * alone: a subtask run where its entity range's columns are not cached
  * costs several times more than one run where they are, so a thread that
@@ -215,7 +227,8 @@ static ecs_job *pool_find(ecs_pool *pool, atomic_uint *counter)
             else if (t - start > POOL_SPIN_NS) return NULL;
             steal = t - start > POOL_STEAL_NS;
         }
-        ck_pr_stall();
+        if (i < POOL_PAUSES) ck_pr_stall();
+        else ecs__yield();
     }
 }
 
@@ -386,9 +399,20 @@ static bool inbox_put(ecs_pool *pool, uint32_t t, ecs_job *job)
     return false;
 }
 
+/* Whether thread t is awake (not asleep, blocked or being woken): only
+ * then is a job addressed to it. A sleeping thread takes a wake-up's
+ * latency (tens of microseconds on a virtual machine) to reach its inbox,
+ * and the others would leave the job alone for POOL_STEAL_NS first; on the
+ * pusher's ring it goes to whoever looks first, the pusher included. */
+static bool awake(ecs_pool *pool, uint32_t t)
+{
+    return atomic_load_explicit(&pool->th[t].state, memory_order_relaxed) == POOL_AWAKE;
+}
+
 /* Jobs 0..n-1 but `skip`, from skip + 1 on and wrapping round (skip >= n:
  * all of them, from 0). When `addressed`, job k goes to thread k's inbox
- * if it has room (k < active), else like the others to this thread's ring. */
+ * if it has room (k < active) and thread k is awake, else like the others
+ * to this thread's ring. */
 static bool push_jobs(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n, uint32_t skip,
                       bool addressed)
 {
@@ -401,8 +425,11 @@ static bool push_jobs(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n,
         if (k == skip) continue;
         ecs_job *job = (ecs_job *)(void *)((char *)first + k * stride);
         atomic_store_explicit(&job->published, 1, memory_order_release);
-        if (addressed && inbox_put(pool, k, job)) continue;
-        if (ck_ring_enqueue_spmc(&me->ring, me->slots, job)) queued++;
+        bool to_inbox = addressed && awake(pool, k);
+        if (to_inbox && inbox_put(pool, k, job)) continue;
+        /* A job for a thread that sleeps is not counted: the claim of its
+         * thread below wakes one for it. */
+        if (ck_ring_enqueue_spmc(&me->ring, me->slots, job)) queued += !addressed || to_inbox;
         else pool_run(job); /* full: run it here rather than lose or block */
     }
     /* The ring's tail is published with a plain store: without a full fence

@@ -103,9 +103,11 @@ bool ecs_pool_push(ecs_pool *pool, ecs_job *job);
 bool ecs_pool_push_batch(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n);
 /* The same for every job of the array but job `own` (< n), which the
  * caller runs itself: jobs own + 1 .. n - 1, then 0 .. own - 1, as one
- * batch. When n <= the active count, job k is addressed to thread k: the
- * push wakes that thread if it sleeps, and it takes the job before any
- * other; the others take it only after being idle a while (see pool.c). */
+ * batch. When n <= the active count, job k is meant for thread k: if that
+ * thread is awake the job is addressed to it, which takes it before any
+ * other (the others only after being idle a while); if it sleeps, the push
+ * wakes it and the job goes to the caller's ring, for whoever looks first
+ * (see pool.c). */
 bool ecs_pool_push_others(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n,
                           uint32_t own);
 /* Runs queued jobs until *counter is zero. Whoever brings a waited-on
