@@ -396,6 +396,66 @@ static void test_batch_wakes(void **state)
     ecs_pool_destroy(pool);
 }
 
+/* A job that notes the most idle workers it saw spinning. */
+typedef struct spin_job {
+    ecs_job job;
+    ecs_pool *pool;
+    atomic_uint *counter, *most_spinning, *runs;
+} spin_job;
+
+static void spin_run(ecs_job *job)
+{
+    spin_job *s = (spin_job *)(void *)((char *)job - offsetof(spin_job, job));
+    ecs_pool *pool = s->pool;
+    atomic_uint *counter = s->counter;
+    unsigned now = ecs_pool_wakes(pool).spinning;
+    unsigned most = atomic_load(s->most_spinning);
+    while (now > most && !atomic_compare_exchange_weak(s->most_spinning, &most, now)) {}
+    atomic_fetch_add(s->runs, 1);
+    if (atomic_fetch_sub_explicit(counter, 1, memory_order_acq_rel) == 1)
+        ecs_pool_notify(pool, counter);
+}
+
+/* A crowded pool (8 threads planned for 2 processors) lets at most one
+ * idle worker spin at a time while the rest sleep; every job still runs
+ * once, and when the work ends every worker sleeps. Uncrowded, every idle
+ * worker may spin. */
+static void test_crowded_spinners(void **state)
+{
+    (void)state;
+    enum { THREADS = 8, JOBS_PER_BATCH = 7, BATCHES = 300 };
+    for (uint32_t cpus = 2; cpus <= THREADS; cpus += THREADS - 2) {
+        ecs_pool *pool = ecs_pool_create(THREADS);
+        assert_non_null(pool);
+        ecs_pool_set_cpus(pool, cpus);
+        atomic_uint most, runs;
+        atomic_init(&most, 0);
+        atomic_init(&runs, 0);
+        uint32_t most_seen = 0;
+        for (uint32_t b = 0; b < BATCHES; b++) {
+            spin_job jobs[JOBS_PER_BATCH];
+            atomic_uint counter;
+            atomic_init(&counter, JOBS_PER_BATCH);
+            for (uint32_t k = 0; k < JOBS_PER_BATCH; k++) {
+                jobs[k] = (spin_job){.pool = pool, .counter = &counter, .most_spinning = &most,
+                                     .runs = &runs};
+                jobs[k].job.run = spin_run;
+            }
+            ecs_pool_push_batch(pool, &jobs[0].job, sizeof jobs[0], JOBS_PER_BATCH);
+            uint32_t now = ecs_pool_wakes(pool).spinning;
+            most_seen = now > most_seen ? now : most_seen;
+            ecs_pool_wait(pool, &counter);
+        }
+        assert_int_equal(atomic_load(&runs), BATCHES * JOBS_PER_BATCH);
+        uint32_t most_all = atomic_load(&most) > most_seen ? atomic_load(&most) : most_seen;
+        print_message("%u processors: at most %u idle workers seen spinning\n", cpus, most_all);
+        if (cpus == 2) assert_true(most_all <= 1);
+        wait_for_sleepers(pool, THREADS - 1); /* idle: every worker sleeps in the end */
+        assert_int_equal(ecs_pool_wakes(pool).spinning, 0);
+        ecs_pool_destroy(pool);
+    }
+}
+
 /* A job that records which pool thread ran it, sets a flag, and then
  * (when hold_until is set) keeps its thread until that flag is set. */
 typedef struct where_job {
@@ -579,6 +639,7 @@ int main(void)
         cmocka_unit_test(test_addressed_job_taken_from_busy_thread),
         cmocka_unit_test(test_notify_after_relaxed_store),
         cmocka_unit_test(test_batch_wakes),
+        cmocka_unit_test(test_crowded_spinners),
         cmocka_unit_test(test_addressed_job_wakes_its_thread),
         cmocka_unit_test(test_notify_wakes_only_its_waiters),
         cmocka_unit_test(test_push_from_other_thread_refused),

@@ -16,25 +16,36 @@
  * else. Another thread takes from the inbox only once it has looked for
  * work for POOL_STEAL_NS, or just before it sleeps, so a subtask waits for
  * its own thread while that thread is about to be free and still runs
- * when it is not. Only an awake thread gets jobs in its inbox: one that
- * sleeps (or is being woken) is woken by the push, and its job goes to
- * the pusher's ring like any other, since the wake-up's latency (tens of
- * microseconds on a virtual machine) plus the others' POOL_STEAL_NS of
- * restraint would leave the job waiting while the pusher, say, is about to
- * look for work. A full inbox sends the job to the pusher's ring too.
+ * when it is not. Only an awake thread gets jobs in its inbox (and the
+ * push wakes it if it fell asleep meanwhile, the job still there): a job
+ * for a thread that sleeps (or is being woken) goes to the pusher's ring
+ * like any other, since the wake-up's latency (tens of microseconds on a
+ * virtual machine) plus the others' POOL_STEAL_NS of restraint would
+ * leave it waiting while a spinner, or the pusher itself, could take it
+ * at once. A full inbox sends the job to the pusher's ring too.
  *
  * Looking for work: an idle thread (or one waiting on a counter) looks at
  * its inbox and every ring for POOL_SPIN_NS, pausing between its first
  * looks and yielding the processor between the later ones, then sleeps. The spin bridges the short gaps between the systems of a frame
  * without a system call.
  *
- * Crowding: with more threads than processors (ecs_pool_set_cpus) a
- * spinning thread would hold a processor that a runnable one needs, and a
- * woken one would wait for a processor anyway. So a crowded pool skips the
- * spin (a thread looks once, then sleeps), addresses no job to a thread
- * (the jobs go to the pusher's ring, where whoever is awake takes them),
- * and a push wakes at most as many sleepers as there are processors: the
- * threads it wakes take one job after another until the ring is empty.
+ * Spinners: idle workers that are looking for work count themselves in
+ * `spinning`, and a push wakes as many sleepers as it queued jobs beyond
+ * them: a spinner takes a job without the wake-up's system call, which
+ * on a virtual machine costs tens of microseconds of the pusher's time.
+ * A spinner uncounts itself before it announces its sleep, and the look
+ * it takes after that announcement's fence sees any job of a push that
+ * counted it (the push reads `spinning` after its own fence).
+ *
+ * Crowding: with more threads than processors (ecs_pool_set_cpus) every
+ * idle thread spinning would hold processors that runnable ones need. So
+ * in a crowded pool at most cpus - 1 idle workers spin at a time (the
+ * others look once, then sleep), leaving a processor to the thread that
+ * works; a thread waiting on a counter still spins (it yields between its
+ * later looks). No job is addressed to a thread (the jobs go to the
+ * pusher's ring, where whoever is awake takes them), and a push wakes at
+ * most as many sleepers as there are processors: the threads it wakes
+ * take one job after another until the ring is empty.
  *
  * Sleeping: each thread has a state word on a cache line of its own
  * (pool_thread.state), which is also the word it waits on (platform.h).
@@ -207,10 +218,32 @@ static void pool_run(ecs_job *job)
     job->run(job);
 }
 
+/* Whether an idle worker may spin: always in a pool that fits its
+ * processors; in a crowded one while fewer than cpus - 1 others spin (the
+ * spinners then take a processor each and leave one to the thread that
+ * works). If so it counts itself in `spinning`. */
+static bool spin_begin(ecs_pool *pool)
+{
+    if (!crowded(pool)) {
+        atomic_fetch_add_explicit(&pool->spinning, 1, memory_order_relaxed);
+        return true;
+    }
+    uint32_t cpus = atomic_load_explicit(&pool->cpus, memory_order_relaxed);
+    unsigned n = atomic_load_explicit(&pool->spinning, memory_order_relaxed);
+    while (n + 1u < cpus)
+        if (atomic_compare_exchange_weak_explicit(&pool->spinning, &n, n + 1u, memory_order_relaxed,
+                                                  memory_order_relaxed))
+            return true;
+    return false;
+}
+
 /* Looks for work for the pool's spin time: returns a job, or NULL once
  * that passed without one (or the waited-on counter reached zero, or this
- * worker was parked). */
-static ecs_job *pool_find(ecs_pool *pool, atomic_uint *counter)
+ * worker was parked). A thread waiting on a counter always spins (it is
+ * on the step's path: the owner waiting for the systems to finish); an
+ * idle worker as spin_begin allows, counted in `spinning` while it
+ * looks. */
+static ecs_job *pool_look(ecs_pool *pool, atomic_uint *counter, bool spin)
 {
     ecs_job *job;
     uint64_t start = 0;
@@ -220,7 +253,7 @@ static ecs_job *pool_find(ecs_pool *pool, atomic_uint *counter)
         if (pool_take(pool, &job, steal)) return job;
         if (counter && atomic_load_explicit(counter, memory_order_acquire) == 0) return NULL;
         if (!counter && atomic_load_explicit(&pool->stopping, memory_order_relaxed)) return NULL;
-        if (crowded(pool)) return NULL;
+        if (!spin) return NULL;
         if ((i & 15) == 15) {
             uint64_t t = ecs__now_ns();
             if (start == 0) start = t;
@@ -230,6 +263,18 @@ static ecs_job *pool_find(ecs_pool *pool, atomic_uint *counter)
         if (i < POOL_PAUSES) ck_pr_stall();
         else ecs__yield();
     }
+}
+
+static ecs_job *pool_find(ecs_pool *pool, atomic_uint *counter)
+{
+    if (counter) return pool_look(pool, counter, true);
+    bool spin = spin_begin(pool);
+    ecs_job *job = pool_look(pool, NULL, spin);
+    /* Before any announcement to sleep: a push that saw this thread
+     * counted here woke one thread fewer, and this thread's last look
+     * before it sleeps (after its fence) sees that push's jobs. */
+    if (spin) atomic_fetch_sub_explicit(&pool->spinning, 1, memory_order_relaxed);
+    return job;
 }
 
 /* Blocks while this worker is inactive (and the pool not stopping). */
@@ -409,6 +454,14 @@ static bool awake(ecs_pool *pool, uint32_t t)
     return atomic_load_explicit(&pool->th[t].state, memory_order_relaxed) == POOL_AWAKE;
 }
 
+/* Whether job sits in thread t's inbox. */
+static bool in_inbox(ecs_pool *pool, uint32_t t, const ecs_job *job)
+{
+    for (uint32_t k = 0; k < POOL_INBOX; k++)
+        if (atomic_load_explicit(&pool->th[t].inbox[k], memory_order_relaxed) == job) return true;
+    return false;
+}
+
 /* Jobs 0..n-1 but `skip`, from skip + 1 on and wrapping round (skip >= n:
  * all of them, from 0). When `addressed`, job k goes to thread k's inbox
  * if it has room (k < active) and thread k is awake, else like the others
@@ -425,11 +478,8 @@ static bool push_jobs(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n,
         if (k == skip) continue;
         ecs_job *job = (ecs_job *)(void *)((char *)first + k * stride);
         atomic_store_explicit(&job->published, 1, memory_order_release);
-        bool to_inbox = addressed && awake(pool, k);
-        if (to_inbox && inbox_put(pool, k, job)) continue;
-        /* A job for a thread that sleeps is not counted: the claim of its
-         * thread below wakes one for it. */
-        if (ck_ring_enqueue_spmc(&me->ring, me->slots, job)) queued += !addressed || to_inbox;
+        if (addressed && awake(pool, k) && inbox_put(pool, k, job)) continue;
+        if (ck_ring_enqueue_spmc(&me->ring, me->slots, job)) queued++;
         else pool_run(job); /* full: run it here rather than lose or block */
     }
     /* The ring's tail is published with a plain store: without a full fence
@@ -437,10 +487,18 @@ static bool push_jobs(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n,
      * a store after a later load), and a thread that just found the ring
      * empty would sleep through these jobs. */
     atomic_thread_fence(memory_order_seq_cst);
+    /* A job still in its thread's inbox wakes that thread if it sleeps
+     * (it was awake a moment ago). */
     uint32_t woke = 0;
     for (uint32_t i = 0; addressed && i < n; i++)
-        if (i != skip) woke += pool_claim(pool, i, POOL_CLAIMED_JOB);
+        if (i != skip && in_inbox(pool, i, (ecs_job *)(void *)((char *)first + i * stride)))
+            woke += pool_claim(pool, i, POOL_CLAIMED_JOB);
+    /* Idle workers that spin take queued jobs without a wake-up: a push
+     * wakes as many sleepers as it queued jobs beyond them (at most the
+     * processors, in a crowded pool). */
     uint32_t cpus = atomic_load_explicit(&pool->cpus, memory_order_relaxed);
+    unsigned spinning = atomic_load_explicit(&pool->spinning, memory_order_relaxed);
+    queued = queued > spinning ? queued - spinning : 0u;
     woke += pool_wake_any(pool, crowded(pool) && queued > cpus ? cpus : queued);
     pool_count_wakes(pool, woke);
     return true;

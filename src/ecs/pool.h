@@ -68,6 +68,7 @@ uint32_t ecs_pool_parked(ecs_pool *pool);
  * (for tests). */
 typedef struct ecs_pool_wake_stats {
     uint32_t sleepers, blocked, wake_calls, woken;
+    uint32_t spinning; /* idle workers looking for work now */
 } ecs_pool_wake_stats;
 ecs_pool_wake_stats ecs_pool_wakes(ecs_pool *pool);
 
@@ -105,9 +106,9 @@ bool ecs_pool_push_batch(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t
  * caller runs itself: jobs own + 1 .. n - 1, then 0 .. own - 1, as one
  * batch. When n <= the active count, job k is meant for thread k: if that
  * thread is awake the job is addressed to it, which takes it before any
- * other (the others only after being idle a while); if it sleeps, the push
- * wakes it and the job goes to the caller's ring, for whoever looks first
- * (see pool.c). */
+ * other (the others only after being idle a while); if it sleeps, the job
+ * goes to the caller's ring like any other, for whoever looks first (see
+ * pool.c). */
 bool ecs_pool_push_others(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n,
                           uint32_t own);
 /* Runs queued jobs until *counter is zero. Whoever brings a waited-on

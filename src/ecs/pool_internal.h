@@ -47,6 +47,7 @@ struct ecs_pool {
     _Atomic(const char *) owner; /* the owner thread's tls_token */
 
     _Alignas(64) atomic_uint sleepers; /* threads announced to sleep */
+    atomic_uint spinning;              /* idle workers looking for work (pool_find) */
     atomic_uint counter_sleepers;      /* those of them waiting on a counter */
     atomic_uint wake_calls, woken;     /* pushes and notifies that woke anyone, threads woken */
 

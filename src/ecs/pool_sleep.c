@@ -122,7 +122,8 @@ ecs_pool_wake_stats ecs_pool_wakes(ecs_pool *pool)
     return (ecs_pool_wake_stats){
         atomic_load_explicit(&pool->sleepers, memory_order_acquire), blocked,
         atomic_load_explicit(&pool->wake_calls, memory_order_relaxed),
-        atomic_load_explicit(&pool->woken, memory_order_relaxed)};
+        atomic_load_explicit(&pool->woken, memory_order_relaxed),
+        atomic_load_explicit(&pool->spinning, memory_order_relaxed)};
 }
 
 uint32_t ecs_pool_sleeps(ecs_pool *pool, uint32_t thread, uint64_t from, uint64_t to,
