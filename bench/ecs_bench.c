@@ -487,6 +487,19 @@ static void bench_churn(const options *o, const vec2 *plain_v, series *s)
 
 static void nothing(ecs_iter *it) { (void)it; }
 
+/* A context of these components and systems on --threads workers. */
+static ecs_config dag_config(const options *o, const ecs_component_def *comps, uint32_t ncomp,
+                             const ecs_system_def *systems, uint32_t nsys)
+{
+    ecs_config cfg = ecs_default_config();
+    cfg.components = comps;
+    cfg.component_count = ncomp;
+    cfg.systems = systems;
+    cfg.system_count = nsys;
+    cfg.workers = o->threads;
+    return cfg;
+}
+
 /* (6) The particle simulation's DAG with no entities: pure scheduling. */
 static void bench_empty_dag(const options *o, series *s)
 {
@@ -514,12 +527,7 @@ static void bench_empty_dag(const options *o, series *s)
         SYS("fade", ECS_IDS(D_LIFE), ECS_IDS(D_COLOR), ECS_IDS(S_LIFE), pw, 0),
     };
 #undef SYS
-    ecs_config cfg = ecs_default_config();
-    cfg.components = comps;
-    cfg.component_count = 6;
-    cfg.systems = systems;
-    cfg.system_count = S_COUNT;
-    cfg.workers = o->threads;
+    ecs_config cfg = dag_config(o, comps, 6, systems, S_COUNT);
     ecs_context *ctx = new_context(&cfg);
     for (uint32_t k = 0; k < EMPTY_WARMUP; k++)
         check(ecs_step(ctx, NULL, NULL), "ecs_step");
@@ -551,12 +559,7 @@ static void bench_chain(const options *o, series *s)
                                       .parallelism = {.split = ECS_SPLIT_PER_WORKER},
                                       .process = nothing};
     }
-    ecs_config cfg = ecs_default_config();
-    cfg.components = comps;
-    cfg.component_count = 1;
-    cfg.systems = systems;
-    cfg.system_count = CHAIN_SYSTEMS;
-    cfg.workers = o->threads;
+    ecs_config cfg = dag_config(o, comps, 1, systems, CHAIN_SYSTEMS);
     for (uint32_t r = 0; r < o->repeat; r++) {
         double t0 = now_ms();
         ecs_context *ctx = new_context(&cfg);

@@ -26,8 +26,9 @@
  *
  * Looking for work: an idle thread (or one waiting on a counter) looks at
  * its inbox and every ring for POOL_SPIN_NS, pausing between its first
- * looks and yielding the processor between the later ones, then sleeps. The spin bridges the short gaps between the systems of a frame
- * without a system call.
+ * looks and yielding the processor between the later ones, then sleeps.
+ * The spin bridges the short gaps between the systems of a frame without
+ * a system call.
  *
  * Spinners: idle workers that are looking for work count themselves in
  * `spinning`, and a push wakes as many sleepers as it queued jobs beyond
@@ -462,6 +463,12 @@ static bool in_inbox(ecs_pool *pool, uint32_t t, const ecs_job *job)
     return false;
 }
 
+/* The k-th job of an array of structs that embed one every stride bytes. */
+static ecs_job *job_at(ecs_job *first, size_t stride, uint32_t k)
+{
+    return (ecs_job *)(void *)((char *)first + k * stride);
+}
+
 /* Jobs 0..n-1 but `skip`, from skip + 1 on and wrapping round (skip >= n:
  * all of them, from 0). When `addressed`, job k goes to thread k's inbox
  * if it has room (k < active) and thread k is awake, else like the others
@@ -476,7 +483,7 @@ static bool push_jobs(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n,
     for (uint32_t i = 0; i < n; i++) {
         uint32_t k = skip < n ? (skip + 1u + i) % n : i;
         if (k == skip) continue;
-        ecs_job *job = (ecs_job *)(void *)((char *)first + k * stride);
+        ecs_job *job = job_at(first, stride, k);
         atomic_store_explicit(&job->published, 1, memory_order_release);
         if (addressed && awake(pool, k) && inbox_put(pool, k, job)) continue;
         if (ck_ring_enqueue_spmc(&me->ring, me->slots, job)) queued++;
@@ -491,7 +498,7 @@ static bool push_jobs(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n,
      * (it was awake a moment ago). */
     uint32_t woke = 0;
     for (uint32_t i = 0; addressed && i < n; i++)
-        if (i != skip && in_inbox(pool, i, (ecs_job *)(void *)((char *)first + i * stride)))
+        if (i != skip && in_inbox(pool, i, job_at(first, stride, i)))
             woke += pool_claim(pool, i, POOL_CLAIMED_JOB);
     /* Idle workers that spin take queued jobs without a wake-up: a push
      * wakes as many sleepers as it queued jobs beyond them (at most the

@@ -193,6 +193,13 @@ static void sort_pass(const uint64_t *in, uint64_t *restrict out, uint32_t n, ui
  * one counting pass: 2048 buckets fit the first-level cache. */
 #define RADIX_BITS 11u
 
+/* The cell starts (cells + 1 words), allocated when first needed and
+ * kept; false when out of memory. */
+static bool starts_ready(sim_grid *g)
+{
+    return g->start || (g->start = regrow(NULL, ((size_t)g->cells + 1u) * sizeof *g->start));
+}
+
 int sim_grid_plan(sim_grid *g, uint32_t parts, uint32_t n)
 {
     assert(parts >= 1 && parts <= g->parts_max);
@@ -212,7 +219,7 @@ int sim_grid_plan(sim_grid *g, uint32_t parts, uint32_t n)
         g->tally = t;
         g->tally_rows = parts;
     }
-    if (!g->start && !(g->start = regrow(NULL, ((size_t)g->cells + 1u) * sizeof *g->start))) {
+    if (!starts_ready(g)) {
         g->counting = false;
         return -1;
     }
@@ -444,8 +451,7 @@ int sim_grid_scan_offsets(sim_grid *g, uint32_t ranges)
     /* A counting build is dense (cells <= SIM_GRID_COUNTING x points) and
      * its starts were allocated by the plan. */
     g->dense = g->counting || (uint64_t)g->cells <= (uint64_t)SIM_GRID_DENSE * sum;
-    if (g->dense && !g->start && !(g->start = regrow(NULL, ((size_t)g->cells + 1u) * sizeof *g->start)))
-        return -1;
+    if (g->dense && !starts_ready(g)) return -1;
     if (!g->dense && sum > g->span_cap) {
         /* As many as the items: doubled, so this grows as rarely. */
         sim_grid_span *sp = regrow(g->span, (size_t)g->cap * sizeof *sp);
