@@ -519,6 +519,61 @@ static void test_addressed_job_taken_from_busy_thread(void **state)
     ecs_pool_destroy(pool);
 }
 
+/* A crowded pool (8 threads planned for 2 processors) runs as a pool of 2
+ * that calls on the others only for a free processor. With every worker
+ * asleep a push wakes one, the nearest (thread 1). With thread 1 busy and
+ * the pusher awake both processors are held: a batch of three wakes
+ * nobody and the pusher runs it, and a pass of two subtasks addresses the
+ * second to thread 1, which runs it once its job ends. The others sleep
+ * throughout, so every step is decided. */
+static void test_crowded_pool_wakes_for_free_processors(void **state)
+{
+    (void)state;
+    ecs_pool *pool = ecs_pool_create(8);
+    assert_non_null(pool);
+    ecs_pool_set_cpus(pool, 2);
+    wait_for_sleepers(pool, 7);
+    atomic_uint busy_counter, batch_counter, pair_counter;
+    atomic_int go, busy_started, unused, pair_ran;
+    atomic_init(&busy_counter, 1);
+    atomic_init(&batch_counter, 3);
+    atomic_init(&pair_counter, 1);
+    atomic_init(&go, 0);
+    atomic_init(&busy_started, 0);
+    atomic_init(&unused, 0);
+    atomic_init(&pair_ran, 0);
+    where_job busy, batch[3], pair[2];
+    where_init(&busy, pool, &busy_counter, &busy_started, &go);
+    ecs_pool_wake_stats s0 = ecs_pool_wakes(pool);
+    assert_true(ecs_pool_push(pool, &busy.job));
+    while (!atomic_load_explicit(&busy_started, memory_order_acquire)) sched_yield();
+    ecs_pool_wake_stats s1 = ecs_pool_wakes(pool);
+    assert_int_equal(s1.woken - s0.woken, 1);
+    assert_int_equal(atomic_load(&busy.ran_on), 1);
+    wait_for_sleepers(pool, 6);
+
+    for (uint32_t k = 0; k < 3; k++) where_init(&batch[k], pool, &batch_counter, &unused, NULL);
+    assert_true(ecs_pool_push_batch(pool, &batch[0].job, sizeof batch[0], 3));
+    ecs_pool_wake_stats s2 = ecs_pool_wakes(pool);
+    assert_int_equal(s2.woken - s1.woken, 0);
+    ecs_pool_wait(pool, &batch_counter);
+    for (uint32_t k = 0; k < 3; k++) assert_int_equal(atomic_load(&batch[k].ran_on), 0);
+
+    where_init(&pair[0], pool, &pair_counter, &unused, NULL); /* the caller's own */
+    where_init(&pair[1], pool, &pair_counter, &pair_ran, NULL);
+    assert_true(ecs_pool_push_others(pool, &pair[0].job, sizeof pair[0], 2, 0));
+    ecs_pool_wake_stats s3 = ecs_pool_wakes(pool);
+    assert_int_equal(s3.woken - s2.woken, 0);
+    atomic_store_explicit(&go, 1, memory_order_release);
+    while (!atomic_load_explicit(&pair_ran, memory_order_acquire)) sched_yield();
+    assert_int_equal(atomic_load(&pair[1].ran_on), 1);
+    assert_int_equal(atomic_load(&pair[0].ran_on), UINT32_MAX);
+    ecs_pool_wait(pool, &busy_counter);
+    ecs_pool_wait(pool, &pair_counter);
+    assert_int_equal(ecs_pool_wakes(pool).blocked, 6); /* threads 2 to 7 never woke */
+    ecs_pool_destroy(pool);
+}
+
 /* A job addressed to a sleeping thread wakes that thread and no other:
  * with jobs for threads 1 and 2 of four, those two wake and run them, and
  * thread 3 sleeps on. The jobs hold until released and the caller takes part in
@@ -641,6 +696,7 @@ int main(void)
         cmocka_unit_test(test_batch_wakes),
         cmocka_unit_test(test_crowded_spinners),
         cmocka_unit_test(test_addressed_job_wakes_its_thread),
+        cmocka_unit_test(test_crowded_pool_wakes_for_free_processors),
         cmocka_unit_test(test_notify_wakes_only_its_waiters),
         cmocka_unit_test(test_push_from_other_thread_refused),
         cmocka_unit_test(test_create_destroy),

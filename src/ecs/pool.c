@@ -39,14 +39,18 @@
  * counted it (the push reads `spinning` after its own fence).
  *
  * Crowding: with more threads than processors (ecs_pool_set_cpus) every
- * idle thread spinning would hold processors that runnable ones need. So
- * in a crowded pool at most cpus - 1 idle workers spin at a time (the
- * others look once, then sleep), leaving a processor to the thread that
- * works; a thread waiting on a counter still spins (it yields between its
- * later looks). No job is addressed to a thread (the jobs go to the
- * pusher's ring, where whoever is awake takes them), and a push wakes at
- * most as many sleepers as there are processors: the threads it wakes
- * take one job after another until the ring is empty.
+ * idle thread spinning would hold processors that runnable ones need, and
+ * every thread woken would share a processor with one already working. So
+ * a crowded pool runs as a pool of `cpus` threads that calls on the rest
+ * only when they have a processor to run on. Only the first cpus threads
+ * (the owner and workers 1 to cpus - 1) spin when idle; the others look
+ * once, then sleep. Jobs of a pass of at most cpus subtasks are addressed
+ * as in a pool that fits (to threads that spin when idle, so their caches
+ * keep their ranges). A push wakes sleepers only for the processors that
+ * no awake thread holds (see crowded_room): an awake thread takes queued
+ * jobs when it finishes its own, before it sleeps, and one more thread
+ * would only take turns with it on a processor. A thread waiting on a
+ * counter still spins (it yields between its later looks).
  *
  * Sleeping: each thread has a state word on a cache line of its own
  * (pool_thread.state), which is also the word it waits on (platform.h).
@@ -75,9 +79,14 @@
  * addressed job, the target either takes it, is woken by this push, or is
  * awake and will look; and for the others, the push either claims at
  * least one sleeper or finds every thread awake or being woken, each of
- * which looks at every ring before it sleeps again. A thread takes every
- * job it can see, its own and others' inboxes included, before it sleeps,
- * so a claimed thread keeps going until no job is left.
+ * which looks at every ring before it sleeps again. A crowded push that
+ * claims no sleeper for want of processors read `sleepers` after its
+ * fence and counted another thread awake: by the same fences that thread
+ * either counted itself a sleeper after the push's read, and its look
+ * after announcing sees the job, or is still awake and looks before it
+ * sleeps. A thread takes every job it can see, its own and others'
+ * inboxes included, before it sleeps, so a claimed thread keeps going
+ * until no job is left.
  *
  * A thread woken for a job may not take it: a counter waiter whose counter
  * reached zero leaves instead, and any thread whose last look found
@@ -225,17 +234,11 @@ static void pool_run(ecs_job *job)
  * works). If so it counts itself in `spinning`. */
 static bool spin_begin(ecs_pool *pool)
 {
-    if (!crowded(pool)) {
-        atomic_fetch_add_explicit(&pool->spinning, 1, memory_order_relaxed);
-        return true;
-    }
-    uint32_t cpus = atomic_load_explicit(&pool->cpus, memory_order_relaxed);
-    unsigned n = atomic_load_explicit(&pool->spinning, memory_order_relaxed);
-    while (n + 1u < cpus)
-        if (atomic_compare_exchange_weak_explicit(&pool->spinning, &n, n + 1u, memory_order_relaxed,
-                                                  memory_order_relaxed))
-            return true;
-    return false;
+    if (crowded(pool) &&
+        pool_self_index(pool) >= atomic_load_explicit(&pool->cpus, memory_order_relaxed))
+        return false;
+    atomic_fetch_add_explicit(&pool->spinning, 1, memory_order_relaxed);
+    return true;
 }
 
 /* Looks for work for the pool's spin time: returns a job, or NULL once
@@ -469,6 +472,20 @@ static ecs_job *job_at(ecs_job *first, size_t stride, uint32_t k)
     return (ecs_job *)(void *)((char *)first + k * stride);
 }
 
+/* How many of `want` sleepers a push in a crowded pool wakes: only as many
+ * as there are processors without an awake thread (awake threads, the
+ * pusher among them, take the queued jobs as they finish theirs), and one
+ * when the pusher is the only thread awake. Read after the push's fence: a
+ * thread counted awake here that goes to sleep later sees the jobs in its
+ * last look. */
+static uint32_t crowded_room(ecs_pool *pool, uint32_t active, uint32_t cpus, uint32_t want)
+{
+    uint32_t asleep = atomic_load_explicit(&pool->sleepers, memory_order_relaxed);
+    uint32_t up = active > asleep ? active - asleep : 1u;
+    uint32_t room = up < cpus ? cpus - up : up <= 1u ? 1u : 0u;
+    return want < room ? want : room;
+}
+
 /* Jobs 0..n-1 but `skip`, from skip + 1 on and wrapping round (skip >= n:
  * all of them, from 0). When `addressed`, job k goes to thread k's inbox
  * if it has room (k < active) and thread k is awake, else like the others
@@ -479,7 +496,8 @@ static bool push_jobs(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n,
     if (!self_member(pool)) return false;
     pool_thread *me = &pool->th[pool_self_index(pool)];
     uint32_t queued = 0, active = atomic_load_explicit(&pool->active, memory_order_relaxed);
-    addressed = addressed && n <= active && !crowded(pool);
+    uint32_t cpus = atomic_load_explicit(&pool->cpus, memory_order_relaxed);
+    addressed = addressed && n <= active && (!crowded(pool) || n <= cpus);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t k = skip < n ? (skip + 1u + i) % n : i;
         if (k == skip) continue;
@@ -501,12 +519,12 @@ static bool push_jobs(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n,
         if (i != skip && in_inbox(pool, i, job_at(first, stride, i)))
             woke += pool_claim(pool, i, POOL_CLAIMED_JOB);
     /* Idle workers that spin take queued jobs without a wake-up: a push
-     * wakes as many sleepers as it queued jobs beyond them (at most the
-     * processors, in a crowded pool). */
-    uint32_t cpus = atomic_load_explicit(&pool->cpus, memory_order_relaxed);
+     * wakes as many sleepers as it queued jobs beyond them (in a crowded
+     * pool, no more than there are processors left to run them). */
     unsigned spinning = atomic_load_explicit(&pool->spinning, memory_order_relaxed);
     queued = queued > spinning ? queued - spinning : 0u;
-    woke += pool_wake_any(pool, crowded(pool) && queued > cpus ? cpus : queued);
+    if (queued && crowded(pool)) queued = crowded_room(pool, active, cpus, queued);
+    woke += pool_wake_any(pool, queued);
     pool_count_wakes(pool, woke);
     return true;
 }

@@ -39,8 +39,9 @@ struct ecs_pool {
     _Alignas(64) pool_thread *th; /* one per thread; [0] belongs to the owner thread */
     uint32_t threads;             /* including the caller */
     /* Processors the pool plans for (ecs_pool_set_cpus); more threads than
-     * that crowd them: no spinning, no addressed jobs, and a push wakes at
-     * most `cpus` threads. Written by the owner only while no job runs. */
+     * that crowd them: only threads below `cpus` spin, and a push wakes
+     * sleepers only for processors no awake thread holds. Written by the
+     * owner only while no job runs. */
     _Atomic uint32_t cpus;
     atomic_uint active; /* threads [0, active) take jobs; changed under the mutex, rarely */
     atomic_bool stopping;
