@@ -35,21 +35,21 @@ WALK_CAT(WALK_NAME, _range)(const sim_grid *g, uint32_t i, uint32_t lo, uint32_t
     return true;
 }
 
-WALK_ATTR static bool WALK_NAME(const sim_grid *g, uint32_t from, uint32_t to,
-                                sim_contact_list *row, sim_contact_list *below)
+/* The walk for one value of `sparse`, a constant in each of the two
+ * copies WALK_NAME makes: a test of it in the loop, where the compiler may
+ * order it after the test of the hits, would put a branch that
+ * mispredicts (a coin flip in crowded cells) on every slot of a dense
+ * grid. */
+WALK_ATTR static inline __attribute__((always_inline)) bool
+WALK_CAT(WALK_NAME, _walk)(const sim_grid *g, uint32_t from, uint32_t to, sim_contact_list *row,
+                           sim_contact_list *below, const bool sparse)
 {
-    if (from >= to) return true;
     sim_pending pend[2];
     sim_pending *prow = &pend[0], *pbelow = row == below ? prow : &pend[1];
     pend[0].n = pend[1].n = 0;
     /* Slot by slot, a cell's spans read once at its first slot: empty
      * cells cost nothing. */
     uint32_t end = 0, row_end = 0, below_lo = 0, below_hi = 0;
-    /* Fewer particles than cells: most slots touch nothing, and a branch
-     * that skips their stores pays; in fuller grids touching is a coin
-     * flip and the branch-free stores win. Fixed for the whole walk, so
-     * the branch on it is always predicted. */
-    const bool sparse = g->count < g->cells;
     (void)sparse; /* the scalar kernel has no WALK_PAIR */
     for (uint32_t i = from; i < to; i++) {
         if (i >= end) {
@@ -71,6 +71,17 @@ WALK_ATTR static bool WALK_NAME(const sim_grid *g, uint32_t from, uint32_t to,
         }
     }
     return WALK_FLUSH(prow, row) && (pbelow == prow || WALK_FLUSH(pbelow, below));
+}
+
+/* Fewer particles than cells: most slots touch nothing, and a branch that
+ * skips their stores pays; in fuller grids touching is a coin flip and the
+ * branch-free stores win. */
+WALK_ATTR static bool WALK_NAME(const sim_grid *g, uint32_t from, uint32_t to,
+                                sim_contact_list *row, sim_contact_list *below)
+{
+    if (from >= to) return true;
+    if (g->count < g->cells) return WALK_CAT(WALK_NAME, _walk)(g, from, to, row, below, true);
+    return WALK_CAT(WALK_NAME, _walk)(g, from, to, row, below, false);
 }
 
 #undef WALK_NAME
