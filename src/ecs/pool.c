@@ -119,8 +119,8 @@
 #include <assert.h>
 
 #define POOL_RING_SIZE 4096u /* a power of two */
-/* How long a thread keeps looking for work before it sleeps (only while
- * there are no more threads than processors): long enough to bridge the
+/* How long a thread keeps looking for work before it sleeps (in a crowded
+ * pool, only the threads spin_begin allows): long enough to bridge the
  * gaps inside a frame at the thesis's sizes, where a sequential stretch
  * (the contact solve's tail, a finish callback) leaves the other threads
  * idle for a few hundred microseconds and a sleep would add a wake-up
@@ -229,9 +229,10 @@ static void pool_run(ecs_job *job)
 }
 
 /* Whether an idle worker may spin: always in a pool that fits its
- * processors; in a crowded one while fewer than cpus - 1 others spin (the
- * spinners then take a processor each and leave one to the thread that
- * works). If so it counts itself in `spinning`. */
+ * processors; in a crowded one only the workers below `cpus` (so at most
+ * cpus - 1 spin, leaving a processor to the thread that works, and they
+ * are the threads addressed jobs go to). If so it counts itself in
+ * `spinning`. */
 static bool spin_begin(ecs_pool *pool)
 {
     if (crowded(pool) &&
