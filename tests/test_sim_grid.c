@@ -926,7 +926,7 @@ static void test_counting_plan(void **state)
     sim_grid g;
     assert_int_equal(sim_grid_init(&g, 200.0f, 100.0f, 1.0f, 4), 0);
     const uint32_t cells = g.cells, at2 = (2u * cells + SIM_GRID_COUNTING - 1u) / SIM_GRID_COUNTING;
-    assert_int_equal(sim_grid_plan(&g, 2, at2), 0); /* cells x 2 <= 4 x at2 */
+    assert_int_equal(sim_grid_plan(&g, 2, at2), 0); /* cells x 2 <= SIM_GRID_COUNTING x at2 */
     assert_true(g.counting);
     assert_int_equal(g.tally_rows, 2);
     size_t counted = sim_grid_bytes(&g);

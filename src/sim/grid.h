@@ -89,12 +89,12 @@ typedef struct sim_grid {
     float *x, *y, *r;
     uint32_t *entity, *cell;
     uint32_t count, cap;
-    /* Dense (cells <= SIM_GRID_DENSE x count, decided each build): the
-     * start of every cell, cells + 1 words (the items of cell c are
-     * [start[c], start[c + 1])), written by the ranges as they merge, and
-     * read in O(1). Else the span of every slot, which the scatter works
-     * out from the sorted cells without a word per cell. Either is
-     * allocated when first needed and kept. */
+    /* Dense (a counting build, or cells <= SIM_GRID_DENSE x count; decided
+     * each build): the start of every cell, cells + 1 words (the items of
+     * cell c are [start[c], start[c + 1])), written by the ranges as they
+     * merge, and read in O(1). Else the span of every slot, which the
+     * scatter works out from the sorted cells without a word per cell.
+     * Either is allocated when first needed and kept. */
     bool dense;
     uint32_t *start;
     sim_grid_span *span;
@@ -113,11 +113,16 @@ typedef struct sim_grid {
 #define SIM_GRID_DENSE 4u
 
 /* Words of per-part cell counts per particle up to which a build counts
- * (cells x parts <= SIM_GRID_COUNTING x particles): in a crowded world,
- * such as the thesis's, counting every part's items per cell and placing
- * each item straight into its slot takes fewer passes over memory than
- * sorting each part and merging them. */
-#define SIM_GRID_COUNTING 4u
+ * (cells x parts <= SIM_GRID_COUNTING x particles): counting every part's
+ * items per cell and placing each item straight into its slot takes
+ * fewer passes over memory than sorting each part and merging them, and
+ * its cost per cell (a word per part, zeroed and scanned) stays below
+ * the sort's per particle down to about this many cells per particle and
+ * part. Measured in the thesis's world as its particles die: with 2 parts
+ * the two builds cost the same at about 17 cells x parts per particle,
+ * with 1 part at about 7; where 16 counts and 7 would sort, the count
+ * costs about 20 us a build more. */
+#define SIM_GRID_COUNTING 16u
 
 /* Cell side for circles of radius at most max_radius (> 0). */
 float sim_grid_cell_size(float max_radius);
@@ -131,10 +136,10 @@ void sim_grid_free(sim_grid *g);
  * (each scan range's merge state) plus, per point it has room for, its
  * slot (20 bytes), its part's sort buffers (16 bytes, plus the counting
  * sort's buckets: at most 10 bytes) and either its span (16 bytes, in a
- * sparse grid) or its share of the cell starts (at most SIM_GRID_DENSE
- * words, in a dense grid), and in a counting build its counts (cells x
- * parts words, at most SIM_GRID_COUNTING per particle). Never a word per
- * cell beyond that. */
+ * sparse grid) or its share of the cell starts (in a dense grid: at most
+ * SIM_GRID_DENSE words when sorted, SIM_GRID_COUNTING when counted), and
+ * in a counting build its counts (cells x parts words, at most
+ * SIM_GRID_COUNTING per particle). Never a word per cell beyond that. */
 size_t sim_grid_bytes(const sim_grid *g);
 
 /* The first slot of cell c or of a later one (count when there is none):
