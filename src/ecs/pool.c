@@ -25,8 +25,9 @@
  * at once. A full inbox sends the job to the pusher's ring too.
  *
  * Looking for work: an idle thread (or one waiting on a counter) looks at
- * its inbox and every ring for POOL_SPIN_NS, pausing between its first
- * looks and yielding the processor between the later ones, then sleeps.
+ * its inbox and every ring for POOL_SPIN_NS, pausing between its looks
+ * for POOL_PAUSE_NS and yielding the processor between the later ones,
+ * then sleeps.
  * The spin bridges the short gaps between the systems of a frame without
  * a system call.
  *
@@ -121,22 +122,27 @@
 #define POOL_RING_SIZE 4096u /* a power of two */
 /* How long a thread keeps looking for work before it sleeps (in a crowded
  * pool, only the threads spin_begin allows): long enough to bridge the
- * gaps inside a frame at the thesis's sizes, where a sequential stretch
- * (the contact solve's tail, a finish callback) leaves the other threads
- * idle for a few hundred microseconds and a sleep would add a wake-up
- * (tens of microseconds on a VM) to every system after it; short enough
- * that a pool with nothing to do sleeps almost at once. */
+ * gaps a frame at the thesis's sizes leaves to the threads off its
+ * longest path. Without inner parallelism at 50 000 particles and 2
+ * threads, the thread that runs life and fade waits about 0.7 ms for the
+ * next frame while another runs the collision chain; on a virtual machine
+ * a sleep that long halts its virtual CPU, and the wake-up then slows
+ * both threads for tens of microseconds (250 us here cost those runs 4 %
+ * against 1 ms). Short enough that a pool with nothing to do sleeps
+ * within a frame's time at 1000 frames a second. */
 #ifndef POOL_SPIN_NS
-#define POOL_SPIN_NS 250000u
+#define POOL_SPIN_NS 1000000u
 #endif
-/* Looks for work a thread makes with a pause between them before it
- * yields between them instead: a few microseconds of pauses catch the
- * work that follows at once; past that, each look first offers the
- * processor to any other runnable thread (a system call, so the looks
- * come far less often), and a thread that only paused would keep its
- * processor, and on a shared core or a virtual machine the working
- * threads' too, busier for the rest of the spin. */
-#define POOL_PAUSES 64u
+/* How long a looking thread pauses between its looks before it yields
+ * between them instead: the pauses catch the work that follows at once
+ * (the next pass of a system, microseconds later) without the system
+ * call's delay; past that, each look first offers the processor to any
+ * other runnable thread, so a thread that keeps looking does not hold a
+ * processor, or on a shared core the working threads' pipeline, for the
+ * rest of the spin. */
+#ifndef POOL_PAUSE_NS
+#define POOL_PAUSE_NS 30000u
+#endif
 /* How long an idle thread leaves the jobs addressed to a busy thread
  * alone: a subtask run where its entity range's columns are not cached
  * costs several times more than one run where they are, so a thread that
@@ -252,21 +258,24 @@ static ecs_job *pool_look(ecs_pool *pool, atomic_uint *counter, bool spin)
 {
     ecs_job *job;
     uint64_t start = 0;
-    bool steal = false;
+    bool steal = false, yielding = false;
     for (unsigned i = 0;; i++) {
         if (!counter && !pool_self_active(pool)) return NULL;
         if (pool_take(pool, &job, steal)) return job;
         if (counter && atomic_load_explicit(counter, memory_order_acquire) == 0) return NULL;
         if (!counter && atomic_load_explicit(&pool->stopping, memory_order_relaxed)) return NULL;
         if (!spin) return NULL;
-        if ((i & 15) == 15) {
+        /* The clock every 16 pauses, and after every yield (a system call
+         * already, and of unknown length). */
+        if ((i & 15) == 15 || yielding) {
             uint64_t t = ecs__now_ns();
             if (start == 0) start = t;
             else if (t - start > POOL_SPIN_NS) return NULL;
             steal = t - start > POOL_STEAL_NS;
+            yielding = t - start > POOL_PAUSE_NS;
         }
-        if (i < POOL_PAUSES) ck_pr_stall();
-        else ecs__yield();
+        if (yielding) ecs__yield();
+        else ck_pr_stall();
     }
 }
 
