@@ -25,9 +25,9 @@
  * at once. A full inbox sends the job to the pusher's ring too.
  *
  * Looking for work: an idle thread (or one waiting on a counter) looks at
- * its inbox and every ring for POOL_SPIN_NS, pausing between its looks
- * for POOL_PAUSE_NS and yielding the processor between the later ones,
- * then sleeps.
+ * its inbox and every ring for POOL_SPIN_NS (and one look more),
+ * pausing between its looks for POOL_PAUSE_NS and yielding the processor
+ * between the later ones, then sleeps.
  * The spin bridges the short gaps between the systems of a frame without
  * a system call.
  *
@@ -265,9 +265,9 @@ static ecs_job *pool_look(ecs_pool *pool, atomic_uint *counter, bool spin)
         if (counter && atomic_load_explicit(counter, memory_order_acquire) == 0) return NULL;
         if (!counter && atomic_load_explicit(&pool->stopping, memory_order_relaxed)) return NULL;
         if (!spin) return NULL;
-        /* The clock every 16 pauses, and after every yield (a system call
-         * already, and of unknown length). */
-        if ((i & 15) == 15 || yielding) {
+        /* The clock at the first look, then every 16 pauses, and after
+         * every yield (a system call already, and of unknown length). */
+        if (i == 0 || (i & 15) == 15 || yielding) {
             uint64_t t = ecs__now_ns();
             if (start == 0) start = t;
             else if (t - start > POOL_SPIN_NS) return NULL;
