@@ -917,8 +917,9 @@ static void test_sparse_world(void **state)
 }
 
 /* The plan counts exactly where cells x parts <= SIM_GRID_COUNTING x
- * points, holding cells x parts words of counts then and none after a
- * plan that sorts; a part the plan had no row for makes the build fail
+ * points, holding cells x parts words of counts then (for the parts of
+ * this plan, fewer than the last one's included) and none after a plan
+ * that sorts; a part the plan had no row for makes the build fail
  * (an empty grid), never write past the counts. */
 static void test_counting_plan(void **state)
 {
@@ -934,9 +935,15 @@ static void test_counting_plan(void **state)
     assert_false(g.counting);
     assert_int_equal(g.tally_rows, 0);
     assert_true(sim_grid_bytes(&g) + (size_t)2 * cells * sizeof(uint32_t) == counted);
-    assert_int_equal(sim_grid_plan(&g, 4, 2u * at2), 0); /* four parts need twice the points */
+    const uint32_t at4 = (4u * cells + SIM_GRID_COUNTING - 1u) / SIM_GRID_COUNTING;
+    assert_int_equal(sim_grid_plan(&g, 4, at4), 0); /* four parts need twice the points */
     assert_true(g.counting);
-    assert_int_equal(sim_grid_plan(&g, 4, 2u * at2 - 1u), 0);
+    assert_int_equal(g.tally_rows, 4);
+    assert_int_equal(sim_grid_plan(&g, 2, at4), 0); /* fewer parts: fewer rows */
+    assert_true(g.counting);
+    assert_int_equal(g.tally_rows, 2);
+    assert_true(sim_grid_bytes(&g) == counted);
+    assert_int_equal(sim_grid_plan(&g, 4, at4 - 1u), 0);
     assert_false(g.counting);
     assert_int_equal(sim_grid_plan(&g, 1, 0), 0); /* nothing to place: nothing to count */
     assert_false(g.counting);

@@ -210,8 +210,13 @@ int sim_grid_plan(sim_grid *g, uint32_t parts, uint32_t n)
         g->tally_rows = 0;
         return 0;
     }
-    if (parts > g->tally_rows) {
-        uint32_t *t = regrow(g->tally, (size_t)g->cells * parts * sizeof *t);
+    /* Exactly `parts` rows, so the counts stay within SIM_GRID_COUNTING
+     * words per particle when the parts fall too (a size_t that cannot
+     * hold them is out of memory). */
+    if (parts != g->tally_rows) {
+        uint64_t words = (uint64_t)g->cells * parts;
+        uint32_t *t = words <= SIZE_MAX / sizeof *t ? regrow(g->tally, (size_t)words * sizeof *t)
+                                                    : NULL;
         if (!t) {
             g->counting = false;
             return -1;

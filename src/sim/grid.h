@@ -63,7 +63,8 @@ typedef struct sim_grid_span {
  * of the slots, and their spans in a sparse grid (sim_grid_scatter).
  * Parts cover ascending index ranges, so a cell's items end up in index
  * order whatever the number of parts. Empty cells cost nothing but, in a
- * dense grid, their start (at most SIM_GRID_DENSE per particle): a world
+ * dense grid, their start (at most SIM_GRID_DENSE per particle when
+ * sorted, SIM_GRID_COUNTING when counted): a world
  * of 2^26 cells holding ten particles builds as fast as a small one.
  *
  * A crowded world builds by counting instead (sim_grid_plan), in the same
@@ -108,8 +109,9 @@ typedef struct sim_grid {
     uint32_t tally_rows;
 } sim_grid;
 
-/* Cells per particle up to which a build keeps the start of every cell:
- * at most 4 words per particle, and lookups without a search. */
+/* Cells per particle up to which a sorting build keeps the start of every
+ * cell: at most 4 words per particle, and lookups without a search (a
+ * counting build always keeps them: at most SIM_GRID_COUNTING). */
 #define SIM_GRID_DENSE 4u
 
 /* Words of per-part cell counts per particle up to which a build counts
