@@ -619,21 +619,25 @@ SIM_CLONES static void gather(sim_grid *g, uint32_t a, uint32_t b, const float *
 }
 
 /* A counting build's part: each point straight into its slot, the cell's
- * start plus the part's next slot in it. */
+ * start plus the part's next slot in it. The count is a local: read
+ * through the part, it was loaded again after every point's stores,
+ * which may write a uint32_t anywhere as far as the compiler knows. */
 SIM_CLONES static void place_part(sim_grid *g, uint32_t part, const float *xy, const float *radius,
                                   const uint32_t *idx)
 {
     const sim_grid_part *p = &g->part[part];
+    const uint32_t n = p->n;
     const uint32_t *restrict key = part_cells(p);
     uint32_t *restrict row = g->tally + (size_t)part * g->cells;
     const uint32_t *restrict start = g->start;
     float *restrict gx = g->x, *restrict gy = g->y, *restrict gr = g->r;
     uint32_t *restrict ge = g->entity;
-    for (uint32_t k = 0; k < p->n; k++) {
-        uint32_t c = key[k], e = idx[k];
-        uint32_t slot = start[c] + row[c]++;
-        gx[slot] = xy[2u * e];
-        gy[slot] = xy[2u * e + 1u];
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t e = idx[k];
+        float x = xy[2u * e], y = xy[2u * e + 1u];
+        uint32_t c = key[k], slot = start[c] + row[c]++;
+        gx[slot] = x;
+        gy[slot] = y;
         gr[slot] = radius[e];
         ge[slot] = e;
     }
