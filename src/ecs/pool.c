@@ -173,10 +173,9 @@ static bool self_member(const ecs_pool *pool)
            atomic_load_explicit(&((ecs_pool *)pool)->owner, memory_order_relaxed) == &tls_token;
 }
 
-static bool crowded(ecs_pool *pool)
-{
-    return pool->threads > atomic_load_explicit(&pool->cpus, memory_order_relaxed);
-}
+/* Whether the pool has more threads than the `cpus` it plans for (read
+ * once by the caller, who uses the count too). */
+static bool crowded(const ecs_pool *pool, uint32_t cpus) { return pool->threads > cpus; }
 
 void ecs_pool_set_cpus(ecs_pool *pool, uint32_t cpus)
 {
@@ -241,9 +240,8 @@ static void pool_run(ecs_job *job)
  * `spinning`. */
 static bool spin_begin(ecs_pool *pool)
 {
-    if (crowded(pool) &&
-        pool_self_index(pool) >= atomic_load_explicit(&pool->cpus, memory_order_relaxed))
-        return false;
+    uint32_t cpus = atomic_load_explicit(&pool->cpus, memory_order_relaxed);
+    if (crowded(pool, cpus) && pool_self_index(pool) >= cpus) return false;
     atomic_fetch_add_explicit(&pool->spinning, 1, memory_order_relaxed);
     return true;
 }
@@ -507,7 +505,8 @@ static bool push_jobs(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n,
     pool_thread *me = &pool->th[pool_self_index(pool)];
     uint32_t queued = 0, active = atomic_load_explicit(&pool->active, memory_order_relaxed);
     uint32_t cpus = atomic_load_explicit(&pool->cpus, memory_order_relaxed);
-    addressed = addressed && n <= active && (!crowded(pool) || n <= cpus);
+    bool crowd = crowded(pool, cpus);
+    addressed = addressed && n <= active && (!crowd || n <= cpus);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t k = skip < n ? (skip + 1u + i) % n : i;
         if (k == skip) continue;
@@ -533,7 +532,7 @@ static bool push_jobs(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n,
      * pool, no more than there are processors left to run them). */
     unsigned spinning = atomic_load_explicit(&pool->spinning, memory_order_relaxed);
     queued = queued > spinning ? queued - spinning : 0u;
-    if (queued && crowded(pool)) queued = crowded_room(pool, active, cpus, queued);
+    if (queued && crowd) queued = crowded_room(pool, active, cpus, queued);
     woke += pool_wake_any(pool, queued);
     pool_count_wakes(pool, woke);
     return true;
