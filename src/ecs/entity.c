@@ -185,6 +185,12 @@ void *ecs_column(ecs_context *ctx, uint32_t component)
     return ecs__component_arg(ctx, component, "ecs_column") ? ctx->columns[component] : NULL;
 }
 
+size_t ecs_column_stride(const ecs_context *ctx, uint32_t component)
+{
+    return ecs__component_arg(ctx, component, "ecs_column_stride") ? ctx->components[component].size
+                                                                   : 0;
+}
+
 const uint32_t *ecs_subscribed(const ecs_context *ctx, uint32_t system, uint32_t *count)
 {
     const ecs_sys *sys = ecs__system_arg(ctx, system, "ecs_subscribed");

@@ -362,6 +362,10 @@ void *ecs_get(ecs_context *ctx, ecs_entity e, uint32_t component);
 /* Base of a component's buffer: element i belongs to entity index i.
  * NULL for a tag. */
 void *ecs_column(ecs_context *ctx, uint32_t component);
+/* Bytes from one entity's element of a component's buffer to the next
+ * index's: the component's size in its own column, the group's element
+ * size when it is stored interleaved with others; 0 for a tag. */
+size_t ecs_column_stride(const ecs_context *ctx, uint32_t component);
 
 /* ---- Resources ---------------------------------------------------------- */
 
