@@ -10,8 +10,8 @@
  * centers on cell borders, exact-distance pairs straddling borders,
  * circles at world edges and corners, coincident centers, crowded cells,
  * points outside the world and subnormal coordinates. On every layout:
- *   - the unordered pairs of sim_grid_pairs over [0, count) equal the
- *     brute force's set, with no duplicate;
+ *   - the unordered pairs the scalar kernel finds over [0, count) equal
+ *     the brute force's set, with no duplicate;
  *   - every contact is finite, its dist is the center distance, its push
  *     points from a to b with length 0.6 x penetration, and coincident
  *     centers push along +x;
@@ -19,8 +19,8 @@
  *     contact sequence as one call;
  *   - a multi-part build (count per part in any order, scan on one thread
  *     or in one range per part, ranges in any order, scatter per part in
- *     any order) yields the same sequence as sim_grid_build;
- *   - an emit that returns false stops the walk at once;
+ *     any order) yields the same slots and contact sequence as a build in
+ *     one part;
  *   - every collision kernel this CPU has (collide.h: scalar, AVX2,
  *     AVX-512) yields exactly the same contacts in the same order, bit for
  *     bit, in one call and over random ranges split into row and below
@@ -28,9 +28,9 @@
  * Hand-built layouts add pairs that must (exactly touching, 3-4-5
  * triangles across cell corners) and must not (one ulp apart) be found.
  *
- * Only the grid's public-to-src/sim interface is used (init, build,
- * count/scan/scatter, pairs, count, cell_size, cols, rows); never the item
- * array. */
+ * Only the grid's public-to-src/sim interface is used (init, plan,
+ * count/scan/scatter, the collision kernels, count, cell_size, cols,
+ * rows); never the item array. */
 #include "test_util.h"
 
 #include <float.h>
@@ -46,19 +46,16 @@
 typedef struct contacts {
     sim_contact *v;
     uint32_t n, cap;
-    uint32_t stop_after; /* 0: never stop */
 } contacts;
 
-static bool collect(void *user, sim_contact c)
+static void collect(contacts *s, sim_contact c)
 {
-    contacts *s = user;
     if (s->n == s->cap) {
         s->cap = s->cap ? s->cap * 2u : 256u;
         s->v = realloc(s->v, (size_t)s->cap * sizeof *s->v);
         assert_non_null(s->v);
     }
     s->v[s->n++] = c;
-    return !(s->stop_after && s->n >= s->stop_after);
 }
 
 typedef struct pairs {
@@ -328,19 +325,33 @@ typedef struct bench {
     uint32_t *order;
 } bench;
 
+/* The scalar kernel's contacts of slots [from, to), in detection order,
+ * appended to out: the reference every other kernel must equal. */
 static void run_pairs(const sim_grid *g, uint32_t from, uint32_t to, contacts *out)
 {
-    out->stop_after = 0;
-    assert_true(sim_grid_pairs(g, from, to, collect, out));
+    sim_contact_list l = {0};
+    assert_true(sim__collide_fn(SIM_KERNEL_SCALAR)(g, from, to, &l, &l));
+    for (uint32_t k = 0; k < l.n; k++) collect(out, l.v[k]);
+    sim_contact_list_free(&l);
+}
+
+/* A build in one part on one thread, as spawning's (a counting build
+ * where the world is crowded, else the sort). */
+static int build_one(sim_grid *g, const float *xy, const float *radius, const uint32_t *idx,
+                     uint32_t n)
+{
+    (void)sim_grid_plan(g, 1, n); /* out of memory for the counts: it sorts */
+    if (sim_grid_count(g, 0, xy, idx, n) != 0 || sim_grid_scan(g, 1) != 0) return -1;
+    return sim_grid_scatter(g, 0, xy, radius, idx, n);
 }
 
 static void assert_same_list(const contacts *want, const sim_contact_list *got, const char *what)
 {
-    contacts view = {got->v, got->n, got->n, 0};
+    contacts view = {got->v, got->n, got->n};
     assert_same_sequence(want, &view, what);
 }
 
-/* Every available kernel against sim_grid_pairs (the reference walk): one
+/* Every available kernel against the scalar kernel's one call: one
  * call over every slot into one list gives the same sequence bit for bit;
  * random consecutive ranges into separate row and below lists give, list
  * by list, that sequence's contacts of each kind in the same order. */
@@ -351,7 +362,7 @@ static void check_kernels(const layout *l, const sim_grid *g, test_rng *r, bench
         sim_collide_fn fn = sim__collide_fn((sim_kernel)k);
         assert_non_null(fn);
         char what[64];
-        snprintf(what, sizeof what, "kernel %s vs sim_grid_pairs", sim_kernel_name((sim_kernel)k));
+        snprintf(what, sizeof what, "kernel %s vs the scalar kernel", sim_kernel_name((sim_kernel)k));
         b->row.n = 0;
         assert_true(fn(g, 0, g->count, &b->row, &b->row));
         assert_same_list(&b->whole, &b->row, what);
@@ -443,7 +454,7 @@ static void check_layout(const layout *l, sim_grid *g, sim_grid *g2, test_rng *r
                          stats *st)
 {
     st->layouts++;
-    assert_int_equal(sim_grid_build(g, l->xy, l->radius, l->idx, l->n), 0);
+    assert_int_equal(build_one(g, l->xy, l->radius, l->idx, l->n), 0);
     assert_int_equal(g->count, l->n);
     check_order(g);
 
@@ -548,21 +559,10 @@ static void check_layout(const layout *l, sim_grid *g, sim_grid *g2, test_rng *r
     check_order(g2);
     b->parts.n = 0;
     run_pairs(g2, 0, g2->count, &b->parts);
-    assert_same_sequence(&b->whole, &b->parts, "parts build vs sim_grid_build");
+    assert_same_sequence(&b->whole, &b->parts, "parts build vs a build in one part");
     st->parts_builds += parts > 1;
     st->counted += counted && parts > 1;
     st->sorted += !counted && parts > 1;
-
-    /* An emit that says stop ends the walk after exactly that contact. */
-    if (b->whole.n > 0) {
-        uint32_t stop = 1u + rng_below(r, b->whole.n);
-        b->split.n = 0;
-        b->split.stop_after = stop;
-        assert_false(sim_grid_pairs(g, 0, g->count, collect, &b->split));
-        b->split.stop_after = 0;
-        assert_int_equal(b->split.n, stop);
-        for (uint32_t k = 0; k < stop; k++) assert_true(same_contact(&b->split.v[k], &b->whole.v[k]));
-    }
 }
 
 static void bench_init(bench *b, uint32_t entities)
@@ -855,7 +855,7 @@ static void test_part_windows(void **state)
         for (uint32_t k = 0; k < PARTS; k++) assert_int_equal(sim_grid_scan_starts(&parts, k, PARTS), 0);
         for (uint32_t p = 0; p < PARTS; p++)
             assert_int_equal(sim_grid_scatter(&parts, p, xy, rad, idx + cut[p], cut[p + 1] - cut[p]), 0);
-        assert_int_equal(sim_grid_build(&one, xy, rad, idx, N), 0);
+        assert_int_equal(build_one(&one, xy, rad, idx, N), 0);
         assert_same_slots(&parts, &one, N);
         assert_true(parts.dense); /* 600 points in 900 cells: the cell starts */
         check_order(&parts);
@@ -965,7 +965,7 @@ static void test_counting_plan(void **state)
     assert_true(small.counting);
     assert_int_equal(sim_grid_count(&small, 0, xy, idx, N / 2), 0);
     assert_int_equal(sim_grid_count(&small, 1, xy, idx + N / 2, N / 2), 0);
-    assert_int_equal(sim_grid_scan(&small, 2), -1);
+    assert_int_equal(sim_grid_scan(&small, 2), SIM_GRID_NOMEM);
     assert_int_equal(small.count, 0);
     /* Planned for two: the same parts build every point, as one part does. */
     assert_int_equal(sim_grid_plan(&small, 2, N), 0);
@@ -1021,14 +1021,14 @@ static void test_empty(void **state)
     float xy[4] = {1.0f, 1.0f, 1.5f, 1.0f}, rad[2] = {1.0f, 1.0f};
     uint32_t idx[2] = {0, 1};
     contacts c = {0};
-    assert_int_equal(sim_grid_build(&g, xy, rad, idx, 2), 0);
+    assert_int_equal(build_one(&g, xy, rad, idx, 2), 0);
     assert_int_equal(g.count, 2);
-    assert_true(sim_grid_pairs(&g, 0, g.count, collect, &c));
+    run_pairs(&g, 0, g.count, &c);
     assert_int_equal(c.n, 1);
-    assert_int_equal(sim_grid_build(&g, xy, rad, idx, 0), 0);
+    assert_int_equal(build_one(&g, xy, rad, idx, 0), 0);
     assert_int_equal(g.count, 0);
     c.n = 0;
-    assert_true(sim_grid_pairs(&g, 0, g.count, collect, &c));
+    run_pairs(&g, 0, g.count, &c);
     assert_int_equal(c.n, 0);
     free(c.v);
     sim_grid_free(&g);
@@ -1050,8 +1050,8 @@ static void test_part_out_of_range(void **state)
     assert_int_equal(sim_grid_count(&g, 2, xy, idx, 2), -1);
     assert_int_equal(sim_grid_count(&g, UINT32_MAX, xy, idx, 2), -1);
     assert_memory_equal(before, g.part, bytes);
-    assert_int_equal(sim_grid_scan(&g, 3), -2);
-    assert_int_equal(sim_grid_scan(&g, 0), -2);
+    assert_int_equal(sim_grid_scan(&g, 3), SIM_GRID_TOO_MANY_SUBTASKS);
+    assert_int_equal(sim_grid_scan(&g, 0), SIM_GRID_TOO_MANY_SUBTASKS);
     assert_int_equal(sim_grid_count(&g, 0, xy, idx, 1), 0);
     assert_int_equal(sim_grid_count(&g, 1, xy, idx + 1, 1), 0);
     assert_int_equal(sim_grid_scan(&g, 2), 0);

@@ -28,7 +28,7 @@ typedef struct tables {
 static void tables_init(tables *t)
 {
     t->w = xcalloc(1, sizeof *t->w);
-    sim__system_defs(t->w, false, t->systems);
+    sim__system_defs(&t->w->setup, false, t->systems);
     sim__resource_defs(t->w, t->resources);
     t->cfg = sim_default_config();
     t->cfg.workers = 2;

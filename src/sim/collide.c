@@ -65,26 +65,15 @@ static inline void tile_scalar(const sim_grid *g, uint32_t i, uint32_t lo, uint3
         p->rs[n] = rs;
         p->a[n] = a;
         p->b[n] = g->entity[j];
-        n += dx * dx + dy * dy <= rs * rs; /* sim_grid_touching's expression */
+        n += sim_touching(dx, dy, rs);
     }
     p->n = n;
-}
-
-/* The contact of a pending pair: sim_grid_contact's arithmetic, step by
- * step, which every kernel repeats lane by lane. */
-static inline sim_contact pending_contact(const sim_pending *p, uint32_t k)
-{
-    float dx = p->dx[k], dy = p->dy[k];
-    float d = sqrtf(dx * dx + dy * dy), depth = p->rs[k] - d, push = 0.6f * depth;
-    sim_vec2 v = {push, 0.0f};
-    if (d > 0.0f) v = (sim_vec2){dx / d * push, dy / d * push};
-    return (sim_contact){p->a[k], p->b[k], d, v};
 }
 
 static bool flush_scalar(sim_pending *p, sim_contact_list *out)
 {
     if (!sim_contact_list_reserve(out, p->n)) return false;
-    for (uint32_t k = 0; k < p->n; k++) out->v[out->n + k] = pending_contact(p, k);
+    for (uint32_t k = 0; k < p->n; k++) out->v[out->n + k] = sim_contact_of(p->a[k], p->b[k], p->dx[k], p->dy[k], p->rs[k]);
     out->n += p->n;
     p->n = 0;
     return true;
@@ -139,7 +128,7 @@ AVX2_TARGET static inline void append_avx2(sim_pending *p, uint32_t m, __m256 dx
 }
 
 /* The touching lanes of live: dx, dy and rs of slot i against the loaded
- * candidates, as sim_grid_touching computes them. */
+ * candidates, as sim_touching computes them. */
 AVX2_TARGET static inline uint32_t touch_avx2(const sim_grid *g, uint32_t i, __m256 x, __m256 y,
                                               __m256 r, __m256i live, __m256 *dx, __m256 *dy,
                                               __m256 *rs)

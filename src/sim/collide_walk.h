@@ -16,7 +16,9 @@
  *              dense grid that branch mispredicts more than the stores cost)
  *   WALK_FLUSH bool WALK_FLUSH(sim_pending *p, sim_contact_list *out): makes
  *              p's contacts, appends them to out, empties p
- * The walk is grid.h's sim_grid_pairs: per slot, its row range (the later
+ * The walk finds every touching pair of the grid whose first item is in
+ * the slot range exactly once, over any partition of the slots into
+ * ranges, always in the same order: per slot, its row range (the later
  * items of its cell and the whole next cell of the row) and its below
  * range (the three cells below), each tested in blocks, or both in one
  * vector where they fit (sparse cells: most slots); the pairs found wait

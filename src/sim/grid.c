@@ -433,11 +433,18 @@ int sim_grid_scan_cells(sim_grid *g, uint32_t parts, uint32_t range, uint32_t ra
     return 0;
 }
 
-int sim_grid_scan_offsets(sim_grid *g, uint32_t ranges)
+/* The build's end, kept in the grid: count 0 (an empty grid) unless OK. */
+static sim_grid_status ended(sim_grid *g, sim_grid_status st)
+{
+    g->status = st;
+    return st;
+}
+
+sim_grid_status sim_grid_scan_offsets(sim_grid *g, uint32_t ranges)
 {
     g->count = 0; /* until it succeeds: the merge and the scatter then write nothing */
     g->dense = false;
-    if (!fits(g, ranges) || !fits(g, g->parts)) return -2;
+    if (!fits(g, ranges) || !fits(g, g->parts)) return ended(g, SIM_GRID_TOO_MANY_SUBTASKS);
     uint32_t sum = 0;
     for (uint32_t r = 0; r < ranges; r++) {
         uint32_t k = g->range_total[r];
@@ -452,20 +459,20 @@ int sim_grid_scan_offsets(sim_grid *g, uint32_t ranges)
         failed |= g->part[q].failed;
     }
     assert(failed || at == sum);
-    if (failed || reserve(g, sum) != 0) return -1; /* count 0: an empty grid */
+    if (failed || reserve(g, sum) != 0) return ended(g, SIM_GRID_NOMEM);
     /* A counting build is dense (cells <= SIM_GRID_COUNTING x points) and
      * its starts were allocated by the plan. */
     g->dense = g->counting || (uint64_t)g->cells <= (uint64_t)SIM_GRID_DENSE * sum;
-    if (g->dense && !starts_ready(g)) return -1;
+    if (g->dense && !starts_ready(g)) return ended(g, SIM_GRID_NOMEM);
     if (!g->dense && sum > g->span_cap) {
         /* As many as the items: doubled, so this grows as rarely. */
         sim_grid_span *sp = regrow(g->span, (size_t)g->cap * sizeof *sp);
-        if (!sp) return -1;
+        if (!sp) return ended(g, SIM_GRID_NOMEM);
         g->span = sp;
         g->span_cap = g->cap;
     }
     g->count = sum;
-    return 0;
+    return ended(g, SIM_GRID_OK);
 }
 
 /* The end of the run of items from `from` (below stop) less than limit,
@@ -660,20 +667,13 @@ int sim_grid_scatter(sim_grid *g, uint32_t part, const float *xy, const float *r
     return 0;
 }
 
-int sim_grid_scan(sim_grid *g, uint32_t parts)
+sim_grid_status sim_grid_scan(sim_grid *g, uint32_t parts)
 {
-    if (sim_grid_scan_cells(g, parts, 0, 1) != 0) return -2;
-    int rc = sim_grid_scan_offsets(g, 1);
+    if (sim_grid_scan_cells(g, parts, 0, 1) != 0) {
+        g->count = 0;
+        return ended(g, SIM_GRID_TOO_MANY_SUBTASKS);
+    }
+    sim_grid_status st = sim_grid_scan_offsets(g, 1);
     sim_grid_scan_starts(g, 0, 1);
-    return rc;
-}
-
-int sim_grid_build(sim_grid *g, const float *xy, const float *radius, const uint32_t *idx,
-                   uint32_t n)
-{
-    (void)sim_grid_plan(g, 1, n); /* out of memory for the counts: it sorts */
-    (void)sim_grid_count(g, 0, xy, idx, n);
-    if (sim_grid_scan(g, 1) != 0) return -1;
-    (void)sim_grid_scatter(g, 0, xy, radius, idx, n);
-    return 0;
+    return st;
 }

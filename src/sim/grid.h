@@ -31,6 +31,30 @@ typedef struct sim_contact {
     sim_vec2 push;
 } sim_contact;
 
+/* The contact arithmetic, written once: b's center lies at (dx, dy) from
+ * a's and rs is the sum of their radii. The vector kernels (collide.c)
+ * compute it lane by lane with the same operations in the same order, so
+ * every kernel gives these results bit for bit (the build never contracts
+ * into FMA). */
+
+/* Touching: the distance between the centers is at most rs. */
+static inline bool sim_touching(float dx, float dy, float rs)
+{
+    return dx * dx + dy * dy <= rs * rs;
+}
+
+/* The contact of touching circles a and b. Finite for any finite input,
+ * coincident centers included: there dx * dx + dy * dy is 0 (or underflows
+ * to it) and the push is along +x. The axis is divided, not the push:
+ * depth / d could overflow. */
+static inline sim_contact sim_contact_of(uint32_t a, uint32_t b, float dx, float dy, float rs)
+{
+    float d = sqrtf(dx * dx + dy * dy), depth = rs - d, push = 0.6f * depth;
+    sim_vec2 v = {push, 0.0f};
+    if (d > 0.0f) v = (sim_vec2){dx / d * push, dy / d * push};
+    return (sim_contact){a, b, d, v};
+}
+
 /* One part's points sorted by cell, as items: the cell in the high word,
  * the entity in the low one, so their order is (cell, entity). */
 typedef struct sim_grid_part {
@@ -49,6 +73,15 @@ typedef struct sim_grid_part {
 typedef struct sim_grid_span {
     uint32_t end, row_end, below_lo, below_hi;
 } sim_grid_span;
+
+/* How the last build ended (sim_grid_scan_offsets): every point in its
+ * slot, or an empty grid because memory ran out or because more parts or
+ * ranges than parts_max were asked for. */
+typedef enum sim_grid_status {
+    SIM_GRID_OK = 0,
+    SIM_GRID_NOMEM,
+    SIM_GRID_TOO_MANY_SUBTASKS,
+} sim_grid_status;
 
 /* Built in parts (one per subtask), all deterministic, in memory that
  * grows with the particles, never with the cells: each part computes the
@@ -90,6 +123,7 @@ typedef struct sim_grid {
     float *x, *y, *r;
     uint32_t *entity, *cell;
     uint32_t count, cap;
+    sim_grid_status status; /* the last build's */
     /* Dense (a counting build, or cells <= SIM_GRID_DENSE x count; decided
      * each build): the start of every cell, cells + 1 words (the items of
      * cell c are [start[c], start[c + 1])), written by the ranges as they
@@ -190,71 +224,20 @@ int sim_grid_plan(sim_grid *g, uint32_t parts, uint32_t n);
  * at or past parts_max writes nothing and gets -1 (parts or ranges out of
  * range: -2 from the scans), never memory outside the grid. */
 int sim_grid_count(sim_grid *g, uint32_t part, const float *xy, const uint32_t *idx, uint32_t n);
-/* After every part counted: the slots of every point. -1 when out of
- * memory for the items or a part's sort (the grid is then empty). */
-int sim_grid_scan(sim_grid *g, uint32_t parts);
+/* After every part counted: the slots of every point. Returns the build's
+ * status, also kept in g->status: SIM_GRID_NOMEM when out of memory for
+ * the items or a part's sort (the grid is then empty). */
+sim_grid_status sim_grid_scan(sim_grid *g, uint32_t parts);
 /* The same in three steps, each range of `ranges` (<= parts_max) on any
  * thread: every range's cells, then the offsets once, then every range's
  * starts. */
 int sim_grid_scan_cells(sim_grid *g, uint32_t parts, uint32_t range, uint32_t ranges);
-int sim_grid_scan_offsets(sim_grid *g, uint32_t ranges);
+sim_grid_status sim_grid_scan_offsets(sim_grid *g, uint32_t ranges);
 int sim_grid_scan_starts(sim_grid *g, uint32_t range, uint32_t ranges);
 /* After the scan: part `part` fills the circles and spans of its share of
  * the slots (xy and radius as counted; idx and n are those it counted). */
 int sim_grid_scatter(sim_grid *g, uint32_t part, const float *xy, const float *radius,
                      const uint32_t *idx, uint32_t n);
-/* All three in one part, on one thread. */
-int sim_grid_build(sim_grid *g, const float *xy, const float *radius, const uint32_t *idx,
-                   uint32_t n);
-
-/* The touching test of slots i and j, as one expression everywhere:
- * distance between centers <= r_i + r_j. */
-static inline bool sim_grid_touching(const sim_grid *g, uint32_t i, uint32_t j)
-{
-    float dx = g->x[j] - g->x[i], dy = g->y[j] - g->y[i], rs = g->r[i] + g->r[j];
-    return dx * dx + dy * dy <= rs * rs;
-}
-
-/* The contact of touching slots i and j. Finite for any finite input,
- * coincident centers included. */
-static inline sim_contact sim_grid_contact(const sim_grid *g, uint32_t i, uint32_t j)
-{
-    float dx = g->x[j] - g->x[i], dy = g->y[j] - g->y[i];
-    float d = sqrtf(dx * dx + dy * dy), depth = g->r[i] + g->r[j] - d;
-    sim_vec2 push = {0.6f * depth, 0.0f}; /* coincident centers: along +x */
-    if (d > 0.0f) { /* dx * dx + dy * dy may underflow to 0: then +x too */
-        /* Divide the axis, not the push: depth / d could overflow. */
-        float nx = dx / d, ny = dy / d, k = 0.6f * depth;
-        push = (sim_vec2){nx * k, ny * k};
-    }
-    return (sim_contact){g->entity[i], g->entity[j], d, push};
-}
-
-/* Receives one contact; returns false to stop the walk (out of memory). */
-typedef bool (*sim_contact_fn)(void *user, sim_contact c);
-
-/* Slot i against slots [lo, hi), in blocks: a branch-free test loop
- * appends every candidate and advances only past touching ones (touching
- * is a coin flip in crowded cells, which a branch would mispredict), then
- * the contacts are made in slot order. */
-static inline bool sim_grid_pairs_in(const sim_grid *g, uint32_t i, uint32_t lo, uint32_t hi,
-                                     sim_contact_fn emit, void *user)
-{
-    enum { BLOCK = 64 };
-    while (lo < hi) {
-        uint32_t end = hi - lo > BLOCK ? lo + BLOCK : hi, n = 0;
-        uint32_t hit[BLOCK];
-        for (uint32_t j = lo; j < end; j++) {
-            hit[n] = j;
-            n += sim_grid_touching(g, i, j);
-        }
-        for (uint32_t k = 0; k < n; k++)
-            if (!emit(user, sim_grid_contact(g, i, hit[k]))) return false;
-        lo = end;
-    }
-    return true;
-}
-
 /* The candidate ranges of slot i (see sim_grid_span): in a dense grid
  * from the cell starts (the cell found from the slot's position, as the
  * sort placed it), else as the build stored them. */
@@ -270,25 +253,6 @@ static inline sim_grid_span sim_grid_span_of(const sim_grid *g, uint32_t i)
         s.below_hi = g->start[c + g->cols + (cx + 1u < g->cols) + 1u];
     }
     return s;
-}
-
-/* Calls emit(user, contact) for every touching pair whose first item is
- * in slots [from, to): over any partition of [0, count) into ranges, every
- * touching pair of the grid is found exactly once, always in the same
- * order. A pair's partners are the later items of its own cell and the
- * whole next cell of its row (one slot range), and the three cells below
- * (another). Inline so that emit, a constant at every call site, inlines
- * too; when emit returns false, so does this. */
-static inline bool sim_grid_pairs(const sim_grid *g, uint32_t from, uint32_t to,
-                                  sim_contact_fn emit, void *user)
-{
-    for (uint32_t i = from; i < to; i++) {
-        sim_grid_span sp = sim_grid_span_of(g, i);
-        if (!sim_grid_pairs_in(g, i, i + 1, sp.row_end, emit, user) ||
-            !sim_grid_pairs_in(g, i, sp.below_lo, sp.below_hi, emit, user))
-            return false;
-    }
-    return true;
 }
 
 #endif /* SIM_GRID_H */

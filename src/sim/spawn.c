@@ -172,7 +172,7 @@ static ecs_status spawn_all(sim_world *w, sim_rng rng, uint32_t n, char *msg, si
 {
     ecs_context *ctx = w->ctx;
     size_t m = n ? n : 1u;
-    spawn_work s = {.p = &w->p, .rng = rng, .order = &w->grid};
+    spawn_work s = {.p = &w->setup.p, .rng = rng, .order = &w->grid};
     s.all = sim__malloc_written(m * sizeof *s.all);
     s.xy = sim__malloc_written(m * 2u * sizeof *s.xy);
     s.radius = sim__malloc_written(m * sizeof *s.radius);
@@ -189,7 +189,7 @@ static ecs_status spawn_all(sim_world *w, sim_rng rng, uint32_t n, char *msg, si
     ecs_parallel_for(ctx, n, SPAWN_MIN_PART, draw_range, &s);
     if (parts) (void)sim_grid_plan(s.order, parts, n); /* out of memory for counts: it sorts */
     ecs_parallel_for(ctx, n, SPAWN_MIN_PART, count_range, &s);
-    if (sim_grid_scan(s.order, parts) != 0) goto done;
+    if (sim_grid_scan(s.order, parts) != SIM_GRID_OK) goto done;
     ecs_parallel_for(ctx, n, SPAWN_MIN_PART, scatter_range, &s);
     free(s.xy); /* the grid and `all` hold what the creation needs */
     free(s.radius);
@@ -225,7 +225,7 @@ done:
 
 ecs_status sim__spawn_wave(sim_world *w, uint32_t wave, char *msg, size_t size)
 {
-    sim_rng rng = wave == 0u ? sim_rng_seed(w->p.seed) : stream(w->p.seed, wave);
+    sim_rng rng = wave == 0u ? sim_rng_seed(w->setup.p.seed) : stream(w->setup.p.seed, wave);
     ecs_status st = spawn_all(w, rng, w->particles, msg, size);
     ecs_refresh(w->ctx);
     return st;
@@ -299,7 +299,7 @@ ecs_status sim_spray(sim_world *w, float x, float y, uint32_t n)
         q->v = grown;
         q->cap = cap;
     }
-    for (uint32_t i = 0; i < n; i++) q->v[q->count++] = draw_spray(&w->p, &w->spray_rng, x, y);
+    for (uint32_t i = 0; i < n; i++) q->v[q->count++] = draw_spray(&w->setup.p, &w->spray_rng, x, y);
     return ECS_OK;
 }
 
@@ -323,7 +323,7 @@ void sim__spray_enter(ecs_context *ctx, void *user)
         ecs_entity e;
         w->spray_status = ecs_create(ctx, &e);
         if (w->spray_status != ECS_OK) break;
-        w->spray_status = add_components(ctx, e, &q->v[i], &w->p.acceleration);
+        w->spray_status = add_components(ctx, e, &q->v[i], &w->setup.p.acceleration);
         if (w->spray_status == ECS_OK) w->spray_created++;
         else (void)ecs_kill(ctx, e); /* no half-made particle */
     }

@@ -28,10 +28,10 @@
 /* to += from * dt over the subtask: acceleration and velocity. */
 static void integrate(ecs_iter *it, uint32_t from, uint32_t to)
 {
-    const sim_world *w = it->user;
+    const sim_setup *s = it->user;
     const sim_vec2 *src = ecs_iter_read(it, from);
     sim_vec2 *dst = ecs_iter_write(it, to);
-    float dt = w->p.dt;
+    float dt = s->p.dt;
     SIM_EACH(it, i, {
         dst[i].x += src[i].x * dt;
         dst[i].y += src[i].y * dt;
@@ -44,15 +44,15 @@ static void sys_velocity(ecs_iter *it) { integrate(it, SIM_C_VELOCITY, SIM_C_POS
 
 static void sys_keep_in_bounds(ecs_iter *it)
 {
-    const sim_world *w = it->user;
+    const sim_setup *s = it->user;
     const float *radius = ecs_iter_read(it, SIM_C_CIRCLE);
     sim_vec2 *pos = ecs_iter_write(it, SIM_C_POSITION);
     sim_vec2 *vel = ecs_iter_write(it, SIM_C_VELOCITY);
-    if (w->walks.bounds && sim__walk_dense(it)) {
-        w->walks.bounds(it, pos, vel, radius, w->p.world_w, w->p.world_h);
+    if (s->walks.bounds && sim__walk_dense(it)) {
+        s->walks.bounds(it, pos, vel, radius, s->p.world_w, s->p.world_h);
         return;
     }
-    SIM_EACH(it, i, { sim__keep_in_bounds(&w->p, &pos[i], &vel[i], radius[i]); });
+    SIM_EACH(it, i, { sim__keep_in_bounds(&s->p, &pos[i], &vel[i], radius[i]); });
 }
 
 /* Four parallel passes over the same subtasks: sort by cell (subtask k
@@ -87,15 +87,15 @@ static void prepare_spatial_partition(ecs_context *ctx, uint32_t system, void *u
     if (parts <= g->parts_max) (void)sim_grid_plan(g, parts, n);
 }
 
-/* Pass 1: more subtasks than the grid has parts write nothing (each call
- * checks); the offsets pass, on one thread, sees it and the step reports
- * it. */
+/* Pass 1: the offsets, on one thread. More subtasks than the grid was
+ * made for write nothing (each call checks), and this pass sees them: it
+ * keeps the build's status in the grid (out of memory included), where
+ * sim_step reads it. */
 static void finish_spatial_partition(ecs_context *ctx, uint32_t system, void *user)
 {
-    sim_world *w = user;
+    (void)user;
     if (ecs_system_pass(ctx, system) != 1u) return;
-    int r = sim_grid_scan_offsets(ecs_resource(ctx, SIM_R_GRID), ecs_output_subtasks(ctx, system));
-    if (r != 0) w->grid_failed = r == -2 ? 2 : 1;
+    (void)sim_grid_scan_offsets(ecs_resource(ctx, SIM_R_GRID), ecs_output_subtasks(ctx, system));
 }
 
 /* The first grid slot of band b (b == band_count: the end). */
@@ -126,15 +126,15 @@ static uint32_t first_band(const sim_grid *g, const sim_band_set *c, uint32_t k,
  * inner list, the last row's pairs within the row too and its pairs with
  * the next band's first row into the cross list. Each list is in
  * detection order, whoever runs the band. */
-static void collide_band(const sim_world *w, const sim_grid *g, sim_band_set *c, uint32_t b)
+static void collide_band(const sim_setup *s, const sim_grid *g, sim_band_set *c, uint32_t b)
 {
     sim_band *band = &c->bands[b];
     uint32_t end_row = (b + 1u) * SIM_BAND_ROWS < g->rows ? (b + 1u) * SIM_BAND_ROWS : g->rows;
     uint32_t from = band_slot(g, b), mid = sim_grid_start(g, (end_row - 1u) * g->cols);
     uint32_t to = band_slot(g, b + 1u);
     band->inner.n = band->cross.n = 0;
-    if (w->collide(g, from, mid, &band->inner, &band->inner))
-        w->collide(g, mid, to, &band->inner, &band->cross);
+    if (s->collide(g, from, mid, &band->inner, &band->inner))
+        s->collide(g, mid, to, &band->inner, &band->cross);
 }
 
 /* Before any subtask: deals the bands of the grid just built to this
@@ -184,10 +184,10 @@ static void solve_list(sim_vec2 *pos, sim_vec2 *vel, const sim_contact_list *l)
  * dependent writes. */
 #define WALL_BLOCK 64u /* slots tested together by put_rows_inside */
 
-static void put_rows_inside(const sim_world *w, const sim_grid *g, uint32_t row_lo,
+static void put_rows_inside(const sim_params *p, const sim_grid *g, uint32_t row_lo,
                             uint32_t row_hi, sim_vec2 *pos, sim_vec2 *vel, const float *radius)
 {
-    const float lo = w->p.radius_max, hi_x = w->p.world_w - lo, hi_y = w->p.world_h - lo;
+    const float lo = p->radius_max, hi_x = p->world_w - lo, hi_y = p->world_h - lo;
     uint32_t from = sim_grid_start(g, row_lo * g->cols), to = sim_grid_start(g, row_hi * g->cols);
     for (uint32_t s0 = from; s0 < to; s0 += WALL_BLOCK) {
         uint32_t s1 = to - s0 > WALL_BLOCK ? s0 + WALL_BLOCK : to;
@@ -199,7 +199,7 @@ static void put_rows_inside(const sim_world *w, const sim_grid *g, uint32_t row_
         if (!near) continue;
         for (uint32_t s = s0; s < s1; s++) {
             uint32_t i = g->entity[s];
-            sim__keep_in_bounds(&w->p, &pos[i], &vel[i], radius[i]);
+            sim__keep_in_bounds(p, &pos[i], &vel[i], radius[i]);
         }
     }
 }
@@ -230,7 +230,7 @@ static void put_rows_inside(const sim_world *w, const sim_grid *g, uint32_t row_
  * inside the world. */
 static void sys_solve_contacts(ecs_iter *it)
 {
-    const sim_world *w = it->user;
+    const sim_setup *s = it->user;
     const sim_grid *g = ecs_iter_resource_read(it, SIM_R_GRID);
     const sim_band_set *c = ecs_iter_resource_read(it, SIM_R_CONTACTS);
     sim_vec2 *pos = ecs_iter_write(it, SIM_C_POSITION);
@@ -247,7 +247,7 @@ static void sys_solve_contacts(ecs_iter *it)
     uint32_t rows = g->rows;
     uint32_t hi = end * SIM_BAND_ROWS + 1u < rows ? end * SIM_BAND_ROWS + 1u : rows;
     uint32_t lo = it->subtask == 0u ? 0u : first * SIM_BAND_ROWS + 1u;
-    if (lo < hi) put_rows_inside(w, g, lo, hi, pos, vel, ecs_iter_read(it, SIM_C_CIRCLE));
+    if (lo < hi) put_rows_inside(&s->p, g, lo, hi, pos, vel, ecs_iter_read(it, SIM_C_CIRCLE));
 }
 
 static void sys_render(ecs_iter *it)
@@ -272,11 +272,11 @@ static void sys_render(ecs_iter *it)
 
 static void sys_life(ecs_iter *it)
 {
-    const sim_world *w = it->user;
+    const sim_setup *s = it->user;
     float *life = ecs_iter_write(it, SIM_C_LIFE);
-    float dt = w->p.dt;
-    if (w->walks.life && sim__walk_dense(it)) {
-        w->walks.life(it, life, dt);
+    float dt = s->p.dt;
+    if (s->walks.life && sim__walk_dense(it)) {
+        s->walks.life(it, life, dt);
         return;
     }
     SIM_EACH(it, i, {
@@ -287,12 +287,12 @@ static void sys_life(ecs_iter *it)
 
 static void sys_fade(ecs_iter *it)
 {
-    const sim_world *w = it->user;
+    const sim_setup *s = it->user;
     const float *life = ecs_iter_read(it, SIM_C_LIFE);
     sim_rgba *color = ecs_iter_write(it, SIM_C_COLOR);
-    float k = w->p.alpha_per_life;
-    if (w->walks.fade && sim__walk_dense(it)) {
-        w->walks.fade(it, life, color, k);
+    float k = s->p.alpha_per_life;
+    if (s->walks.fade && sim__walk_dense(it)) {
+        s->walks.fade(it, life, color, k);
         return;
     }
     SIM_EACH(it, i, {
@@ -385,11 +385,11 @@ void sim__resource_defs(sim_world *w, ecs_resource_def out[SIM_RESOURCE_COUNT])
     out[SIM_R_SPRAYS] = (ecs_resource_def){.name = "sprays", .size = sizeof(sim_spray_queue)};
 }
 
-void sim__system_defs(sim_world *w, bool thesis_dag, ecs_system_def out[SIM_SYSTEM_COUNT])
+void sim__system_defs(sim_setup *setup, bool thesis_dag, ecs_system_def out[SIM_SYSTEM_COUNT])
 {
     for (uint32_t s = 0; s < SIM_SYSTEM_COUNT; s++) {
         out[s] = system_defs[s];
-        out[s].user = w;
+        out[s].user = setup; /* read only */
     }
     if (thesis_dag) out[SIM_S_RENDER].after = thesis_render_after;
 }

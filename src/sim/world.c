@@ -70,15 +70,15 @@ ecs_status sim_create(const sim_config *cfg, sim_world **out, ecs_error *err)
     sim_world *w = calloc(1, sizeof *w);
     if (!w) return fail(err, ECS_ERR_NOMEM, "out of memory");
     w->kernel = sim_kernel_resolve(cfg->kernel);
-    w->collide = sim__collide_fn(w->kernel);
+    w->setup.collide = sim__collide_fn(w->kernel);
     w->loops = sim_kernel_resolve(cfg->loops);
-    w->walks = sim__walks(w->loops);
-    w->p = cfg->params;
+    w->setup.walks = sim__walks(w->loops);
+    w->setup.p = cfg->params;
     w->particles = cfg->particles;
-    w->spray_rng = sim__spray_stream(w->p.seed);
+    w->spray_rng = sim__spray_stream(w->setup.p.seed);
     ecs_system_def systems[SIM_SYSTEM_COUNT];
     ecs_resource_def resources[SIM_RESOURCE_COUNT];
-    sim__system_defs(w, cfg->thesis_dag, systems);
+    sim__system_defs(&w->setup, cfg->thesis_dag, systems);
     sim__resource_defs(w, resources);
     ecs_config ec = sim__ecs_config(cfg, systems, resources);
     ecs_status st = ecs_context_create(&ec, &w->ctx, err);
@@ -90,7 +90,8 @@ ecs_status sim_create(const sim_config *cfg, sim_world **out, ecs_error *err)
      * systems split per worker, and sim_set_workers may later ask for up
      * to the most the pool started. */
     uint32_t parts = ecs_max_workers(w->ctx);
-    if (sim_grid_init(&w->grid, w->p.world_w, w->p.world_h, w->p.radius_max, parts) != 0 ||
+    const sim_params *p = &w->setup.p;
+    if (sim_grid_init(&w->grid, p->world_w, p->world_h, p->radius_max, parts) != 0 ||
         !(w->contacts.bands = calloc((w->grid.rows + SIM_BAND_ROWS - 1u) / SIM_BAND_ROWS,
                                      sizeof *w->contacts.bands)) ||
         !(w->claims.v = aligned_alloc(alignof(sim_claim), parts * sizeof *w->claims.v))) {
@@ -139,7 +140,7 @@ static void explain(sim_world *w, ecs_status st, uint32_t particles, uint64_t co
     if (st == ECS_ERR_NOMEM && contacts_short)
         n = snprintf(m, size, "frame %llu: out of memory for the contacts (%llu found, %u particles)",
                      frame, (unsigned long long)contacts, (unsigned)particles);
-    else if (st == ECS_ERR_NOMEM && w->grid_failed)
+    else if (st == ECS_ERR_NOMEM && w->grid.status != SIM_GRID_OK)
         n = snprintf(m, size, "frame %llu: out of memory for the broadphase grid (%u particles)",
                      frame, (unsigned)particles);
     else if (st == ECS_ERR_NOMEM)
@@ -147,22 +148,23 @@ static void explain(sim_world *w, ecs_status st, uint32_t particles, uint64_t co
     else if (st == ECS_ERR_FULL)
         n = snprintf(m, size, "frame %llu: fixed storage full: %u sprayed particles dropped", frame,
                      (unsigned)w->spray_dropped);
-    else if (w->grid_failed == 2)
-        n = snprintf(m, size, "frame %llu: spatial_partition ran more subtasks than the grid has "
-                     "parts", frame);
+    else if (w->grid.status == SIM_GRID_TOO_MANY_SUBTASKS)
+        n = snprintf(m, size, "frame %llu: spatial_partition ran more subtasks than the grid was "
+                     "made for", frame);
     else
         n = snprintf(m, size, "frame %llu: %s", frame, ecs_status_name(st));
-    uint32_t most = sim_max_particles(&w->p);
+    uint32_t most = sim_max_particles(&w->setup.p);
     if (st == ECS_ERR_NOMEM && particles > most && n > 0 && (size_t)n < size)
         snprintf(m + n, size - (size_t)n, ": the %gx%g world is too dense for that many particles "
-                 "(at most %u)", (double)w->p.world_w, (double)w->p.world_h, (unsigned)most);
+                 "(at most %u)", (double)w->setup.p.world_w, (double)w->setup.p.world_h, (unsigned)most);
 }
 
 ecs_status sim_step(sim_world *w)
 {
     uint32_t particles = ecs_alive_count(w->ctx);
     bool contacts_short = false;
-    w->grid_failed = 0;
+    sim_grid *grid = ecs_resource(w->ctx, SIM_R_GRID);
+    grid->status = SIM_GRID_OK; /* the step's build sets it */
     w->spray_issued = w->spray_created = 0;
     w->spray_status = ECS_OK;
     w->step_error[0] = '\0';
@@ -180,7 +182,8 @@ ecs_status sim_step(sim_world *w)
     }
     w->contact_total = contacts > UINT32_MAX ? UINT32_MAX : (uint32_t)contacts;
     if (st == ECS_OK && contacts_short) st = ECS_ERR_NOMEM;
-    if (st == ECS_OK && w->grid_failed) st = w->grid_failed == 2 ? ECS_ERR_INVALID : ECS_ERR_NOMEM;
+    if (st == ECS_OK && grid->status != SIM_GRID_OK)
+        st = grid->status == SIM_GRID_TOO_MANY_SUBTASKS ? ECS_ERR_INVALID : ECS_ERR_NOMEM;
     if (st != ECS_OK) explain(w, st, particles, contacts, contacts_short);
     return st;
 }
@@ -205,7 +208,7 @@ sim_kernel sim_get_kernel(const sim_world *w) { return w->kernel; }
 uint64_t sim_frame(const sim_world *w) { return w->frame; }
 uint32_t sim_contacts(const sim_world *w) { return w->contact_total; }
 sim_kernel sim_get_loops(const sim_world *w) { return w->loops; }
-const sim_params *sim_get_params(const sim_world *w) { return &w->p; }
+const sim_params *sim_get_params(const sim_world *w) { return &w->setup.p; }
 ecs_context *sim_ecs(sim_world *w) { return w->ctx; }
 
 static uint64_t fnv1a(uint64_t h, const void *data, size_t size)

@@ -63,18 +63,23 @@ typedef struct sim_spray_queue {
     uint32_t count, cap;
 } sim_spray_queue;
 
-struct sim_world {
+/* What the systems read besides their components and resources: every
+ * system's user data. Set by sim_create, never written while steps run. */
+typedef struct sim_setup {
     sim_params p;
+    sim_collide_fn collide; /* the collision kernel's */
+    sim_walks walks;        /* the element-wise loops' dense walks, if any */
+} sim_setup;
+
+struct sim_world {
+    sim_setup setup;
     ecs_context *ctx;
     /* Resources (SIM_R_*), reached through the ecs: */
-    sim_grid grid;         /* SIM_R_GRID */
+    sim_grid grid;         /* SIM_R_GRID, its last build's status included */
     sim_band_set contacts; /* SIM_R_CONTACTS */
     sim_claims claims;     /* SIM_R_CLAIMS */
-    int grid_failed;       /* set by spatial_partition's finish: 1 OOM, 2 parts out of range */
     sim_kernel kernel;     /* resolved, never AUTO */
-    sim_collide_fn collide;
     sim_kernel loops;      /* the element-wise loops' level, resolved */
-    sim_walks walks;       /* its dense walks, if any */
     uint64_t frame;
     uint32_t contact_total; /* last frame */
     uint32_t particles;    /* what sim_create and every new wave spawn */
@@ -87,8 +92,9 @@ struct sim_world {
     char step_error[240];   /* the last step's failure (sim_step_error), or "" */
 };
 
-/* The system table: the thesis's DAG, plus fade -> render unless thesis_dag. */
-void sim__system_defs(sim_world *w, bool thesis_dag, ecs_system_def out[SIM_SYSTEM_COUNT]);
+/* The system table: the thesis's DAG, plus fade -> render unless thesis_dag;
+ * every system's user data is setup. */
+void sim__system_defs(sim_setup *setup, bool thesis_dag, ecs_system_def out[SIM_SYSTEM_COUNT]);
 /* The resource table: owner pointers into w, the spray queue by the ecs. */
 void sim__resource_defs(sim_world *w, ecs_resource_def out[SIM_RESOURCE_COUNT]);
 /* The ecs definition of a world of cfg with these tables. */
