@@ -1,4 +1,4 @@
-/* test_sim_claim.c - claim.h, the ranges collision's subtasks take bands
+/* test_sim_claim.c - claim.h, the claims collision's subtasks take bands
  * from: the ends against a model on one thread, and every item taken
  * exactly once when threads drain their own ranges and then each other's
  * through sim_claim_next (as sys_collision does), and the order

@@ -83,8 +83,10 @@ typedef enum sim_grid_status {
     SIM_GRID_TOO_MANY_SUBTASKS,
 } sim_grid_status;
 
-/* Built in parts (one per subtask), all deterministic, in memory that
- * grows with the particles, never with the cells: each part computes the
+/* Built by subtasks, all deterministic: subtask k's points are the
+ * grid's part k, and its stretch of cells in the scan is range k (part
+ * and range name data, the subtask the work). In memory that grows with
+ * the particles, never with the cells: each part computes the
  * cells of its points and sorts them by cell (sim_grid_count: a counting
  * sort over the span of cells it touched when that span is at most about
  * twice its points, else a radix sort, stable either way); ranges of the
@@ -92,8 +94,8 @@ typedef enum sim_grid_status {
  * their points (sim_grid_scan_cells); one short pass turns the range
  * totals into offsets (sim_grid_scan_offsets); each range merges the
  * parts' items into its slots, cell and entity, in (cell, entity) order
- * (sim_grid_scan_starts); each part then copies the circles of its share
- * of the slots, and their spans in a sparse grid (sim_grid_scatter).
+ * (sim_grid_scan_starts); each part then copies the circles of its own
+ * slots, and their spans in a sparse grid (sim_grid_scatter).
  * Parts cover ascending index ranges, so a cell's items end up in index
  * order whatever the number of parts. Empty cells cost nothing but, in a
  * dense grid, their start (at most SIM_GRID_DENSE per particle when

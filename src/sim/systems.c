@@ -55,10 +55,11 @@ static void sys_keep_in_bounds(ecs_iter *it)
     SIM_EACH(it, i, { sim__keep_in_bounds(&s->p, &pos[i], &vel[i], radius[i]); });
 }
 
-/* Four parallel passes over the same subtasks: sort by cell (subtask k
- * is part k), count a range of cells (subtask k is range k; finish turns
- * the range totals into offsets), merge that range's items into their
- * slots, copy the circles into the grid (part k again). */
+/* Four parallel passes over the same subtasks, subtask k passing k as
+ * the grid's part (its entities) and as its scan range (its stretch of
+ * cells): sort its entities by cell, count the points of its cells
+ * (finish turns the counts into offsets), merge its cells' items into
+ * their slots, copy its entities' circles into the grid. */
 static void sys_spatial_partition(ecs_iter *it)
 {
     sim_grid *g = ecs_iter_resource_write(it, SIM_R_GRID);
@@ -74,17 +75,17 @@ static void sys_spatial_partition(ecs_iter *it)
     }
 }
 
-/* Before pass 0: a counting build or a sort, for this step's parts (one
- * per subtask) and particles. */
+/* Before pass 0: a counting build or a sort, for this step's subtasks
+ * (a grid part each) and particles. */
 static void prepare_spatial_partition(ecs_context *ctx, uint32_t system, void *user)
 {
     (void)user;
     uint32_t n;
     (void)ecs_subscribed(ctx, system, &n);
-    uint32_t parts = ecs_output_subtasks(ctx, system);
+    uint32_t subtasks = ecs_output_subtasks(ctx, system);
     sim_grid *g = ecs_resource(ctx, SIM_R_GRID);
     /* Out of memory for the counts: the sort, which needs none. */
-    if (parts <= g->parts_max) (void)sim_grid_plan(g, parts, n);
+    if (subtasks <= g->parts_max) (void)sim_grid_plan(g, subtasks, n);
 }
 
 /* Pass 1: the offsets, on one thread. More subtasks than the grid was
@@ -153,8 +154,8 @@ static void prepare_collision(ecs_context *ctx, uint32_t system, void *user)
 }
 
 /* Its own bands first, front to back (dealt by particles: see
- * prepare_collision), then those the others have not reached yet, from
- * the back of each other range, nearest range first: equal particle
+ * prepare_collision), then those the other subtasks have not reached yet,
+ * from the back of each one's claim, the nearest first: equal particle
  * counts do not make equal times (contacts and caches differ), and
  * without taking work the thread that finishes first would wait at the
  * barrier. Which subtask runs a band never changes its lists. */

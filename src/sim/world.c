@@ -86,7 +86,7 @@ ecs_status sim_create(const sim_config *cfg, sim_world **out, ecs_error *err)
         sim_destroy(w);
         return st;
     }
-    /* One grid part and one range of collision's bands per subtask:
+    /* One grid part and one claim of collision's bands per subtask:
      * systems split per worker, and sim_set_workers may later ask for up
      * to the most the pool started. */
     uint32_t parts = ecs_max_workers(w->ctx);

@@ -45,11 +45,11 @@ typedef struct sim_band_set {
     uint32_t band_count;
 } sim_band_set;
 
-/* Collision's bands by subtask, dealt by collision's prepare from the
- * grid just built: subtask k owns v[k] (balanced by particles) and takes
- * its bands from the front; a subtask done with its own takes others'
- * from the back, so no one range gates the barrier. One per possible
- * worker. */
+/* Collision's bands by subtask (claim.h), dealt by collision's prepare
+ * from the grid just built: subtask k owns claim v[k] (balanced by
+ * particles) and takes its bands from the front; a subtask done with its
+ * own takes others' from the back, so no one subtask gates the barrier.
+ * One per possible worker. */
 typedef struct sim_claims {
     sim_claim *v;
     uint32_t count;
