@@ -154,12 +154,13 @@ bool sim_params_check(const sim_params *p, char *msg, size_t msg_size);
  * accepts; 0 for a world that holds none), at most UINT32_MAX. */
 uint32_t sim_max_particles(const sim_params *p);
 
-/* The collision kernel: how a particle is tested against its candidates.
- * Every kernel finds exactly the same contacts in the same order, bit for
- * bit; they differ in speed only. The vector kernels exist on x86-64 where
- * the CPU has the instructions; AUTO picks the widest one there is. The
- * same names set the level of the element-wise loops (sim_config.loops),
- * apart from the collision kernel. */
+/* An instruction level a part of the step is compiled for: the collision
+ * kernel (sim_config.kernel: how a particle is tested against its
+ * candidates) and, set apart from it, the element-wise loops
+ * (sim_config.loops: life, fade, keep_in_bounds). Every level gives
+ * exactly the same contacts in the same order and the same state, bit for
+ * bit; they differ in speed only. The vector levels exist on x86-64 where
+ * the CPU has the instructions; AUTO picks the widest one there is. */
 typedef enum sim_kernel {
     SIM_KERNEL_AUTO = 0,
     SIM_KERNEL_SCALAR,
@@ -170,9 +171,9 @@ typedef enum sim_kernel {
 
 /* "auto", "scalar", "avx2", "avx512". */
 const char *sim_kernel_name(sim_kernel k);
-/* Whether this build on this CPU has the kernel (AUTO: always). */
+/* Whether this build on this CPU has the level (AUTO: always). */
 bool sim_kernel_available(sim_kernel k);
-/* The kernel AUTO stands for here; any other kernel as it is. */
+/* The level AUTO stands for here; any other level as it is. */
 sim_kernel sim_kernel_resolve(sim_kernel k);
 
 typedef struct sim_config {
