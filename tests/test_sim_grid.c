@@ -362,7 +362,8 @@ static void check_kernels(const layout *l, const sim_grid *g, test_rng *r, bench
         sim_collide_fn fn = sim__collide_fn((sim_kernel)k);
         assert_non_null(fn);
         char what[64];
-        snprintf(what, sizeof what, "kernel %s vs the scalar kernel", sim_kernel_name((sim_kernel)k));
+        snprintf(what, sizeof what, "kernel %s vs the scalar kernel",
+                 sim_kernel_name((sim_kernel)k));
         b->row.n = 0;
         assert_true(fn(g, 0, g->count, &b->row, &b->row));
         assert_same_list(&b->whole, &b->row, what);

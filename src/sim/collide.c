@@ -73,7 +73,8 @@ static inline void tile_scalar(const sim_grid *g, uint32_t i, uint32_t lo, uint3
 static bool flush_scalar(sim_pending *p, sim_contact_list *out)
 {
     if (!sim_contact_list_reserve(out, p->n)) return false;
-    for (uint32_t k = 0; k < p->n; k++) out->v[out->n + k] = sim_contact_of(p->a[k], p->b[k], p->dx[k], p->dy[k], p->rs[k]);
+    for (uint32_t k = 0; k < p->n; k++)
+        out->v[out->n + k] = sim_contact_of(p->a[k], p->b[k], p->dx[k], p->dy[k], p->rs[k]);
     out->n += p->n;
     p->n = 0;
     return true;

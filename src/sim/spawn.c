@@ -299,7 +299,8 @@ ecs_status sim_spray(sim_world *w, float x, float y, uint32_t n)
         q->v = grown;
         q->cap = cap;
     }
-    for (uint32_t i = 0; i < n; i++) q->v[q->count++] = draw_spray(&w->setup.p, &w->spray_rng, x, y);
+    for (uint32_t i = 0; i < n; i++)
+        q->v[q->count++] = draw_spray(&w->setup.p, &w->spray_rng, x, y);
     return ECS_OK;
 }
 

@@ -153,10 +153,11 @@ static void explain(sim_world *w, ecs_status st, uint32_t particles, uint64_t co
                      "made for", frame);
     else
         n = snprintf(m, size, "frame %llu: %s", frame, ecs_status_name(st));
-    uint32_t most = sim_max_particles(&w->setup.p);
+    const sim_params *p = &w->setup.p;
+    uint32_t most = sim_max_particles(p);
     if (st == ECS_ERR_NOMEM && particles > most && n > 0 && (size_t)n < size)
         snprintf(m + n, size - (size_t)n, ": the %gx%g world is too dense for that many particles "
-                 "(at most %u)", (double)w->setup.p.world_w, (double)w->setup.p.world_h, (unsigned)most);
+                 "(at most %u)", (double)p->world_w, (double)p->world_h, (unsigned)most);
 }
 
 ecs_status sim_step(sim_world *w)
