@@ -276,8 +276,15 @@ static ecs_status build(ecs_context *ctx, const ecs_config *cfg, ecs_error *err)
 
     ctx->storage = cfg->storage;
     ctx->limit = cfg->storage == ECS_STORAGE_FIXED ? cfg->capacity : ECS_MAX_ENTITIES;
-    ctx->workers = cfg->workers ? cfg->workers : ecs_cpu_count();
+    uint32_t cpus = ecs_cpu_count();
+    ctx->workers = cfg->workers ? cfg->workers : cpus < ECS_MAX_WORKERS ? cpus : ECS_MAX_WORKERS;
     ctx->max_workers = cfg->max_workers ? cfg->max_workers : ctx->workers;
+    if (ctx->workers > ECS_MAX_WORKERS || ctx->max_workers > ECS_MAX_WORKERS) {
+        bool w = ctx->workers > ECS_MAX_WORKERS;
+        return ecs__fail(err, ECS_ERR_INVALID, "%s %u is outside 1..%u (ECS_MAX_WORKERS)",
+                         w ? "workers" : "max_workers",
+                         (unsigned)(w ? ctx->workers : ctx->max_workers), ECS_MAX_WORKERS);
+    }
     if (ctx->max_workers < ctx->workers)
         return ecs__fail(err, ECS_ERR_INVALID, "max_workers %u is below workers %u",
                          (unsigned)ctx->max_workers, (unsigned)ctx->workers);

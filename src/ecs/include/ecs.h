@@ -86,6 +86,14 @@ extern "C" {
 #define ECS_MAX_PASSES 8u
 /* Resources per context: a system's resource set is a 64-bit mask. */
 #define ECS_MAX_RESOURCES 64u
+/* Threads per context, the caller included (ecs_config.workers and
+ * max_workers): one per processor of the largest machines the ecs is
+ * built for (two-socket servers, up to 256 hardware threads). More
+ * threads than processors only take turns on them, while each still
+ * costs a stack and a job ring, and a place in every idle thread's look
+ * for work: a larger count is a mistake, refused before any thread
+ * starts. */
+#define ECS_MAX_WORKERS 256u
 
 typedef enum ecs_status {
     ECS_OK = 0,
@@ -258,10 +266,13 @@ typedef struct ecs_config {
     uint32_t resource_count;
     ecs_storage storage;
     uint32_t capacity;  /* default ECS_DEFAULT_CAPACITY; fixed storage needs > 0 */
-    uint32_t workers;   /* threads running systems, the caller included; 0: online CPUs */
+    /* Threads running systems, the caller included, 1..ECS_MAX_WORKERS;
+     * 0: online CPUs (at most ECS_MAX_WORKERS). */
+    uint32_t workers;
     /* Threads the pool starts once, at creation (the caller included): the
      * most ecs_set_workers may ask for later. 0: workers. Below workers
-     * (after its default) is rejected with ECS_ERR_INVALID. */
+     * (after its default) or above ECS_MAX_WORKERS is rejected with
+     * ECS_ERR_INVALID. */
     uint32_t max_workers;
     bool inner_parallelism_off; /* every system runs as a single subtask */
     /* A PER_WORKER split makes at most as many subtasks as the machine has
