@@ -71,6 +71,17 @@ bool ecs__component_arg(const ecs_context *ctx, uint32_t component, const char *
     return false;
 }
 
+bool ecs__null_out(const ecs_context *ctx, const char *fn, const char *param)
+{
+    const ecs_sys *caller = ecs__caller.sys;
+    if (caller && caller->ctx == ctx)
+        ecs__misuse((ecs_context *)ctx, "system '%s' called %s with a NULL %s",
+                    ecs__sys_name(caller), fn, param);
+    else
+        ecs__misuse((ecs_context *)ctx, "%s given a NULL %s", fn, param);
+    return false;
+}
+
 const char *ecs_misuse_message(const ecs_context *ctx)
 {
     ecs_context *c = (ecs_context *)ctx; /* an atomic load only */

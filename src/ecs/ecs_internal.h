@@ -312,6 +312,14 @@ static inline const char *ecs__comp_name(const ecs_context *ctx, uint32_t compon
 const ecs_sys *ecs__system_arg(const ecs_context *ctx, uint32_t system, const char *fn);
 /* Whether the component id exists; else a misuse naming fn (context.c). */
 bool ecs__component_arg(const ecs_context *ctx, uint32_t component, const char *fn);
+/* Whether an out-pointer the call requires is there; else a misuse naming
+ * fn, the parameter and, from a system's callback, the system (context.c). */
+bool ecs__null_out(const ecs_context *ctx, const char *fn, const char *param);
+static inline bool ecs__out_arg(const ecs_context *ctx, const void *out, const char *fn,
+                                const char *param)
+{
+    return __builtin_expect(out != NULL, 1) || ecs__null_out(ctx, fn, param);
+}
 
 /* The system whose process or finish callback this thread is running
  * (schedule.c), so that calls taking only the context can tell who made
