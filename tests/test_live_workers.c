@@ -185,7 +185,7 @@ static uint32_t stress_run(uint32_t max, bool live, uint32_t steps, entity_state
         if (!inner) assert_int_equal(ecs_system_stats_get(ctx, S_FOLD).subtasks, 1);
         assert_true(threads_used(ctx, &log) <= workers); /* parked threads ran nothing */
         sums[s] = 0;
-        for (uint32_t t = 0; t < ecs_output_subtasks(ctx, S_SUM); t++) {
+        for (uint32_t t = 0; t < ecs_system_subtasks(ctx, S_SUM); t++) {
             uint32_t n;
             const uint64_t *part = ecs_output(ctx, S_SUM, t, &n);
             assert_int_equal(n, 1);

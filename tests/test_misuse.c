@@ -258,8 +258,8 @@ static void test_unknown_ids(void **state)
     expect_message(ctx, "ecs_output: system 5 does not exist");
     assert_int_equal(ecs_output_batches(ctx, 5), 0);
     expect_message(ctx, "ecs_output_batches: system 5 does not exist");
-    assert_int_equal(ecs_output_subtasks(ctx, 64), 0);
-    expect_message(ctx, "ecs_output_subtasks: system 64 does not exist");
+    assert_int_equal(ecs_system_subtasks(ctx, 64), 0);
+    expect_message(ctx, "ecs_system_subtasks: system 64 does not exist");
     assert_int_equal(ecs_system_pass(ctx, 2), 0);
     expect_message(ctx, "ecs_system_pass: system 2 does not exist");
     assert_false(ecs_has(ctx, e, 64));

@@ -91,7 +91,7 @@ static void check_order_and_counts(ecs_context *ctx, const ecs_timeline *tl)
 {
     uint32_t k = 0;
     for (uint32_t s = 0; s < 3; s++) {
-        uint32_t n = ecs_output_subtasks(ctx, s), subscribed = 0;
+        uint32_t n = ecs_system_subtasks(ctx, s), subscribed = 0;
         ecs_subscribed(ctx, s, &subscribed);
         uint32_t passes = systems[s].passes ? systems[s].passes : 1u;
         for (uint32_t p = 0; p < passes; p++) {

@@ -135,9 +135,9 @@ static const void *batch_of(ecs_context *ctx, const ecs_sys *sys, uint32_t batch
     return st->out ? st->out + begin * sys->def.output_size : NULL;
 }
 
-uint32_t ecs_output_subtasks(const ecs_context *ctx, uint32_t system)
+uint32_t ecs_system_subtasks(const ecs_context *ctx, uint32_t system)
 {
-    const ecs_sys *sys = ecs__system_arg(ctx, system, "ecs_output_subtasks");
+    const ecs_sys *sys = ecs__system_arg(ctx, system, "ecs_system_subtasks");
     return sys ? sys->subtask_count : 0u;
 }
 

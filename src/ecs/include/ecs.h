@@ -20,7 +20,7 @@
  * Threading: every function not prefixed ecs_iter_ must be called from the
  * thread that owns the context, outside ecs_step's system phase (the step
  * callback is fine), except where its comment allows system callbacks
- * (ecs_output, ecs_output_subtasks, ecs_system_pass, ecs_resource,
+ * (ecs_output, ecs_system_subtasks, ecs_system_pass, ecs_resource,
  * ecs_resource_read, ecs_subscribed). ecs_iter_ functions
  * are for process callbacks.
  *
@@ -221,7 +221,7 @@ typedef void (*ecs_finish_fn)(ecs_context *ctx, uint32_t system, void *user);
 /* Called once per step on one thread when every dependency of the system
  * finished, before its first subtask starts: for work each subtask needs
  * ready (dealing out the step's work by what the dependencies built).
- * ecs_output_subtasks tells how many subtasks follow. */
+ * ecs_system_subtasks tells how many subtasks follow. */
 typedef void (*ecs_prepare_fn)(ecs_context *ctx, uint32_t system, void *user);
 typedef void (*ecs_entity_fn)(ecs_context *ctx, ecs_entity e, void *user);
 typedef void (*ecs_deferred_fn)(ecs_context *ctx, void *payload);
@@ -475,7 +475,7 @@ const void *ecs_output(const ecs_context *ctx, uint32_t system, uint32_t batch,
                        uint32_t *count);
 /* Subtasks the system ran in the last step; from a callback during a
  * step, the subtasks it runs in this one (set before any system starts). */
-uint32_t ecs_output_subtasks(const ecs_context *ctx, uint32_t system);
+uint32_t ecs_system_subtasks(const ecs_context *ctx, uint32_t system);
 
 /* The first misuse detected since the last step began (or, outside steps,
  * since ecs_context_create), as one line; "" if none. */
