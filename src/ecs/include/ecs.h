@@ -318,11 +318,6 @@ uint32_t ecs_worker_count(const ecs_context *ctx);
 uint32_t ecs_max_workers(const ecs_context *ctx);
 /* Processors online now, at least 1 (the default for ecs_config.workers). */
 uint32_t ecs_cpu_count(void);
-/* Asks the system to map the whole pages of [p, p + size) now, in one call,
- * ahead of writes that would otherwise fault them in one trap per page: a
- * hint for memory about to be written whole (errors ignored; nothing below
- * 64 KiB, nor where the system has no such call). */
-void ecs_prefault(void *p, size_t size);
 uint32_t ecs_system_count(const ecs_context *ctx);
 uint32_t ecs_component_count(const ecs_context *ctx);
 uint32_t ecs_resource_count(const ecs_context *ctx);
