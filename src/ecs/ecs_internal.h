@@ -1,5 +1,7 @@
 /* ecs_internal.h - the context's layout, shared by the module's .c files
- * and nothing else. */
+ * and nothing else. The module is built with gcc and clang only (those CI
+ * builds), so it uses their builtins and attributes (__builtin_expect,
+ * __builtin_ctzll, format) as they are, with no other branch. */
 #ifndef ECS_INTERNAL_H
 #define ECS_INTERNAL_H
 
@@ -275,10 +277,7 @@ bool ecs__runs_before(const ecs_context *ctx, uint32_t from, uint32_t to);
 /* Records a misuse of the API (any thread, at most one message kept per
  * step) and returns ECS_ERR_MISUSE. */
 ecs_status ecs__misuse(ecs_context *ctx, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+    __attribute__((format(printf, 2, 3)));
 /* ECS_ERR_MISUSE (recorded, naming fn) when a structural call comes while
  * systems run or inside ecs_refresh's matching; ECS_OK otherwise. */
 static inline ecs_status ecs__check_structural(ecs_context *ctx, const char *fn)
@@ -331,10 +330,7 @@ typedef struct ecs_caller {
 extern _Thread_local ecs_caller ecs__caller;
 /* Messages (context.c): sets err->status and formats err->message. */
 ecs_status ecs__fail(ecs_error *err, ecs_status status, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+    __attribute__((format(printf, 3, 4)));
 
 static inline bool ecs__alive(const ecs_context *ctx, ecs_entity e)
 {
