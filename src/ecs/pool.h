@@ -1,23 +1,17 @@
-/* pool.h - the worker pool: N-1 threads plus the owner thread, each with
- * its own ck_ring of job pointers (single producer, many consumers: idle
- * threads steal). Private to the ecs module.
- *
- * Jobs may be pushed by the pool's worker threads (from inside jobs) and by
- * one other thread, the owner: the one that created the pool or last
- * called ecs_pool_set_owner (ecs_step does). A push from any other thread
- * is refused.
- *
- * No thread ever blocks on a job it queued: a thread waiting for a counter
- * to reach zero runs queued jobs meanwhile, and sleeps (after a short
- * spin) only when no job is queued. Idle workers sleep too, each on a
- * word of its own (platform.h), woken by the push that addressed a job to
- * it, by a push that needs one more thread, or by the notify that brought
- * the counter it waits on to zero.
- *
- * Only the first `active` threads (the owner included) take jobs; the
- * others are parked, each on a condition variable of its own, out of
- * reach of any push's wake-up, until they become active again or the
- * pool is destroyed. */
+/* pool.h - the worker pool the ecs runs its jobs on: `threads` threads,
+ * the owner (thread 0) included. Private to the ecs module. The protocol
+ * (queues, addressed jobs, spinning, sleeping, and why no wake-up is
+ * lost) is stated once, in pool.c's header comment. What callers rely on:
+ *   - the pool's workers (from inside jobs) and the owner (the thread that
+ *     created the pool or last called ecs_pool_set_owner; ecs_step does)
+ *     may push jobs; a push from any other thread is refused;
+ *   - every job queued runs exactly once, on some active thread;
+ *   - a thread waiting for a counter (ecs_pool_wait) runs queued jobs
+ *     meanwhile, so waiting on work it queued itself completes at any
+ *     thread count, one included;
+ *   - only the first `active` threads take jobs; the others stay parked,
+ *     using no CPU, until they become active again or the pool is
+ *     destroyed. */
 #ifndef ECS_POOL_H
 #define ECS_POOL_H
 
