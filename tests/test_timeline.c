@@ -330,7 +330,7 @@ static void pool_logs_a_sleep(void **state)
     uint32_t n = 0, lost = 0;
     /* Jobs wake it; once one of its sleeps is over (or going on), it shows. */
     while (n == 0) {
-        ecs_pool_push(pool, &job);
+        ecs_pool_push_batch(pool, &job, 0, 1);
         atomic_uint none = 0;
         ecs_pool_wait(pool, &none);
         while (atomic_load(&job.published)) sched_yield();

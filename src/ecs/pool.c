@@ -416,11 +416,6 @@ void ecs_pool_destroy(ecs_pool *pool)
 
 uint32_t ecs_pool_threads(const ecs_pool *pool) { return pool->threads; }
 
-uint32_t ecs_pool_active(const ecs_pool *pool)
-{
-    return atomic_load_explicit(&pool->active, memory_order_acquire);
-}
-
 /* Every worker from `active` on is parked, every one below is not. */
 static bool settled(const ecs_pool *pool, uint32_t active)
 {
@@ -561,8 +556,6 @@ bool ecs_pool_push_others(ecs_pool *pool, ecs_job *first, size_t stride, uint32_
     assert(own < n);
     return push_jobs(pool, first, stride, n, own, true);
 }
-
-bool ecs_pool_push(ecs_pool *pool, ecs_job *job) { return ecs_pool_push_batch(pool, job, 0, 1); }
 
 void ecs_pool_wait(ecs_pool *pool, atomic_uint *counter)
 {

@@ -47,7 +47,6 @@ uint32_t ecs_pool_threads(const ecs_pool *pool);
  * once every thread from `active` on is parked (so none of them takes a
  * job pushed afterwards) and every one below it has left its park. */
 void ecs_pool_set_active(ecs_pool *pool, uint32_t active);
-uint32_t ecs_pool_active(const ecs_pool *pool);
 /* The processor count the pool plans for: ecs__cpu_count() at creation.
  * With more threads than that, idle threads do not spin, jobs are not
  * addressed to threads, and a push wakes at most that many sleepers (see
@@ -89,12 +88,10 @@ void ecs_pool_set_owner(ecs_pool *pool);
 /* The push calls return false, and queue and run nothing, when called
  * from a thread that is neither the owner nor one of the pool's workers.
  *
- * Queues a job; when the queue is full the job runs at once on this
- * thread. Either way it runs exactly once. */
-bool ecs_pool_push(ecs_pool *pool, ecs_job *job);
-/* Queues n jobs embedded in an array of structs (the k-th at (char *)first
+ * Queues n jobs embedded in an array of structs (the k-th at (char *)first
  * + k * stride), then wakes at most n sleepers, with one fence for the
- * whole batch. */
+ * whole batch. A job that finds its ring full runs at once on this thread;
+ * either way each runs exactly once. */
 bool ecs_pool_push_batch(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n);
 /* The same for every job of the array but job `own` (< n), which the
  * caller runs itself: jobs own + 1 .. n - 1, then 0 .. own - 1, as one
