@@ -6,9 +6,7 @@
 #define _DEFAULT_SOURCE /* syscall(2), MAP_ANONYMOUS, madvise */
 #include "platform.h"
 
-#include <limits.h>
 #include <sched.h>
-#include <stdbool.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -70,7 +68,6 @@ static void bucket_wake(atomic_uint *word)
 }
 
 void ecs__wake_one(atomic_uint *word) { bucket_wake(word); }
-void ecs__wake_all(atomic_uint *word) { bucket_wake(word); }
 
 #else
 
@@ -80,13 +77,10 @@ void ecs__wait_on(atomic_uint *word, unsigned expected)
     syscall(SYS_futex, (unsigned *)word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
 }
 
-static void futex_wake(atomic_uint *word, int n)
+void ecs__wake_one(atomic_uint *word)
 {
-    syscall(SYS_futex, (unsigned *)word, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+    syscall(SYS_futex, (unsigned *)word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
-
-void ecs__wake_one(atomic_uint *word) { futex_wake(word, 1); }
-void ecs__wake_all(atomic_uint *word) { futex_wake(word, INT_MAX); }
 
 #endif
 

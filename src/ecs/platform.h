@@ -28,9 +28,8 @@ void ecs__yield(void);
  * changes the word first, then calls wake, so a waiter that has not
  * blocked yet sees the change and one that has is woken. */
 void ecs__wait_on(atomic_uint *word, unsigned expected);
-/* Wakes one thread (wake_one) or every thread (wake_all) blocked on word. */
+/* Wakes one thread blocked on word (the fallback may wake more). */
 void ecs__wake_one(atomic_uint *word);
-void ecs__wake_all(atomic_uint *word);
 
 /* The system's page size in bytes (a power of two; 4096 if unknown). */
 size_t ecs__page_size(void);
