@@ -324,16 +324,16 @@ uint32_t ecs_resource_count(const ecs_context *ctx);
 
 /* ---- Entities (owner thread, never while systems run) ------------------ */
 
-/* Creates an entity with no components; out is required (a misuse
- * without it). ECS_ERR_FULL when a fixed context
- * is full (or a dynamic one reached ECS_MAX_ENTITIES), ECS_ERR_NOMEM when
- * growth failed: *out is then the null handle and the context is intact.
- * A killed entity keeps its slot until the refresh that reclaims it
- * (ecs_refresh, or the refreshes of ecs_step): a fixed context of
- * capacity N is full while N entities are alive or killed since the last
- * refresh (capacity 1: create, kill, create gives ECS_ERR_FULL until
- * ecs_refresh). In a step, the refresh runs the deferred creates before
- * the kills the systems recorded, so those kills make no room for them. */
+/* Creates an entity with no components; out is required (a misuse without
+ * it). ECS_ERR_FULL when a fixed context is full (or a dynamic one reached
+ * ECS_MAX_ENTITIES), ECS_ERR_NOMEM when growth failed: *out is then the
+ * null handle and the context is intact. A killed entity keeps its slot
+ * until the refresh that reclaims it (ecs_refresh, or the refreshes of
+ * ecs_step): a fixed context of capacity N is full while N entities are
+ * alive or killed since the last refresh (capacity 1: create, kill, create
+ * gives ECS_ERR_FULL until ecs_refresh). In a step, the refresh runs the
+ * deferred creates before the kills the systems recorded, so those kills
+ * make no room for them. */
 ecs_status ecs_create(ecs_context *ctx, ecs_entity *out);
 /* Kills at once: the handle stops being alive; the index is reclaimed and
  * unsubscribed at the next refresh. ECS_ERR_DEAD for a stale handle.
@@ -399,10 +399,9 @@ const void *ecs_resource_read(const ecs_context *ctx, uint32_t resource);
 
 /* Subscribed entity indices of a system, in ascending order, valid until
  * the next refresh (NULL with *count 0 for an unknown system id; count is
- * required: NULL without it, a misuse); system
- * callbacks may call it too (the lists change only at refresh). Systems
- * that subscribe the same entities may get the same array: the ecs keeps
- * one list for them. */
+ * required: NULL without it, a misuse); system callbacks may call it too
+ * (the lists change only at refresh). Systems that subscribe the same
+ * entities may get the same array: the ecs keeps one list for them. */
 const uint32_t *ecs_subscribed(const ecs_context *ctx, uint32_t system, uint32_t *count);
 bool ecs_is_subscribed(const ecs_context *ctx, uint32_t system, ecs_entity e);
 
@@ -461,11 +460,11 @@ uint32_t ecs_parallel_parts(const ecs_context *ctx, uint32_t n, uint32_t min_per
  * sequence for any worker count. A one-pass system has one batch per
  * subtask. Valid until that system runs again. */
 uint32_t ecs_output_batches(const ecs_context *ctx, uint32_t system);
-/* NULL and *count 0 for a batch out of range (a misuse); count is
- * required (NULL without it, a misuse). In the system
- * phase of a step (from a callback) only the outputs of a system the
- * caller depends on, or its own from its finish callback, may be read:
- * any other read races with the system writing them and is a misuse. */
+/* NULL and *count 0 for a batch out of range (a misuse); count is required
+ * (NULL without it, a misuse). In the system phase of a step (from a
+ * callback) only the outputs of a system the caller depends on, or its own
+ * from its finish callback, may be read: any other read races with the
+ * system writing them and is a misuse. */
 const void *ecs_output(const ecs_context *ctx, uint32_t system, uint32_t batch,
                        uint32_t *count);
 /* Subtasks the system ran in the last step; from a callback during a
