@@ -44,7 +44,7 @@ static const uint32_t EMPTY_STEPS = 20000u;
 static const uint32_t EMPTY_WARMUP = 1000u;
 enum { CHAIN_SYSTEMS = 2000 };
 static const unsigned long MAX_ENTITIES = 100000000ul;
-static const unsigned long MAX_THREADS = 256ul;
+static const unsigned long MAX_THREADS = ECS_MAX_WORKERS;
 static const unsigned long MAX_REPEAT = 1000ul;
 
 typedef struct options {

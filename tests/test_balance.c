@@ -165,7 +165,7 @@ static uint32_t run_to_end(ecs_context *ctx, uint32_t *out, uint32_t *ranges_mov
     uint32_t n = 0;
     for (int step = 0; step < 4; step++) {
         assert_int_equal(ecs_step(ctx, NULL, NULL), ECS_OK);
-        uint32_t subtasks = ecs_output_subtasks(ctx, 0);
+        uint32_t subtasks = ecs_system_subtasks(ctx, 0);
         if (subtasks == 2 && ranges_moved) {
             const ecs_sys *sys = &ctx->systems[0];
             if (sys->subtasks[0].end != ecs__share_start(sys->subtasks[1].end, 1, 2)) (*ranges_moved)++;

@@ -71,7 +71,7 @@ static void test_split_counts(void **state)
         step_ok(ctx, NULL, NULL);
         uint32_t e = counts[k], want = e == 0 ? 1u : (e < 4u ? e : 4u);
         assert_int_equal(ecs_system_stats_get(ctx, S_PW).subtasks, want);
-        assert_int_equal(ecs_output_subtasks(ctx, S_PW), want);
+        assert_int_equal(ecs_system_subtasks(ctx, S_PW), want);
         assert_int_equal(atomic_load(&calls[S_PW]), want);
         assert_int_equal(atomic_load(&empty_calls[S_PW]), e == 0 ? 1u : 0u);
         assert_int_equal(atomic_load(&entities_seen[S_PW]), e);

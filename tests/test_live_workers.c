@@ -185,7 +185,7 @@ static uint32_t stress_run(uint32_t max, bool live, uint32_t steps, entity_state
         if (!inner) assert_int_equal(ecs_system_stats_get(ctx, S_FOLD).subtasks, 1);
         assert_true(threads_used(ctx, &log) <= workers); /* parked threads ran nothing */
         sums[s] = 0;
-        for (uint32_t t = 0; t < ecs_output_subtasks(ctx, S_SUM); t++) {
+        for (uint32_t t = 0; t < ecs_system_subtasks(ctx, S_SUM); t++) {
             uint32_t n;
             const uint64_t *part = ecs_output(ctx, S_SUM, t, &n);
             assert_int_equal(n, 1);
@@ -303,6 +303,37 @@ static void test_create_rejects_small_max(void **state)
     ecs_context_destroy(ctx);
 }
 
+/* A thread count above ECS_MAX_WORKERS, in either field, is refused with
+ * a message naming the field, the value and the range, and no context. */
+static void expect_too_many(uint32_t workers, uint32_t max_workers, const char *needle)
+{
+    ecs_system_def def = {.name = "split", .writes = ECS_IDS(C_VAL), .process = per_worker_noop};
+    ecs_config cfg = tu_config(comps, C_COUNT, &def, 1, workers);
+    cfg.max_workers = max_workers;
+    size_t live0 = ecs_alloc_live();
+    ecs_context *ctx = NULL;
+    ecs_error err;
+    assert_int_equal(ecs_context_create(&cfg, &ctx, &err), ECS_ERR_INVALID);
+    assert_null(ctx);
+    if (!strstr(err.message, needle)) print_error("message '%s' lacks '%s'\n", err.message, needle);
+    assert_non_null(strstr(err.message, needle));
+    assert_int_equal(ecs_alloc_live(), live0);
+}
+
+static void test_create_rejects_too_many(void **state)
+{
+    (void)state;
+    char needle[64];
+    snprintf(needle, sizeof needle, "max_workers %u is outside 1..%u", ECS_MAX_WORKERS + 1u,
+             ECS_MAX_WORKERS);
+    expect_too_many(1, ECS_MAX_WORKERS + 1u, needle);
+    expect_too_many(2, 65536, "max_workers 65536 is outside 1..");
+    snprintf(needle, sizeof needle, "workers %u is outside 1..%u", ECS_MAX_WORKERS + 1u,
+             ECS_MAX_WORKERS);
+    expect_too_many(ECS_MAX_WORKERS + 1u, 0, needle);
+    expect_too_many(UINT32_MAX, UINT32_MAX, "workers 4294967295 is outside 1..");
+}
+
 static void test_destroy_with_parked(void **state)
 {
     (void)state;
@@ -327,6 +358,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_set_workers_splits),
         cmocka_unit_test(test_create_rejects_small_max),
+        cmocka_unit_test(test_create_rejects_too_many),
         cmocka_unit_test(test_destroy_with_parked),
         cmocka_unit_test(test_live_matches_fixed),
     };

@@ -4,7 +4,8 @@
  * system did not declare, outputs of a system it does not depend on,
  * batches out of range, ids that do not exist, outputs pushed without an
  * output_size, a step or a destroy from the step callback, work handed
- * to the pool from a thread that does not own the context. Each gives
+ * to the pool from a thread that does not own the context, a NULL where a
+ * call writes its results. Each gives
  * ECS_ERR_MISUSE, NULL or 0, the step returns ECS_ERR_MISUSE and
  * ecs_misuse_message names the culprit by name; nothing is changed, and
  * the next clean step is ECS_OK again. */
@@ -24,7 +25,8 @@ static const ecs_component_def comps[C_COUNT] = {
 enum { DO_NOTHING, DO_CREATE, DO_KILL, DO_ADD, DO_STEP, DO_REFRESH, DO_READ_UNDECLARED,
        DO_WRITE_READONLY, DO_READ_UNKNOWN, DO_DEP_OUTPUT, DO_DEP_UNKNOWN, DO_PUSH_NO_SIZE,
        DO_OUTPUT_NOT_DEP, DO_DEFER_CALL_NULL, DO_DEFER_NO_PAYLOAD, DO_DEFER_ADD_UNKNOWN,
-       DO_DEFER_REMOVE_UNKNOWN, DO_DESTROY };
+       DO_DEFER_REMOVE_UNKNOWN, DO_DESTROY, DO_NEXT_RUN_NULL, DO_BITS_NULL, DO_ITER_OUTPUT_NULL,
+       DO_DEP_OUTPUT_NULL };
 
 typedef struct probe {
     int action;
@@ -61,6 +63,10 @@ static void bad_process(ecs_iter *it)
     case DO_DEFER_ADD_UNKNOWN: ecs_iter_defer_add(it, P.victim, 33, NULL); break;
     case DO_DEFER_REMOVE_UNKNOWN: ecs_iter_defer_remove(it, P.victim, 33); break;
     case DO_DESTROY: ecs_context_destroy(it->ctx); break;
+    case DO_NEXT_RUN_NULL: ptr = ecs_iter_next_run(it, NULL, &n) ? it : NULL; break;
+    case DO_BITS_NULL: ptr = ecs_iter_bits(it, &n, NULL); break;
+    case DO_ITER_OUTPUT_NULL: ptr = ecs_iter_output(it, NULL); break;
+    case DO_DEP_OUTPUT_NULL: ptr = ecs_iter_dep_output(it, S_OTHER, 0, NULL); break;
     default: break;
     }
     if (st != ECS_OK) atomic_store(&P.status, (int)st);
@@ -252,8 +258,8 @@ static void test_unknown_ids(void **state)
     expect_message(ctx, "ecs_output: system 5 does not exist");
     assert_int_equal(ecs_output_batches(ctx, 5), 0);
     expect_message(ctx, "ecs_output_batches: system 5 does not exist");
-    assert_int_equal(ecs_output_subtasks(ctx, 64), 0);
-    expect_message(ctx, "ecs_output_subtasks: system 64 does not exist");
+    assert_int_equal(ecs_system_subtasks(ctx, 64), 0);
+    expect_message(ctx, "ecs_system_subtasks: system 64 does not exist");
     assert_int_equal(ecs_system_pass(ctx, 2), 0);
     expect_message(ctx, "ecs_system_pass: system 2 does not exist");
     assert_false(ecs_has(ctx, e, 64));
@@ -270,6 +276,38 @@ static void test_unknown_ids(void **state)
     assert_int_equal(n, 1);
     assert_string_equal(ecs_system_stats_get(ctx, S_OTHER).name, "other");
     ecs_context_destroy(ctx);
+}
+
+/* A NULL where a call writes its results: refused, never written
+ * through. From a process callback the message names the system. */
+static void test_null_out_pointers(void **state)
+{
+    (void)state;
+    expect_misuse(2, DO_NEXT_RUN_NULL, "system 'bad' called ecs_iter_next_run with a NULL first",
+                  true);
+    expect_misuse(2, DO_BITS_NULL, "system 'bad' called ecs_iter_bits with a NULL hi", true);
+    expect_misuse(2, DO_ITER_OUTPUT_NULL, "system 'bad' called ecs_iter_output with a NULL count",
+                  true);
+    expect_misuse(2, DO_DEP_OUTPUT_NULL,
+                  "system 'bad' called ecs_iter_dep_output with a NULL count", true);
+    ecs_context *ctx = make(2);
+    assert_int_equal(ecs_add(ctx, create_ok(ctx), C_A, NULL), ECS_OK);
+    step_ok(ctx, NULL, NULL);
+    assert_int_equal(ecs_create(ctx, NULL), ECS_ERR_MISUSE);
+    assert_int_equal(ecs_alive_count(ctx), 1);
+    expect_message(ctx, "ecs_create given a NULL out");
+    assert_null(ecs_subscribed(ctx, S_BAD, NULL));
+    expect_message(ctx, "ecs_subscribed given a NULL count");
+    assert_null(ecs_output(ctx, S_OTHER, 0, NULL));
+    expect_message(ctx, "ecs_output given a NULL count");
+    assert_false(ecs_timeline_get(ctx, NULL));
+    expect_message(ctx, "ecs_timeline_get given a NULL out");
+    ecs_context_destroy(ctx);
+    const ecs_system_def systems[1] = {{.name = "one", .reads = ECS_IDS(C_A), .process = noop_process}};
+    ecs_config cfg = tu_config(comps, C_COUNT, systems, 1, 1);
+    ecs_error err;
+    assert_int_equal(ecs_context_create(&cfg, NULL, &err), ECS_ERR_INVALID);
+    assert_non_null(strstr(err.message, "out must not be NULL"));
 }
 
 /* ---- misuse from the step callback --------------------------------------- */
@@ -473,6 +511,7 @@ int main(void)
         cmocka_unit_test(test_push_without_output_size),
         cmocka_unit_test(test_output_from_system),
         cmocka_unit_test(test_deferred_arguments),
+        cmocka_unit_test(test_null_out_pointers),
         cmocka_unit_test(test_destroy_from_system),
         cmocka_unit_test(test_unknown_ids),
         cmocka_unit_test(test_step_from_step_callback),

@@ -83,7 +83,7 @@ static void run_passes(uint32_t workers, bool inner_off)
     assert_int_equal(atomic_load(&R.errors), 0);
     uint32_t subtasks = inner_off ? 1u : (N + 1499u) / 1500u;
     assert_int_equal(R.subtasks, subtasks);
-    assert_int_equal(ecs_output_subtasks(ctx, 0), subtasks);
+    assert_int_equal(ecs_system_subtasks(ctx, 0), subtasks);
     assert_int_equal(ecs_output_batches(ctx, 0), PASSES * subtasks);
     /* finish once per pass, in order. */
     assert_int_equal(R.finishes, PASSES);

@@ -13,6 +13,9 @@
 #include "alloc.h"
 #include "pool.h"
 
+/* One job, queued alone; false when this thread may not push. */
+static bool push_one(ecs_pool *pool, ecs_job *job) { return ecs_pool_push_batch(pool, job, 0, 1); }
+
 #define JOBS 1000000u
 #define HALF (JOBS / 2u)
 
@@ -56,7 +59,7 @@ static void tiny_run(ecs_job *job)
     t->ran_on = pthread_self();
     atomic_fetch_add_explicit(&st->hits[slot], 1, memory_order_relaxed);
     /* The first half each push one job of the second half from inside. */
-    if (slot < st->spawn_below) ecs_pool_push(st->pool, &st->jobs[slot + st->spawn_offset].job);
+    if (slot < st->spawn_below) push_one(st->pool, &st->jobs[slot + st->spawn_offset].job);
     finish_one(st); /* t may be gone after this */
 }
 
@@ -81,7 +84,7 @@ static void million_jobs(uint32_t threads)
     atomic_init(&st.pending, JOBS);
     atomic_init(&st.ran, 0);
 
-    for (uint32_t i = 0; i < HALF; i++) ecs_pool_push(st.pool, &st.jobs[i].job);
+    for (uint32_t i = 0; i < HALF; i++) push_one(st.pool, &st.jobs[i].job);
     ecs_pool_wait(st.pool, &st.pending);
 
     assert_int_equal(atomic_load(&st.pending), 0);
@@ -140,7 +143,7 @@ static void parent_run(ecs_job *job)
 {
     nested_job *n = (nested_job *)(void *)((char *)job - offsetof(nested_job, job));
     atomic_store(&n->own, CHILDREN);
-    for (uint32_t i = 0; i < CHILDREN; i++) ecs_pool_push(n->pool, &n->children[i].job);
+    for (uint32_t i = 0; i < CHILDREN; i++) push_one(n->pool, &n->children[i].job);
     ecs_pool_wait(n->pool, &n->own);
     /* Runs on any thread: no cmocka assert here; the caller counts leaves. */
     nested_done(n);
@@ -171,7 +174,7 @@ static void test_nested_waits(void **state)
                 l->leaf_runs = &leaf_runs;
             }
         }
-        for (uint32_t p = 0; p < PARENTS; p++) ecs_pool_push(pool, &parents[p].job);
+        for (uint32_t p = 0; p < PARENTS; p++) push_one(pool, &parents[p].job);
         ecs_pool_wait(pool, &top);
         assert_int_equal(atomic_load(&leaf_runs), PARENTS * CHILDREN);
         ecs_pool_destroy(pool);
@@ -209,7 +212,7 @@ static void test_create_destroy(void **state)
             st.jobs[i].state = &st;
             atomic_init(&st.hits[i], 0);
         }
-        for (uint32_t i = 0; i < BATCH; i++) ecs_pool_push(st.pool, &st.jobs[i].job);
+        for (uint32_t i = 0; i < BATCH; i++) push_one(st.pool, &st.jobs[i].job);
         ecs_pool_wait(st.pool, &st.pending);
         assert_int_equal(atomic_load(&st.ran), BATCH);
         for (uint32_t i = 0; i < BATCH; i++) assert_int_equal(atomic_load(&st.hits[i]), 1);
@@ -231,7 +234,6 @@ static void test_set_active(void **state)
     run_state st;
     st.pool = ecs_pool_create(THREADS);
     assert_non_null(st.pool);
-    assert_int_equal(ecs_pool_active(st.pool), THREADS);
     assert_int_equal(ecs_pool_parked(st.pool), 0);
     st.jobs = xcalloc(BATCH, sizeof *st.jobs);
     st.hits = xcalloc(BATCH, sizeof *st.hits);
@@ -239,7 +241,6 @@ static void test_set_active(void **state)
     for (uint32_t round = 0; round < 4 * ARRAY_LEN(actives); round++) {
         uint32_t active = actives[round % ARRAY_LEN(actives)];
         ecs_pool_set_active(st.pool, active);
-        assert_int_equal(ecs_pool_active(st.pool), active);
         assert_int_equal(ecs_pool_parked(st.pool), THREADS - active);
         st.spawn_below = st.spawn_offset = BATCH / 2;
         atomic_init(&st.pending, BATCH);
@@ -251,7 +252,7 @@ static void test_set_active(void **state)
             st.jobs[i].state = &st;
             atomic_init(&st.hits[i], 0);
         }
-        for (uint32_t i = 0; i < BATCH / 2; i++) ecs_pool_push(st.pool, &st.jobs[i].job);
+        for (uint32_t i = 0; i < BATCH / 2; i++) push_one(st.pool, &st.jobs[i].job);
         ecs_pool_wait(st.pool, &st.pending);
         assert_int_equal(atomic_load(&st.ran), BATCH);
         pthread_t seen[THREADS + 1];
@@ -308,7 +309,7 @@ static void test_notify_after_relaxed_store(void **state)
             for (int k = 0; k < 3; k++) {
                 jobs[k] = (relaxed_job){.pool = pool, .counter = &counter};
                 jobs[k].job.run = relaxed_run;
-                ecs_pool_push(pool, &jobs[k].job);
+                push_one(pool, &jobs[k].job);
             }
             ecs_pool_wait(pool, &counter);
             assert_int_equal(atomic_load(&counter), 0);
@@ -506,7 +507,7 @@ static void test_addressed_job_taken_from_busy_thread(void **state)
     where_init(&blocker, pool, &counter, &blocker_started, &addressed_ran);
     /* The caller looks for no job until the blocker started: the worker
      * (thread 1) runs it. */
-    ecs_pool_push(pool, &blocker.job);
+    push_one(pool, &blocker.job);
     while (!atomic_load_explicit(&blocker_started, memory_order_acquire)) sched_yield();
     assert_int_equal(atomic_load(&blocker.ran_on), 1);
     /* Job k of the pair is addressed to thread k; job 0 is the caller's own. */
@@ -545,7 +546,7 @@ static void test_crowded_pool_wakes_for_free_processors(void **state)
     where_job busy, batch[3], pair[2];
     where_init(&busy, pool, &busy_counter, &busy_started, &go);
     ecs_pool_wake_stats s0 = ecs_pool_wakes(pool);
-    assert_true(ecs_pool_push(pool, &busy.job));
+    assert_true(push_one(pool, &busy.job));
     while (!atomic_load_explicit(&busy_started, memory_order_acquire)) sched_yield();
     ecs_pool_wake_stats s1 = ecs_pool_wakes(pool);
     assert_int_equal(s1.woken - s0.woken, 1);
@@ -653,7 +654,7 @@ static void *push_from_other_thread(void *arg)
 {
     foreign_push *f = arg;
     if (f->take_ownership) ecs_pool_set_owner(f->pool);
-    f->pushed = ecs_pool_push(f->pool, f->job);
+    f->pushed = push_one(f->pool, f->job);
     return NULL;
 }
 
@@ -680,7 +681,7 @@ static void test_push_from_other_thread_refused(void **state)
         assert_int_equal(pthread_join(other, NULL), 0);
         assert_int_equal(f.pushed, owner == 1);
         if (owner) ecs_pool_set_owner(st.pool); /* back to this thread */
-        else assert_true(ecs_pool_push(st.pool, &job.job));
+        else assert_true(push_one(st.pool, &job.job));
         ecs_pool_wait(st.pool, &st.pending);
         assert_int_equal(atomic_load(&st.ran), 1);
         assert_int_equal(atomic_load(&hits[0]), (unsigned)owner + 1u); /* once per round */

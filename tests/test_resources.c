@@ -267,7 +267,7 @@ static void test_access(void **state)
     for (int seed = 10; seed < 15; seed++) {
         step_ok(ctx, seed_grid, &seed);
         const grid_data *g = ecs_resource_read(ctx, R_GRID);
-        assert_int_equal(ecs_output_subtasks(ctx, 0), 4);
+        assert_int_equal(ecs_system_subtasks(ctx, 0), 4);
         assert_int_equal(g->prepares, seed - 9); /* once per step */
         assert_int_equal(atomic_load(&g->bad), 0);
         assert_int_equal(list_store[0], seed + 1);

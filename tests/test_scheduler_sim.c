@@ -268,7 +268,7 @@ static void run_sim(uint32_t workers, bool inner_off, uint64_t sums[SIM_CHECKS])
         assert_int_equal(atomic_load(&sim_errors), 0);
         assert_int_equal(ecs_alive_count(ctx), 96);
         uint32_t visible = 0, c;
-        for (uint32_t k = 0; k < ecs_output_subtasks(ctx, S_RENDER); k++)
+        for (uint32_t k = 0; k < ecs_system_subtasks(ctx, S_RENDER); k++)
             visible += *(const uint32_t *)ecs_output(ctx, S_RENDER, k, &c);
         assert_true(visible > 0 && visible <= ecs_system_stats_get(ctx, S_RENDER).entities);
         assert_int_equal(ecs_system_stats_get(ctx, S_SOLVE).subtasks, 1);

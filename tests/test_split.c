@@ -280,7 +280,7 @@ static void test_outputs(void **state)
         const uint32_t *sub = ecs_subscribed(ctx, O_PRODUCER, &count);
         uint32_t nsub = (count + 9) / 10;
         assert_true(nsub >= 5);
-        assert_int_equal(ecs_output_subtasks(ctx, O_PRODUCER), nsub);
+        assert_int_equal(ecs_system_subtasks(ctx, O_PRODUCER), nsub);
         /* Subtask k's output is its range of the subscribed list (empty
          * for k == 3); in order they rebuild the list minus that range. */
         uint32_t want[140], nwant = 0, pos = 0;
@@ -309,7 +309,7 @@ static void test_outputs(void **state)
         assert_memory_equal(direct_seen, want, nwant * sizeof *want);
         assert_int_equal(indirect_n, nwant);
         assert_memory_equal(indirect_seen, want, nwant * sizeof *want);
-        assert_int_equal(ecs_output_subtasks(ctx, O_DIRECT), 1);
+        assert_int_equal(ecs_system_subtasks(ctx, O_DIRECT), 1);
         uint32_t c2 = 0;
         const uint32_t *o2 = ecs_output(ctx, O_DIRECT, 0, &c2);
         assert_int_equal(c2, nwant);

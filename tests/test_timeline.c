@@ -10,6 +10,8 @@
  *     span <= wall, achieved <= workers, busy shares in [0, 1]; the phase
  *     lies within the ecs_step call on the monotonic clock;
  *   - the profile of a hand-made timeline gives the exact work and span;
+ *     one with a span naming an unknown system, pass or worker, or with
+ *     times outside 0..wall_ns, is refused as a misuse (all zeros);
  *   - off: no timeline; on again: none until the next step; from a
  *     system: refused as misuse;
  *   - a pool thread's sleep is logged once it has slept and been woken. */
@@ -89,7 +91,7 @@ static void check_order_and_counts(ecs_context *ctx, const ecs_timeline *tl)
 {
     uint32_t k = 0;
     for (uint32_t s = 0; s < 3; s++) {
-        uint32_t n = ecs_output_subtasks(ctx, s), subscribed = 0;
+        uint32_t n = ecs_system_subtasks(ctx, s), subscribed = 0;
         ecs_subscribed(ctx, s, &subscribed);
         uint32_t passes = systems[s].passes ? systems[s].passes : 1u;
         for (uint32_t p = 0; p < passes; p++) {
@@ -202,20 +204,22 @@ static void a_step_recorded(void **state)
     }
 }
 
+/* two: pass 0 subtasks 3 and 5 then finish 1; pass 1 subtask 2, finish
+ * 1; chunks 4 after it; alone 20 beside: span max(5+1+2+1+4, 20). */
+static const ecs_span known_spans[] = {
+    {0, 3000, 0, S_TWO, 0, 0, 10, 0, 10},        {0, 5000, 1, S_TWO, 0, 1, 10, 10, 20},
+    {5000, 6000, 0, S_TWO, 0, ECS_SPAN_FINISH, 0, 0, 0},
+    {6000, 8000, 0, S_TWO, 1, 0, 20, 0, 20},     {8000, 9000, 0, S_TWO, 1, ECS_SPAN_FINISH, 0, 0, 0},
+    {9000, 13000, 0, S_CHUNKS, 0, 0, 20, 0, 20}, {5000, 25000, 1, S_ALONE, 0, 0, 20, 0, 20},
+};
+enum { KNOWN_SPANS = sizeof known_spans / sizeof known_spans[0] };
+
 static void profile_of_a_known_timeline(void **state)
 {
     (void)state;
     ecs_context *ctx = make(2, false, systems);
-    /* two: pass 0 subtasks 3 and 5 then finish 1; pass 1 subtask 2, finish
-     * 1; chunks 4 after it; alone 20 beside: span max(5+1+2+1+4, 20). */
-    const ecs_span spans[] = {
-        {0, 3000, 0, S_TWO, 0, 0, 10, 0, 10},        {0, 5000, 1, S_TWO, 0, 1, 10, 10, 20},
-        {5000, 6000, 0, S_TWO, 0, ECS_SPAN_FINISH, 0, 0, 0},
-        {6000, 8000, 0, S_TWO, 1, 0, 20, 0, 20},     {8000, 9000, 0, S_TWO, 1, ECS_SPAN_FINISH, 0, 0, 0},
-        {9000, 13000, 0, S_CHUNKS, 0, 0, 20, 0, 20}, {5000, 25000, 1, S_ALONE, 0, 0, 20, 0, 20},
-    };
-    ecs_timeline tl = {.wall_ns = 25000, .workers = 2, .systems = 3, .spans = spans,
-                       .span_count = ARRAY_LEN(spans)};
+    ecs_timeline tl = {.wall_ns = 25000, .workers = 2, .systems = 3, .spans = known_spans,
+                       .span_count = KNOWN_SPANS};
     double busy[2];
     ecs_profile pr = ecs_timeline_profile(ctx, &tl, busy, 2);
     assert_true(pr.work_ms > 0.035999 && pr.work_ms < 0.036001);
@@ -225,6 +229,56 @@ static void profile_of_a_known_timeline(void **state)
     assert_true(pr.achieved > 1.4399 && pr.achieved < 1.4401);
     assert_true(busy[0] > 0.4399 && busy[0] < 0.4401); /* 3 + 1 + 2 + 1 + 4 of 25 */
     assert_true(busy[1] > 0.9999 && busy[1] < 1.0001); /* 5 + 20 of 25 */
+    ecs_context_destroy(ctx);
+}
+
+/* The known timeline with span k changed by edit; the profile refuses it
+ * as a misuse whose message holds needle: all zeros, busy too. */
+typedef void (*span_edit)(ecs_timeline *tl, ecs_span *sp);
+static void edit_system(ecs_timeline *tl, ecs_span *sp) { (void)tl; sp->system = 99; }
+static void edit_pass(ecs_timeline *tl, ecs_span *sp) { (void)tl; sp->pass = ECS_MAX_PASSES; }
+static void edit_worker(ecs_timeline *tl, ecs_span *sp) { (void)tl; sp->worker = 2; }
+static void edit_reversed(ecs_timeline *tl, ecs_span *sp) { (void)tl; sp->end_ns = sp->start_ns - 1; }
+static void edit_past_wall(ecs_timeline *tl, ecs_span *sp) { sp->end_ns = tl->wall_ns + 1; }
+static void edit_systems(ecs_timeline *tl, ecs_span *sp) { (void)sp; tl->systems = 4; }
+
+static void expect_refused(ecs_context *ctx, uint32_t k, span_edit edit, const char *needle)
+{
+    ecs_span spans[KNOWN_SPANS];
+    memcpy(spans, known_spans, sizeof spans);
+    ecs_timeline tl = {.wall_ns = 25000, .workers = 2, .systems = 3, .spans = spans,
+                       .span_count = KNOWN_SPANS};
+    edit(&tl, &spans[k]);
+    double busy[2] = {-1.0, -1.0};
+    ecs_profile pr = ecs_timeline_profile(ctx, &tl, busy, 2);
+    assert_true(pr.work_ms == 0.0 && pr.span_ms == 0.0 && pr.wall_ms == 0.0);
+    assert_true(pr.available == 0.0 && pr.achieved == 0.0);
+    assert_true(busy[0] == 0.0 && busy[1] == 0.0);
+    const char *msg = ecs_misuse_message(ctx);
+    if (!strstr(msg, needle)) print_error("message '%s' lacks '%s'\n", msg, needle);
+    assert_non_null(strstr(msg, needle));
+    step_ok(ctx, NULL, NULL); /* a clean step clears it */
+}
+
+/* A timeline the caller built or altered may name what no step of the
+ * context could have: each such span is refused, never read past. */
+static void profile_refuses_bad_spans(void **state)
+{
+    (void)state;
+    ecs_context *ctx = make(2, false, systems);
+    expect_refused(ctx, 6, edit_system,
+                   "ecs_timeline_profile: span 6 names system 99, which does not exist (3 declared)");
+    expect_refused(ctx, 5, edit_pass, "span 5 names pass 8 of system 'chunks', which runs 1");
+    expect_refused(ctx, 3, edit_pass, "span 3 names pass 8 of system 'two', which runs 2");
+    expect_refused(ctx, 0, edit_worker, "span 0 names worker 2; the timeline has 2 workers");
+    expect_refused(ctx, 1, edit_reversed, "span 1 runs from 0 to 18446744073709551615 ns");
+    expect_refused(ctx, 4, edit_past_wall, "span 4 runs from 8000 to 25001 ns, outside 0..25000");
+    expect_refused(ctx, 0, edit_systems, "given a timeline of 4 systems; the context has 3");
+    /* The unaltered timeline still gives its figures. */
+    ecs_timeline tl = {.wall_ns = 25000, .workers = 2, .systems = 3, .spans = known_spans,
+                       .span_count = KNOWN_SPANS};
+    assert_true(ecs_timeline_profile(ctx, &tl, NULL, 0).work_ms > 0.035999);
+    assert_string_equal(ecs_misuse_message(ctx), "");
     ecs_context_destroy(ctx);
 }
 
@@ -276,7 +330,7 @@ static void pool_logs_a_sleep(void **state)
     uint32_t n = 0, lost = 0;
     /* Jobs wake it; once one of its sleeps is over (or going on), it shows. */
     while (n == 0) {
-        ecs_pool_push(pool, &job);
+        ecs_pool_push_batch(pool, &job, 0, 1);
         atomic_uint none = 0;
         ecs_pool_wait(pool, &none);
         while (atomic_load(&job.published)) sched_yield();
@@ -299,6 +353,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_step_recorded),
         cmocka_unit_test(profile_of_a_known_timeline),
+        cmocka_unit_test(profile_refuses_bad_spans),
         cmocka_unit_test(off_and_on),
         cmocka_unit_test(pool_logs_a_sleep),
     };

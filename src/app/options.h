@@ -17,7 +17,7 @@
 #include "sim.h"
 
 #define APP_MAX_LIST 32u /* items in a list flag */
-#define APP_MAX_THREADS 256u
+#define APP_MAX_THREADS ECS_MAX_WORKERS /* the most a context accepts */
 #define APP_THESIS_FIXED_LIMIT 400000u
 /* The Park-Miller generator works modulo 2^31 - 1: seeds above this would
  * repeat smaller ones, so they are refused. */

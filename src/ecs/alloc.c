@@ -129,8 +129,6 @@ void ecs__prefault(void *p, size_t size)
     if (p && size >= PREFAULT_MIN) ecs__populate(p, size);
 }
 
-void ecs_prefault(void *p, size_t size) { ecs__prefault(p, size); }
-
 size_t ecs_alloc_live(void)
 {
     return atomic_load_explicit(&live_blocks, memory_order_relaxed);

@@ -71,6 +71,17 @@ bool ecs__component_arg(const ecs_context *ctx, uint32_t component, const char *
     return false;
 }
 
+bool ecs__null_out(const ecs_context *ctx, const char *fn, const char *param)
+{
+    const ecs_sys *caller = ecs__caller.sys;
+    if (caller && caller->ctx == ctx)
+        ecs__misuse((ecs_context *)ctx, "system '%s' called %s with a NULL %s",
+                    ecs__sys_name(caller), fn, param);
+    else
+        ecs__misuse((ecs_context *)ctx, "%s given a NULL %s", fn, param);
+    return false;
+}
+
 const char *ecs_misuse_message(const ecs_context *ctx)
 {
     ecs_context *c = (ecs_context *)ctx; /* an atomic load only */
@@ -276,8 +287,15 @@ static ecs_status build(ecs_context *ctx, const ecs_config *cfg, ecs_error *err)
 
     ctx->storage = cfg->storage;
     ctx->limit = cfg->storage == ECS_STORAGE_FIXED ? cfg->capacity : ECS_MAX_ENTITIES;
-    ctx->workers = cfg->workers ? cfg->workers : ecs_cpu_count();
+    uint32_t cpus = ecs_cpu_count();
+    ctx->workers = cfg->workers ? cfg->workers : cpus < ECS_MAX_WORKERS ? cpus : ECS_MAX_WORKERS;
     ctx->max_workers = cfg->max_workers ? cfg->max_workers : ctx->workers;
+    if (ctx->workers > ECS_MAX_WORKERS || ctx->max_workers > ECS_MAX_WORKERS) {
+        bool w = ctx->workers > ECS_MAX_WORKERS;
+        return ecs__fail(err, ECS_ERR_INVALID, "%s %u is outside 1..%u (ECS_MAX_WORKERS)",
+                         w ? "workers" : "max_workers",
+                         (unsigned)(w ? ctx->workers : ctx->max_workers), ECS_MAX_WORKERS);
+    }
     if (ctx->max_workers < ctx->workers)
         return ecs__fail(err, ECS_ERR_INVALID, "max_workers %u is below workers %u",
                          (unsigned)ctx->max_workers, (unsigned)ctx->workers);

@@ -1,5 +1,7 @@
 /* ecs_internal.h - the context's layout, shared by the module's .c files
- * and nothing else. */
+ * and nothing else. The module is built with gcc and clang only (those CI
+ * builds), so it uses their builtins and attributes (__builtin_expect,
+ * __builtin_ctzll, format) as they are, with no other branch. */
 #ifndef ECS_INTERNAL_H
 #define ECS_INTERNAL_H
 
@@ -275,10 +277,7 @@ bool ecs__runs_before(const ecs_context *ctx, uint32_t from, uint32_t to);
 /* Records a misuse of the API (any thread, at most one message kept per
  * step) and returns ECS_ERR_MISUSE. */
 ecs_status ecs__misuse(ecs_context *ctx, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+    __attribute__((format(printf, 2, 3)));
 /* ECS_ERR_MISUSE (recorded, naming fn) when a structural call comes while
  * systems run or inside ecs_refresh's matching; ECS_OK otherwise. */
 static inline ecs_status ecs__check_structural(ecs_context *ctx, const char *fn)
@@ -312,6 +311,14 @@ static inline const char *ecs__comp_name(const ecs_context *ctx, uint32_t compon
 const ecs_sys *ecs__system_arg(const ecs_context *ctx, uint32_t system, const char *fn);
 /* Whether the component id exists; else a misuse naming fn (context.c). */
 bool ecs__component_arg(const ecs_context *ctx, uint32_t component, const char *fn);
+/* Whether an out-pointer the call requires is there; else a misuse naming
+ * fn, the parameter and, from a system's callback, the system (context.c). */
+bool ecs__null_out(const ecs_context *ctx, const char *fn, const char *param);
+static inline bool ecs__out_arg(const ecs_context *ctx, const void *out, const char *fn,
+                                const char *param)
+{
+    return __builtin_expect(out != NULL, 1) || ecs__null_out(ctx, fn, param);
+}
 
 /* The system whose process or finish callback this thread is running
  * (schedule.c), so that calls taking only the context can tell who made
@@ -323,10 +330,7 @@ typedef struct ecs_caller {
 extern _Thread_local ecs_caller ecs__caller;
 /* Messages (context.c): sets err->status and formats err->message. */
 ecs_status ecs__fail(ecs_error *err, ecs_status status, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+    __attribute__((format(printf, 3, 4)));
 
 static inline bool ecs__alive(const ecs_context *ctx, ecs_entity e)
 {

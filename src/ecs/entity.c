@@ -74,6 +74,7 @@ static uint32_t take_lowest_free(ecs_context *ctx)
 
 ecs_status ecs_create(ecs_context *ctx, ecs_entity *out)
 {
+    if (!ecs__out_arg(ctx, out, "ecs_create", "out")) return ECS_ERR_MISUSE;
     *out = ECS_NULL_ENTITY;
     ecs_status st = ecs__check_structural(ctx, "ecs_create");
     if (st != ECS_OK) return st;
@@ -193,6 +194,7 @@ size_t ecs_column_stride(const ecs_context *ctx, uint32_t component)
 
 const uint32_t *ecs_subscribed(const ecs_context *ctx, uint32_t system, uint32_t *count)
 {
+    if (!ecs__out_arg(ctx, count, "ecs_subscribed", "count")) return NULL;
     const ecs_sys *sys = ecs__system_arg(ctx, system, "ecs_subscribed");
     *count = sys ? sys->subs->count : 0u;
     return sys ? sys->subs->dense : NULL;

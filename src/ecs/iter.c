@@ -43,6 +43,9 @@ void *ecs_iter_write(const ecs_iter *it, uint32_t component)
  * binary search for the run's end. */
 bool ecs_iter_next_run(ecs_iter *it, uint32_t *first, uint32_t *count)
 {
+    if (!ecs__out_arg(it->ctx, first, "ecs_iter_next_run", "first") ||
+        !ecs__out_arg(it->ctx, count, "ecs_iter_next_run", "count"))
+        return false;
     uint32_t p = it->run_cursor_;
     if (p >= it->count) return false;
     const uint32_t *e = it->entities;
@@ -66,6 +69,9 @@ bool ecs_iter_next_run(ecs_iter *it, uint32_t *first, uint32_t *count)
 
 const uint64_t *ecs_iter_bits(const ecs_iter *it, uint32_t *lo, uint32_t *hi)
 {
+    if (!ecs__out_arg(it->ctx, lo, "ecs_iter_bits", "lo") ||
+        !ecs__out_arg(it->ctx, hi, "ecs_iter_bits", "hi"))
+        return NULL;
     *lo = it->count ? it->entities[0] : 0u;
     *hi = it->count ? it->entities[it->count - 1u] + 1u : 0u;
     return it->sub_->sys->subs->bits;
@@ -103,6 +109,7 @@ void *ecs_iter_output_push(ecs_iter *it, uint32_t n)
 
 const void *ecs_iter_output(const ecs_iter *it, uint32_t *count)
 {
+    if (!ecs__out_arg(it->ctx, count, "ecs_iter_output", "count")) return NULL;
     const ecs_subtask_ *st = it->sub_;
     *count = (uint32_t)st->out_count;
     return st->out;
@@ -128,9 +135,9 @@ static const void *batch_of(ecs_context *ctx, const ecs_sys *sys, uint32_t batch
     return st->out ? st->out + begin * sys->def.output_size : NULL;
 }
 
-uint32_t ecs_output_subtasks(const ecs_context *ctx, uint32_t system)
+uint32_t ecs_system_subtasks(const ecs_context *ctx, uint32_t system)
 {
-    const ecs_sys *sys = ecs__system_arg(ctx, system, "ecs_output_subtasks");
+    const ecs_sys *sys = ecs__system_arg(ctx, system, "ecs_system_subtasks");
     return sys ? sys->subtask_count : 0u;
 }
 
@@ -155,6 +162,7 @@ static bool outputs_settled(const ecs_context *ctx, const ecs_sys *sys)
 
 const void *ecs_output(const ecs_context *ctx, uint32_t system, uint32_t batch, uint32_t *count)
 {
+    if (!ecs__out_arg(ctx, count, "ecs_output", "count")) return NULL;
     *count = 0;
     const ecs_sys *sys = ecs__system_arg(ctx, system, "ecs_output");
     if (!sys) return NULL;
@@ -212,6 +220,7 @@ uint32_t ecs_iter_dep_batches(const ecs_iter *it, uint32_t system)
 const void *ecs_iter_dep_output(const ecs_iter *it, uint32_t system, uint32_t batch,
                                 uint32_t *count)
 {
+    if (!ecs__out_arg(it->ctx, count, "ecs_iter_dep_output", "count")) return NULL;
     *count = 0;
     const ecs_sys *dep = dependency(it, system);
     return dep ? batch_of(it->ctx, dep, batch, count) : NULL;

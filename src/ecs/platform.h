@@ -4,10 +4,8 @@
  * Private to the ecs module. Also virtual memory: fresh mappings for the
  * allocator (alloc.c) and two hints about them.
  *
- * Waiting: futex on Linux, os_sync_wait_on_address (or __ulock_wait where
- * that is missing) on macOS, WaitOnAddress on Windows, and elsewhere (or
- * when built with ECS_WAIT_FALLBACK) a table of mutexes and condition
- * variables keyed by the word's address. */
+ * Waiting: a futex, or, when built with ECS_WAIT_FALLBACK, a table of
+ * mutexes and condition variables keyed by the word's address. */
 #ifndef ECS_PLATFORM_H
 #define ECS_PLATFORM_H
 
@@ -21,8 +19,8 @@ uint64_t ecs__now_ns(void);
 /* Processors online now, at least 1. */
 uint32_t ecs__cpu_count(void);
 
-/* Gives the processor to another runnable thread, if any (sched_yield,
- * SwitchToThread on Windows); returns at once otherwise. */
+/* Gives the processor to another runnable thread, if any (sched_yield);
+ * returns at once otherwise. */
 void ecs__yield(void);
 
 /* Blocks while *word == expected, until a wake call on word. It may also
@@ -30,22 +28,20 @@ void ecs__yield(void);
  * changes the word first, then calls wake, so a waiter that has not
  * blocked yet sees the change and one that has is woken. */
 void ecs__wait_on(atomic_uint *word, unsigned expected);
-/* Wakes one thread (wake_one) or every thread (wake_all) blocked on word. */
+/* Wakes one thread blocked on word (the fallback may wake more). */
 void ecs__wake_one(atomic_uint *word);
-void ecs__wake_all(atomic_uint *word);
-
 
 /* The system's page size in bytes (a power of two; 4096 if unknown). */
 size_t ecs__page_size(void);
 /* A fresh private mapping of len bytes (a multiple of the page size),
  * readable, writable and zeroed by the system as it is first touched;
- * NULL where the system refuses or has none such that ecs__unmap can cut
- * (Windows: the allocator then uses calloc). */
+ * NULL when the system refuses (the allocator then uses calloc). */
 void *ecs__map(size_t len);
 /* Returns whole pages [p, p + len) of a mapping to the system: all of it,
  * or a part at either end. */
 void ecs__unmap(void *p, size_t len);
-/* Hints, errors ignored, no-ops where the system has no such call: back
+/* Hints, errors ignored, no-ops where the kernel headers lack the advice
+ * (MADV_HUGEPAGE, MADV_POPULATE_WRITE: Linux 5.14 on): back
  * [p, p + len) with huge pages (2 MiB, Linux's transparent ones); map the
  * whole pages of [p, p + len) now, for writing, in one call. */
 void ecs__advise_huge(void *p, size_t len);

@@ -1,13 +1,21 @@
-/* pool.c - worker threads fed by ck_ring queues (see pool.h).
+/* pool.c - the worker pool: its queues, its threads' lives, and the
+ * protocol by which jobs reach threads and sleeping threads wake. This
+ * comment is the protocol's one full statement: pool.h gives callers
+ * their contract, docs/scheduling.md the picture for users, and
+ * pool_sleep.c holds the sleeping and waking it describes.
  *
- * Every thread owns one ring and is its only producer (ck's SPMC ring):
- * pushing never waits for another thread. ck's MPMC ring would make a
- * pusher wait for any earlier pusher that reserved a slot and was then
- * preempted, which stalls every thread for whole timeslices once there
- * are more threads than cores. Consumers take from their own ring first,
- * then steal from the others with ck's lock-free (CAS) dequeue. A push
- * from a thread that is neither the owner nor a worker would be a second
- * producer on the owner's ring: it is refused.
+ * Threads: `threads` in all, thread 0 being the owner (the thread that
+ * created the pool or last called ecs_pool_set_owner), 1.. the workers.
+ * Only threads [0, active) take jobs; the others are parked.
+ *
+ * Queues: every thread owns one ring and is its only producer (ck's SPMC
+ * ring), so pushing never waits for another thread. ck's MPMC ring would
+ * make a pusher wait for any earlier pusher that reserved a slot and was
+ * then preempted, which stalls every thread for whole timeslices once
+ * there are more threads than cores. Consumers take from their own ring
+ * first, then steal from the others with ck's lock-free (CAS) dequeue. A
+ * push from a thread that is neither the owner nor a worker would be a
+ * second producer on the owner's ring: it is refused.
  *
  * Addressed jobs: a pass's subtask k is meant for thread k, whose cache
  * holds that entity range's columns from the systems before. Each thread
@@ -19,24 +27,22 @@
  * when it is not. Only an awake thread gets jobs in its inbox (and the
  * push wakes it if it fell asleep meanwhile, the job still there): a job
  * for a thread that sleeps (or is being woken) goes to the pusher's ring
- * like any other, since the wake-up's latency (tens of microseconds on a
- * virtual machine) plus the others' POOL_STEAL_NS of restraint would
- * leave it waiting while a spinner, or the pusher itself, could take it
- * at once. A full inbox sends the job to the pusher's ring too.
+ * like any other, since the wake-up's latency plus the others'
+ * POOL_STEAL_NS of restraint would leave it waiting while a spinner, or
+ * the pusher itself, could take it at once. A full inbox sends the job to
+ * the pusher's ring too.
  *
  * Looking for work: an idle thread (or one waiting on a counter) looks at
- * its inbox and every ring for POOL_SPIN_NS (and one look more),
- * pausing between its looks for POOL_PAUSE_NS and yielding the processor
- * between the later ones, then sleeps.
- * The spin bridges the short gaps between the systems of a frame without
- * a system call.
+ * its inbox and every ring for POOL_SPIN_NS (and one look more), pausing
+ * between its looks for POOL_PAUSE_NS and yielding the processor between
+ * the later ones, then sleeps. The spin bridges the short gaps between
+ * the systems of a frame without a system call.
  *
  * Spinners: idle workers that are looking for work count themselves in
  * `spinning`, and a push wakes as many sleepers as it queued jobs beyond
- * them: a spinner takes a job without the wake-up's system call, which
- * on a virtual machine costs tens of microseconds of the pusher's time.
- * A spinner uncounts itself before it announces its sleep, and the look
- * it takes after that announcement's fence sees any job of a push that
+ * them: a spinner takes a job without the wake-up's system call. A
+ * spinner uncounts itself before it announces its sleep, and the look it
+ * takes after that announcement's fence sees any job of a push that
  * counted it (the push reads `spinning` after its own fence).
  *
  * Crowding: with more threads than processors (ecs_pool_set_cpus) every
@@ -74,28 +80,27 @@
  * fence, or its first after. By the fences, either S's look after
  * announcing sees the job (and S does not sleep), or the push's read of
  * S's state sees the ASLEEP it wrote (or BLOCKED: both are claimable),
- * or a later value: CLAIMED by another
- * waker (S is being woken and looks again before it next sleeps) or AWAKE
- * (S left that sleep and looks again before it next sleeps). So for an
- * addressed job, the target either takes it, is woken by this push, or is
- * awake and will look; and for the others, the push either claims at
- * least one sleeper or finds every thread awake or being woken, each of
- * which looks at every ring before it sleeps again. A crowded push that
- * claims no sleeper for want of processors read `sleepers` after its
- * fence and counted another thread awake: by the same fences that thread
- * either counted itself a sleeper after the push's read, and its look
- * after announcing sees the job, or is still awake and looks before it
- * sleeps. A thread takes every job it can see, its own and others'
- * inboxes included, before it sleeps, so a claimed thread keeps going
- * until no job is left.
+ * or a later value: CLAIMED by another waker (S is being woken and looks
+ * again before it next sleeps) or AWAKE (S left that sleep and looks
+ * again before it next sleeps). So for an addressed job, the target
+ * either takes it, is woken by this push, or is awake and will look; and
+ * for the others, the push either claims at least one sleeper or finds
+ * every thread awake or being woken, each of which looks at every ring
+ * before it sleeps again. A crowded push that claims no sleeper for want
+ * of processors read `sleepers` after its fence and counted another
+ * thread awake: by the same fences that thread either counted itself a
+ * sleeper after the push's read, and its look after announcing sees the
+ * job, or is still awake and looks before it sleeps. A thread takes every
+ * job it can see, its own and others' inboxes included, before it sleeps,
+ * so a claimed thread keeps going until no job is left.
  *
  * A thread woken for a job may not take it: a counter waiter whose counter
  * reached zero leaves instead, and any thread whose last look found
- * another job first. Either passes the wake-up on (pass_on) when work is
- * still queued, so the job that claimed it does not wait for it. A counter
- * waiter that leaves with jobs on its own ring or inbox does the same: it
- * is the one thread that may stay away from the pool (the owner, between
- * steps), and every other thread could be asleep.
+ * another job first. Either passes the wake-up on (pool_pass_on) when
+ * work is still queued, so the job that claimed it does not wait for it.
+ * A counter waiter that leaves with jobs on its own ring or inbox does the
+ * same: it is the one thread that may stay away from the pool (the owner,
+ * between steps), and every other thread could be asleep.
  *
  * Counters: ecs_pool_notify(counter) fences, then wakes the sleepers whose
  * recorded counter is that one (`counter_sleepers` is zero when none
@@ -112,41 +117,49 @@
  * deactivates and waits until each of them has parked (after it returns,
  * none of them is looking for work) and every one it activates has left
  * its park. Their rings are empty (only a ring's own thread pushes to it,
- * and set_active runs with no job in flight). */
+ * and set_active runs with no job in flight).
+ *
+ * Memory order for ThreadSanitizer: ck's ring orders its slots with
+ * inline assembly ThreadSanitizer cannot see, so each job also carries
+ * `published`, stored with release order by the pusher and loaded with
+ * acquire order by the taker. */
 #include "pool_internal.h"
 
 #include "alloc.h"
 
 #include <assert.h>
 
-#define POOL_RING_SIZE 4096u /* a power of two */
-/* How long a thread keeps looking for work before it sleeps (in a crowded
- * pool, only the threads spin_begin allows): long enough to bridge the
- * gaps a frame at the thesis's sizes leaves to the threads off its
- * longest path. Without inner parallelism at 50 000 particles and 2
- * threads, the thread that runs life and fade waits about 0.7 ms for the
- * next frame while another runs the collision chain; on a virtual machine
- * a sleep that long halts its virtual CPU, and the wake-up then slows
- * both threads for tens of microseconds (250 us here cost those runs 4 %
- * against 1 ms). Short enough that a pool with nothing to do sleeps
- * within a frame's time at 1000 frames a second. */
+/* Slots of each thread's ring: a power of two (ck's ring). It bounds
+ * memory (32 KiB a thread), never correctness: a push to a full ring runs
+ * the job on the pushing thread, so only a pass of more subtasks than
+ * this runs its excess serially. */
+#define POOL_RING_SIZE 4096u
+/* How long an idle thread keeps looking for work before it sleeps (in a
+ * crowded pool, only the threads spin_begin allows). At least the gap a
+ * frame leaves to a thread off its longest path, which waits for the
+ * next frame while the longest chain runs: a sleep across that gap costs
+ * a system call to wake, and on a virtual machine it halts the virtual
+ * CPU, which slows the working threads too. At most one frame at 1000
+ * frames a second, so a pool with nothing to do sleeps within a frame. */
 #ifndef POOL_SPIN_NS
 #define POOL_SPIN_NS 1000000u
 #endif
 /* How long a looking thread pauses between its looks before it yields
- * between them instead: the pauses catch the work that follows at once
- * (the next pass of a system, microseconds later) without the system
- * call's delay; past that, each look first offers the processor to any
- * other runnable thread, so a thread that keeps looking does not hold a
- * processor, or on a shared core the working threads' pipeline, for the
- * rest of the spin. */
+ * between them instead: about one wake-up's latency (a system call and a
+ * reschedule), so the pauses catch the work that follows at once (the
+ * next pass of a system) without a system call's delay; past that, each
+ * look first offers the processor to any other runnable thread, so a
+ * thread that keeps looking does not hold a processor, or on a shared
+ * core the working threads' pipeline, for the rest of the spin. */
 #ifndef POOL_PAUSE_NS
 #define POOL_PAUSE_NS 30000u
 #endif
 /* How long an idle thread leaves the jobs addressed to a busy thread
  * alone: a subtask run where its entity range's columns are not cached
- * costs several times more than one run where they are, so a thread that
- * will be free soon should run it. */
+ * costs several times one run where they are, so the job waits for its
+ * own thread as long as an idle thread pauses between looks (the same
+ * wake-up's latency, POOL_PAUSE_NS); a thread busy longer than that is
+ * on a longer job, and the subtask runs sooner elsewhere. */
 #ifndef POOL_STEAL_NS
 #define POOL_STEAL_NS 30000u
 #endif
@@ -403,11 +416,6 @@ void ecs_pool_destroy(ecs_pool *pool)
 
 uint32_t ecs_pool_threads(const ecs_pool *pool) { return pool->threads; }
 
-uint32_t ecs_pool_active(const ecs_pool *pool)
-{
-    return atomic_load_explicit(&pool->active, memory_order_acquire);
-}
-
 /* Every worker from `active` on is parked, every one below is not. */
 static bool settled(const ecs_pool *pool, uint32_t active)
 {
@@ -458,9 +466,9 @@ static bool inbox_put(ecs_pool *pool, uint32_t t, ecs_job *job)
 
 /* Whether thread t is awake (not asleep, blocked or being woken): only
  * then is a job addressed to it. A sleeping thread takes a wake-up's
- * latency (tens of microseconds on a virtual machine) to reach its inbox,
- * and the others would leave the job alone for POOL_STEAL_NS first; on the
- * pusher's ring it goes to whoever looks first, the pusher included. */
+ * latency to reach its inbox, and the others would leave the job alone
+ * for POOL_STEAL_NS first; on the pusher's ring it goes to whoever looks
+ * first, the pusher included. */
 static bool awake(ecs_pool *pool, uint32_t t)
 {
     return atomic_load_explicit(&pool->th[t].state, memory_order_relaxed) == POOL_AWAKE;
@@ -548,8 +556,6 @@ bool ecs_pool_push_others(ecs_pool *pool, ecs_job *first, size_t stride, uint32_
     assert(own < n);
     return push_jobs(pool, first, stride, n, own, true);
 }
-
-bool ecs_pool_push(ecs_pool *pool, ecs_job *job) { return ecs_pool_push_batch(pool, job, 0, 1); }
 
 void ecs_pool_wait(ecs_pool *pool, atomic_uint *counter)
 {

@@ -1,23 +1,17 @@
-/* pool.h - the worker pool: N-1 threads plus the owner thread, each with
- * its own ck_ring of job pointers (single producer, many consumers: idle
- * threads steal). Private to the ecs module.
- *
- * Jobs may be pushed by the pool's worker threads (from inside jobs) and by
- * one other thread, the owner: the one that created the pool or last
- * called ecs_pool_set_owner (ecs_step does). A push from any other thread
- * is refused.
- *
- * No thread ever blocks on a job it queued: a thread waiting for a counter
- * to reach zero runs queued jobs meanwhile, and sleeps (after a short
- * spin) only when no job is queued. Idle workers sleep too, each on a
- * word of its own (platform.h), woken by the push that addressed a job to
- * it, by a push that needs one more thread, or by the notify that brought
- * the counter it waits on to zero.
- *
- * Only the first `active` threads (the owner included) take jobs; the
- * others are parked, each on a condition variable of its own, out of
- * reach of any push's wake-up, until they become active again or the
- * pool is destroyed. */
+/* pool.h - the worker pool the ecs runs its jobs on: `threads` threads,
+ * the owner (thread 0) included. Private to the ecs module. The protocol
+ * (queues, addressed jobs, spinning, sleeping, and why no wake-up is
+ * lost) is stated once, in pool.c's header comment. What callers rely on:
+ *   - the pool's workers (from inside jobs) and the owner (the thread that
+ *     created the pool or last called ecs_pool_set_owner; ecs_step does)
+ *     may push jobs; a push from any other thread is refused;
+ *   - every job queued runs exactly once, on some active thread;
+ *   - a thread waiting for a counter (ecs_pool_wait) runs queued jobs
+ *     meanwhile, so waiting on work it queued itself completes at any
+ *     thread count, one included;
+ *   - only the first `active` threads take jobs; the others stay parked,
+ *     using no CPU, until they become active again or the pool is
+ *     destroyed. */
 #ifndef ECS_POOL_H
 #define ECS_POOL_H
 
@@ -53,7 +47,6 @@ uint32_t ecs_pool_threads(const ecs_pool *pool);
  * once every thread from `active` on is parked (so none of them takes a
  * job pushed afterwards) and every one below it has left its park. */
 void ecs_pool_set_active(ecs_pool *pool, uint32_t active);
-uint32_t ecs_pool_active(const ecs_pool *pool);
 /* The processor count the pool plans for: ecs__cpu_count() at creation.
  * With more threads than that, idle threads do not spin, jobs are not
  * addressed to threads, and a push wakes at most that many sleepers (see
@@ -95,12 +88,10 @@ void ecs_pool_set_owner(ecs_pool *pool);
 /* The push calls return false, and queue and run nothing, when called
  * from a thread that is neither the owner nor one of the pool's workers.
  *
- * Queues a job; when the queue is full the job runs at once on this
- * thread. Either way it runs exactly once. */
-bool ecs_pool_push(ecs_pool *pool, ecs_job *job);
-/* Queues n jobs embedded in an array of structs (the k-th at (char *)first
+ * Queues n jobs embedded in an array of structs (the k-th at (char *)first
  * + k * stride), then wakes at most n sleepers, with one fence for the
- * whole batch. */
+ * whole batch. A job that finds its ring full runs at once on this thread;
+ * either way each runs exactly once. */
 bool ecs_pool_push_batch(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n);
 /* The same for every job of the array but job `own` (< n), which the
  * caller runs itself: jobs own + 1 .. n - 1, then 0 .. own - 1, as one

@@ -11,7 +11,10 @@
 #include <ck_ring.h>
 #include <pthread.h>
 
-/* Slots per thread for jobs addressed to it. */
+/* Slots per thread for jobs addressed to it: a launched pass addresses
+ * one job to each thread (subtask k to thread k), and independent systems
+ * launched together address a few at once; a full inbox sends the job to
+ * the pusher's ring, so the count bounds locality, never correctness. */
 #define POOL_INBOX 4u
 /* A thread's sleep state (pool_thread.state). */
 enum { POOL_AWAKE, POOL_ASLEEP, POOL_BLOCKED, POOL_CLAIMED_JOB, POOL_CLAIMED_COUNTER };

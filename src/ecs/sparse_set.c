@@ -69,17 +69,6 @@ bool ecs_sset_grow(ecs_sset *s, uint32_t universe)
 
 static void unmark(ecs_sset *s, uint32_t v) { s->bits[v >> 6] &= ~(UINT64_C(1) << (v & 63u)); }
 
-bool ecs_sset_remove(ecs_sset *s, uint32_t v)
-{
-    assert(ecs_sset_listed(s));
-    if (!ecs_sset_contains(s, v)) return false;
-    uint32_t i = 0;
-    while (s->dense[i] != v) i++;
-    s->dense[i] = s->dense[--s->count];
-    unmark(s, v);
-    return true;
-}
-
 void ecs_sset_clear(ecs_sset *s)
 {
     if (!ecs_sset_listed(s) || (size_t)s->count > words_of(s->universe) / 4u) {
@@ -89,14 +78,6 @@ void ecs_sset_clear(ecs_sset *s)
     }
     s->count = 0;
     if (s->spills) set_list_cap(s);
-}
-
-uint32_t ecs_sset_pop(ecs_sset *s)
-{
-    assert(s->count > 0 && ecs_sset_listed(s));
-    uint32_t v = s->dense[--s->count];
-    unmark(s, v);
-    return v;
 }
 
 static int cmp_u32(const void *a, const void *b)

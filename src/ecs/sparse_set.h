@@ -7,8 +7,8 @@
  * A bitmap rather than a position index: one bit per value instead of 32,
  * so a million pending entities touch 128 KiB of bitmap (and, in a set
  * that spills, at most half that of list), not 4 MiB, and sorting can
- * walk the bitmap instead of comparing. Removing a given member searches
- * dense (O(count)): the ecs never does it. */
+ * walk the bitmap instead of comparing. Members leave only all at once
+ * (ecs_sset_clear). */
 #ifndef ECS_SPARSE_SET_H
 #define ECS_SPARSE_SET_H
 
@@ -50,12 +50,7 @@ static inline bool ecs_sset_add(ecs_sset *s, uint32_t v)
     return true;
 }
 
-/* Returns whether the set changed; O(count). The last member takes the
- * removed one's place. */
-bool ecs_sset_remove(ecs_sset *s, uint32_t v);
 void ecs_sset_clear(ecs_sset *s);
-/* Removes and returns the last dense member; the set must not be empty. */
-uint32_t ecs_sset_pop(ecs_sset *s);
 /* Sorts the dense members ascending; the set must be listed. */
 void ecs_sset_sort(ecs_sset *s);
 

@@ -111,6 +111,7 @@ void ecs__timeline_fini(ecs_context *ctx)
 
 bool ecs_timeline_get(const ecs_context *ctx, ecs_timeline *out)
 {
+    if (!ecs__out_arg(ctx, out, "ecs_timeline_get", "out")) return false;
     memset(out, 0, sizeof *out);
     if (!ctx->timeline_valid) return false;
     *out = (ecs_timeline){
@@ -167,12 +168,54 @@ static double critical_path(const ecs_context *ctx, const ecs_timeline *tl, uint
     return (double)longest / 1e6;
 }
 
+/* Whether every span could come from a step of this context: a known
+ * system, one of its passes, an active worker, start <= end <= wall.
+ * Else a misuse naming the first span that could not. */
+static bool spans_valid(const ecs_context *ctx, const ecs_timeline *tl)
+{
+    const char *fn = "ecs_timeline_profile";
+    ecs_context *c = (ecs_context *)ctx;
+    if (tl->systems != ctx->system_count || !tl->spans) {
+        ecs__misuse(c, "%s given a timeline of %u systems%s; the context has %u", fn,
+                    (unsigned)tl->systems, tl->spans ? "" : " and no spans",
+                    (unsigned)ctx->system_count);
+        return false;
+    }
+    for (uint32_t k = 0; k < tl->span_count; k++) {
+        const ecs_span *sp = &tl->spans[k];
+        if (sp->system >= ctx->system_count) {
+            ecs__misuse(c, "%s: span %u names system %u, which does not exist (%u declared)", fn,
+                        (unsigned)k, (unsigned)sp->system, (unsigned)ctx->system_count);
+            return false;
+        }
+        const ecs_sys *sys = &ctx->systems[sp->system];
+        if (sp->pass >= sys->passes) {
+            ecs__misuse(c, "%s: span %u names pass %u of system '%s', which runs %u", fn,
+                        (unsigned)k, (unsigned)sp->pass, ecs__sys_name(sys),
+                        (unsigned)sys->passes);
+            return false;
+        }
+        if (sp->worker >= tl->workers) {
+            ecs__misuse(c, "%s: span %u names worker %u; the timeline has %u workers", fn,
+                        (unsigned)k, (unsigned)sp->worker, (unsigned)tl->workers);
+            return false;
+        }
+        if (sp->start_ns > sp->end_ns || sp->end_ns > tl->wall_ns) {
+            ecs__misuse(c, "%s: span %u runs from %llu to %llu ns, outside 0..%llu (wall_ns)",
+                        fn, (unsigned)k, (unsigned long long)sp->start_ns,
+                        (unsigned long long)sp->end_ns, (unsigned long long)tl->wall_ns);
+            return false;
+        }
+    }
+    return true;
+}
+
 ecs_profile ecs_timeline_profile(const ecs_context *ctx, const ecs_timeline *tl, double *busy,
                                  uint32_t busy_count)
 {
     ecs_profile pr = {0};
     for (uint32_t w = 0; busy && w < busy_count; w++) busy[w] = 0.0;
-    if (!tl || tl->span_count == 0 || tl->systems != ctx->system_count) return pr;
+    if (!tl || tl->span_count == 0 || !spans_valid(ctx, tl)) return pr;
     uint64_t work = 0;
     for (uint32_t k = 0; k < tl->span_count; k++) {
         const ecs_span *sp = &tl->spans[k];

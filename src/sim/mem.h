@@ -9,7 +9,8 @@
 
 #include <stddef.h>
 
-/* Maps the whole pages of [p, p + size) now (a hint: errors ignored). */
+/* Maps the whole pages of [p, p + size) now (a hint: errors ignored;
+ * nothing below 64 KiB, nor where the system has no such call). */
 void sim__prefault(void *p, size_t size);
 /* malloc, with the block prefaulted. */
 void *sim__malloc_written(size_t size);

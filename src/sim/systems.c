@@ -82,7 +82,7 @@ static void prepare_spatial_partition(ecs_context *ctx, uint32_t system, void *u
     (void)user;
     uint32_t n;
     (void)ecs_subscribed(ctx, system, &n);
-    uint32_t subtasks = ecs_output_subtasks(ctx, system);
+    uint32_t subtasks = ecs_system_subtasks(ctx, system);
     sim_grid *g = ecs_resource(ctx, SIM_R_GRID);
     /* Out of memory for the counts: the sort, which needs none. */
     if (subtasks <= g->parts_max) (void)sim_grid_plan(g, subtasks, n);
@@ -96,7 +96,7 @@ static void finish_spatial_partition(ecs_context *ctx, uint32_t system, void *us
 {
     (void)user;
     if (ecs_system_pass(ctx, system) != 1u) return;
-    (void)sim_grid_scan_offsets(ecs_resource(ctx, SIM_R_GRID), ecs_output_subtasks(ctx, system));
+    (void)sim_grid_scan_offsets(ecs_resource(ctx, SIM_R_GRID), ecs_system_subtasks(ctx, system));
 }
 
 /* The first grid slot of band b (b == band_count: the end). */
@@ -147,7 +147,7 @@ static void prepare_collision(ecs_context *ctx, uint32_t system, void *user)
     const sim_grid *g = ecs_resource_read(ctx, SIM_R_GRID);
     const sim_band_set *c = ecs_resource_read(ctx, SIM_R_CONTACTS);
     sim_claims *claims = ecs_resource(ctx, SIM_R_CLAIMS);
-    uint32_t n = ecs_output_subtasks(ctx, system);
+    uint32_t n = ecs_system_subtasks(ctx, system);
     assert(n >= 1 && n <= claims->count);
     for (uint32_t k = 0; k < n; k++)
         sim_claim_set(&claims->v[k], first_band(g, c, k, n), first_band(g, c, k + 1u, n));

@@ -237,7 +237,7 @@ uint64_t sim_hash(const sim_world *w)
     return h;
 }
 
-uint32_t sim_render_batches(const sim_world *w) { return ecs_output_subtasks(w->ctx, SIM_S_RENDER); }
+uint32_t sim_render_batches(const sim_world *w) { return ecs_system_subtasks(w->ctx, SIM_S_RENDER); }
 
 const sim_instance *sim_render_batch(const sim_world *w, uint32_t batch, uint32_t *count)
 {

@@ -20,7 +20,7 @@
  * Threading: every function not prefixed ecs_iter_ must be called from the
  * thread that owns the context, outside ecs_step's system phase (the step
  * callback is fine), except where its comment allows system callbacks
- * (ecs_output, ecs_output_subtasks, ecs_system_pass, ecs_resource,
+ * (ecs_output, ecs_system_subtasks, ecs_system_pass, ecs_resource,
  * ecs_resource_read, ecs_subscribed). ecs_iter_ functions
  * are for process callbacks.
  *
@@ -44,6 +44,14 @@
  *     depended on (ecs_iter_dep_*, and ecs_output in the system phase);
  *   - a deferred command with a size but a NULL payload, a deferred call
  *     without a function;
+ *   - a NULL out-pointer: every pointer a call writes its results through
+ *     is required (ecs_create's out, the count of ecs_subscribed,
+ *     ecs_output, ecs_iter_output and ecs_iter_dep_output, the first and
+ *     count of ecs_iter_next_run, the lo and hi of ecs_iter_bits,
+ *     ecs_timeline_get's out) except the optional ones, which say so:
+ *     ecs_context_create's err, ecs_create_bulk's out, ecs_dot's buf
+ *     (with size 0) and ecs_timeline_profile's busy (ecs_context_create
+ *     without out has no context to record on: ECS_ERR_INVALID);
  *   - ecs_parallel_for or ecs_refresh, when it would hand work to the
  *     pool, from a thread other than the owner (the thread that created
  *     the context or last called ecs_step): its work then runs on the
@@ -86,6 +94,14 @@ extern "C" {
 #define ECS_MAX_PASSES 8u
 /* Resources per context: a system's resource set is a 64-bit mask. */
 #define ECS_MAX_RESOURCES 64u
+/* Threads per context, the caller included (ecs_config.workers and
+ * max_workers): one per processor of the largest machines the ecs is
+ * built for (two-socket servers, up to 256 hardware threads). More
+ * threads than processors only take turns on them, while each still
+ * costs a stack and a job ring, and a place in every idle thread's look
+ * for work: a larger count is a mistake, refused before any thread
+ * starts. */
+#define ECS_MAX_WORKERS 256u
 
 typedef enum ecs_status {
     ECS_OK = 0,
@@ -205,7 +221,7 @@ typedef void (*ecs_finish_fn)(ecs_context *ctx, uint32_t system, void *user);
 /* Called once per step on one thread when every dependency of the system
  * finished, before its first subtask starts: for work each subtask needs
  * ready (dealing out the step's work by what the dependencies built).
- * ecs_output_subtasks tells how many subtasks follow. */
+ * ecs_system_subtasks tells how many subtasks follow. */
 typedef void (*ecs_prepare_fn)(ecs_context *ctx, uint32_t system, void *user);
 typedef void (*ecs_entity_fn)(ecs_context *ctx, ecs_entity e, void *user);
 typedef void (*ecs_deferred_fn)(ecs_context *ctx, void *payload);
@@ -258,10 +274,13 @@ typedef struct ecs_config {
     uint32_t resource_count;
     ecs_storage storage;
     uint32_t capacity;  /* default ECS_DEFAULT_CAPACITY; fixed storage needs > 0 */
-    uint32_t workers;   /* threads running systems, the caller included; 0: online CPUs */
+    /* Threads running systems, the caller included, 1..ECS_MAX_WORKERS;
+     * 0: online CPUs (at most ECS_MAX_WORKERS). */
+    uint32_t workers;
     /* Threads the pool starts once, at creation (the caller included): the
      * most ecs_set_workers may ask for later. 0: workers. Below workers
-     * (after its default) is rejected with ECS_ERR_INVALID. */
+     * (after its default) or above ECS_MAX_WORKERS is rejected with
+     * ECS_ERR_INVALID. */
     uint32_t max_workers;
     bool inner_parallelism_off; /* every system runs as a single subtask */
     /* A PER_WORKER split makes at most as many subtasks as the machine has
@@ -278,7 +297,8 @@ typedef struct ecs_config {
 
 ecs_config ecs_default_config(void);
 
-/* Validates the definition and builds the context. On failure *out is NULL
+/* Validates the definition and builds the context. out is required
+ * (ECS_ERR_INVALID without it), err optional. On failure *out is NULL
  * and err (if not NULL) says why. Validation rejects: unknown components or
  * systems, a component both read and written by one system, a dependency
  * cycle (a system depending on itself included), and two systems that
@@ -298,26 +318,22 @@ uint32_t ecs_worker_count(const ecs_context *ctx);
 uint32_t ecs_max_workers(const ecs_context *ctx);
 /* Processors online now, at least 1 (the default for ecs_config.workers). */
 uint32_t ecs_cpu_count(void);
-/* Asks the system to map the whole pages of [p, p + size) now, in one call,
- * ahead of writes that would otherwise fault them in one trap per page: a
- * hint for memory about to be written whole (errors ignored; nothing below
- * 64 KiB, nor where the system has no such call). */
-void ecs_prefault(void *p, size_t size);
 uint32_t ecs_system_count(const ecs_context *ctx);
 uint32_t ecs_component_count(const ecs_context *ctx);
 uint32_t ecs_resource_count(const ecs_context *ctx);
 
 /* ---- Entities (owner thread, never while systems run) ------------------ */
 
-/* Creates an entity with no components. ECS_ERR_FULL when a fixed context
- * is full (or a dynamic one reached ECS_MAX_ENTITIES), ECS_ERR_NOMEM when
- * growth failed: *out is then the null handle and the context is intact.
- * A killed entity keeps its slot until the refresh that reclaims it
- * (ecs_refresh, or the refreshes of ecs_step): a fixed context of
- * capacity N is full while N entities are alive or killed since the last
- * refresh (capacity 1: create, kill, create gives ECS_ERR_FULL until
- * ecs_refresh). In a step, the refresh runs the deferred creates before
- * the kills the systems recorded, so those kills make no room for them. */
+/* Creates an entity with no components; out is required (a misuse without
+ * it). ECS_ERR_FULL when a fixed context is full (or a dynamic one reached
+ * ECS_MAX_ENTITIES), ECS_ERR_NOMEM when growth failed: *out is then the
+ * null handle and the context is intact. A killed entity keeps its slot
+ * until the refresh that reclaims it (ecs_refresh, or the refreshes of
+ * ecs_step): a fixed context of capacity N is full while N entities are
+ * alive or killed since the last refresh (capacity 1: create, kill, create
+ * gives ECS_ERR_FULL until ecs_refresh). In a step, the refresh runs the
+ * deferred creates before the kills the systems recorded, so those kills
+ * make no room for them. */
 ecs_status ecs_create(ecs_context *ctx, ecs_entity *out);
 /* Kills at once: the handle stops being alive; the index is reclaimed and
  * unsubscribed at the next refresh. ECS_ERR_DEAD for a stale handle.
@@ -382,10 +398,10 @@ const void *ecs_resource_read(const ecs_context *ctx, uint32_t resource);
 /* ---- Systems and steps ------------------------------------------------- */
 
 /* Subscribed entity indices of a system, in ascending order, valid until
- * the next refresh (NULL with *count 0 for an unknown system id); system
- * callbacks may call it too (the lists change only at refresh). Systems
- * that subscribe the same entities may get the same array: the ecs keeps
- * one list for them. */
+ * the next refresh (NULL with *count 0 for an unknown system id; count is
+ * required: NULL without it, a misuse); system callbacks may call it too
+ * (the lists change only at refresh). Systems that subscribe the same
+ * entities may get the same array: the ecs keeps one list for them. */
 const uint32_t *ecs_subscribed(const ecs_context *ctx, uint32_t system, uint32_t *count);
 bool ecs_is_subscribed(const ecs_context *ctx, uint32_t system, ecs_entity e);
 
@@ -444,15 +460,16 @@ uint32_t ecs_parallel_parts(const ecs_context *ctx, uint32_t n, uint32_t min_per
  * sequence for any worker count. A one-pass system has one batch per
  * subtask. Valid until that system runs again. */
 uint32_t ecs_output_batches(const ecs_context *ctx, uint32_t system);
-/* NULL and *count 0 for a batch out of range (a misuse). In the system
- * phase of a step (from a callback) only the outputs of a system the
- * caller depends on, or its own from its finish callback, may be read:
- * any other read races with the system writing them and is a misuse. */
+/* NULL and *count 0 for a batch out of range (a misuse); count is required
+ * (NULL without it, a misuse). In the system phase of a step (from a
+ * callback) only the outputs of a system the caller depends on, or its own
+ * from its finish callback, may be read: any other read races with the
+ * system writing them and is a misuse. */
 const void *ecs_output(const ecs_context *ctx, uint32_t system, uint32_t batch,
                        uint32_t *count);
 /* Subtasks the system ran in the last step; from a callback during a
  * step, the subtasks it runs in this one (set before any system starts). */
-uint32_t ecs_output_subtasks(const ecs_context *ctx, uint32_t system);
+uint32_t ecs_system_subtasks(const ecs_context *ctx, uint32_t system);
 
 /* The first misuse detected since the last step began (or, outside steps,
  * since ecs_context_create), as one line; "" if none. */
@@ -488,14 +505,16 @@ void *ecs_iter_write(const ecs_iter *it, uint32_t component);
 const void *ecs_iter_resource_read(const ecs_iter *it, uint32_t resource);
 void *ecs_iter_resource_write(const ecs_iter *it, uint32_t resource);
 
-/* Walks the range as maximal runs of consecutive indices, so a loop over
+/* Walks the range as maximal runs of consecutive indices (first and count
+ * are required: false without either, a misuse), so a loop over
  * [*first, *first + *count) touches memory sequentially and vectorises:
  *     uint32_t b, n;
  *     while (ecs_iter_next_run(it, &b, &n)) for (i = b; i < b + n; i++) ...
  */
 bool ecs_iter_next_run(ecs_iter *it, uint32_t *first, uint32_t *count);
 
-/* The same range as a membership bitmap, for loops that walk the columns
+/* The same range as a membership bitmap (lo and hi are required: NULL
+ * without either, a misuse), for loops that walk the columns
  * densely under masks (vector code, where holes left by dead entities
  * make the index walk scalar): bit (i & 63) of words[i >> 6] is set, for
  * every i in [*lo, *hi), exactly when i is one of this subtask's entities.
@@ -513,10 +532,12 @@ ecs_entity ecs_iter_handle(const ecs_iter *it, uint32_t index);
  * if out of memory (the push is dropped; the step returns ECS_ERR_NOMEM),
  * and NULL, a misuse, for n == 0 or a system without output_size. */
 void *ecs_iter_output_push(ecs_iter *it, uint32_t n);
-/* This subtask's own output so far in this step (earlier passes included). */
+/* This subtask's own output so far in this step (earlier passes
+ * included); count is required (NULL without it, a misuse). */
 const void *ecs_iter_output(const ecs_iter *it, uint32_t *count);
 /* Outputs of a system this one depends on (directly or not), by batch as
- * in ecs_output; any other system is a misuse (0 batches, NULL). */
+ * in ecs_output; any other system is a misuse (0 batches, NULL), and so
+ * is a NULL count (NULL). */
 uint32_t ecs_iter_dep_batches(const ecs_iter *it, uint32_t system);
 const void *ecs_iter_dep_output(const ecs_iter *it, uint32_t system, uint32_t batch,
                                 uint32_t *count);
@@ -602,7 +623,8 @@ typedef struct ecs_timeline {
 } ecs_timeline;
 
 /* The last step's timeline, valid until the next step (or
- * ecs_set_timeline). False, with *out zeroed, when no step ran with the
+ * ecs_set_timeline); out is required (false without it, a misuse).
+ * False, with *out zeroed, when no step ran with the
  * timeline on since it was last turned on, when the last step failed
  * before its systems ran, or when recording ran out of memory. */
 bool ecs_timeline_get(const ecs_context *ctx, ecs_timeline *out);
@@ -620,7 +642,14 @@ void ecs_set_timeline(ecs_context *ctx, bool on);
  *         workers with no scheduling cost;
  *   available = work / span (what the step offers), achieved = work /
  *   wall (what the run got: at most the worker count);
- *   busy[w] = worker w's span time / wall, for w < busy_count (<= 1). */
+ *   busy[w] = worker w's span time / wall, for w < busy_count (<= 1);
+ *   busy is optional (NULL: not filled).
+ * tl is checked before it is read, since a caller may build or alter
+ * one: it must have the context's system count, and every span a system
+ * of the context, one of its passes, a worker below tl->workers and
+ * start_ns <= end_ns <= wall_ns. Else it is a misuse: all zeros (busy
+ * too), and ecs_misuse_message names the first such span and field. A
+ * NULL tl or one without spans gives zeros. */
 typedef struct ecs_profile {
     double work_ms, span_ms, wall_ms;
     double available, achieved;
