@@ -50,7 +50,7 @@ static void gather_spans(ecs_context *ctx)
     size_t n = 0;
     for (uint32_t s = 0; s < ctx->system_count; s++) {
         const ecs_sys *sys = &ctx->systems[s];
-        for (uint32_t p = 0; p < sys->passes; p++) {
+        for (uint32_t p = 0; sys->subtask_count && p < sys->passes; p++) {
             for (uint32_t i = 0; i < sys->subtask_count; i++) {
                 const ecs_subtask_ *st = &sys->subtasks[i];
                 ecs_span *sp = &ctx->spans[n++];
@@ -97,7 +97,8 @@ void ecs__timeline_build(ecs_context *ctx)
         if (!ctx->sleep_scratch) return;
     }
     gather_spans(ctx);
-    gather_sleeps(ctx);
+    if (ctx->span_count) gather_sleeps(ctx);
+    else ctx->sleep_count = ctx->sleeps_lost = 0; /* no system ran: the pool was not used */
     ctx->timeline_workers = ctx->workers;
     ctx->timeline_valid = true;
 }
