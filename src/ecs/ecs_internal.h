@@ -114,6 +114,7 @@ typedef struct ecs_sys {
     /* Subtasks of this step (or the last); 0 when the system does not
      * run in it (ecs.h, "Which systems run"), at least 1 when it does. */
     uint32_t subtask_count, subtask_cap;
+    uint32_t planned; /* subtask_count of the step being laid out (schedule.c) */
     uint32_t pass, passes; /* the pass running (or last run); passes per step, >= 1 */
     bool enabled; /* ecs_system_enable */
     bool chosen;  /* listed for this step by ecs_step_systems (ctx->subset) */
@@ -185,6 +186,7 @@ struct ecs_context {
     bool running; /* systems or ecs_parallel_for's ranges run: structural calls are forbidden */
     bool in_systems; /* the step's system phase: outputs are being written */
     atomic_uint pending_systems;
+    uint32_t systems_run; /* systems that run in this step (or ran in the last) */
     atomic_uint pending_matches;
     ecs_compact *compact; /* max_workers, made on first use (compact.c) */
     /* The measured split (balance.c): max_workers meters, shares and

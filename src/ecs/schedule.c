@@ -64,14 +64,18 @@ static bool runs(const ecs_context *ctx, const ecs_sys *sys)
     return sys->subs->count > 0 || sys->def.run_empty || sys->required == 0;
 }
 
-/* Lays out the step's subtasks; returns how many systems run. */
-static ecs_status prepare_subtasks(ecs_context *ctx, uint32_t *running)
+/* Lays out the subtasks of the systems that run in this step and counts
+ * them (ctx->systems_run). */
+static ecs_status prepare_subtasks(ecs_context *ctx)
 {
     /* First make room everywhere, so a failure leaves the last step's
      * layout (and outputs) untouched. */
+    uint32_t running = 0;
     for (uint32_t s = 0; s < ctx->system_count; s++) {
         ecs_sys *sys = &ctx->systems[s];
-        uint32_t n = split_count(ctx, sys);
+        uint32_t n = runs(ctx, sys) ? split_count(ctx, sys) : 0u;
+        sys->planned = n;
+        running += n != 0;
         if (n > sys->subtask_cap) {
             ecs_subtask_ *grown = ecs_realloc(sys->subtasks, sys->subtask_cap * sizeof *grown,
                                               n * sizeof *grown, 0);
@@ -80,18 +84,16 @@ static ecs_status prepare_subtasks(ecs_context *ctx, uint32_t *running)
             sys->subtask_cap = n;
         }
     }
-    uint32_t count_running = 0;
     for (uint32_t s = 0; s < ctx->system_count; s++) {
         ecs_sys *sys = &ctx->systems[s];
+        uint32_t n = sys->planned;
+        sys->subtask_count = n;
         sys->pass = 0;
         atomic_store_explicit(&sys->pending_deps, sys->def.after.count, memory_order_relaxed);
-        if (!runs(ctx, sys)) { /* left out: no subtask, no outputs, no stats */
-            sys->subtask_count = 0;
+        if (n == 0) { /* left out: no subtask, no outputs, no stats */
             sys->start_ns = sys->end_ns = 0;
             continue;
         }
-        count_running++;
-        uint32_t n = split_count(ctx, sys);
         uint32_t count = sys->subs->count;
         bool chunks = n > 1 && sys->def.parallelism.split == ECS_SPLIT_CHUNKS;
         uint64_t chunk = sys->def.parallelism.chunk_size;
@@ -111,12 +113,11 @@ static ecs_status prepare_subtasks(ecs_context *ctx, uint32_t *running)
                 st->end = ecs__share_start(count, i + 1, n);
             }
         }
-        sys->subtask_count = n;
         sys->start_job.run = system_job;
         atomic_store_explicit(&sys->pending_subtasks, n, memory_order_relaxed);
     }
-    atomic_store_explicit(&ctx->pending_systems, count_running, memory_order_relaxed);
-    *running = count_running;
+    atomic_store_explicit(&ctx->pending_systems, running, memory_order_relaxed);
+    ctx->systems_run = running;
     return ECS_OK;
 }
 
@@ -306,17 +307,18 @@ ecs_status ecs__step(ecs_context *ctx, ecs_step_fn fn, void *user)
     ctx->stepping = true;
     if (fn) fn(ctx, user);
     ecs__refresh(ctx, false);
-    uint32_t running = 0;
-    ecs_status st = prepare_subtasks(ctx, &running);
+    ecs_status st = prepare_subtasks(ctx);
     if (st != ECS_OK) return step_result(ctx, st);
+    /* With no system to run, nothing is queued, waited for or recorded. */
+    bool any = ctx->systems_run != 0;
     ctx->running = ctx->in_systems = true;
     ctx->phase_start_ns = ecs__now_ns();
-    if (running) run_systems(ctx); /* none: the pool is left alone */
-    ctx->phase_end_ns = running ? ecs__now_ns() : ctx->phase_start_ns;
+    if (any) run_systems(ctx);
+    ctx->phase_end_ns = any ? ecs__now_ns() : ctx->phase_start_ns;
     ctx->running = ctx->in_systems = false;
     ecs__timeline_build(ctx);
-    if (running) ecs__balance_update(ctx);
-    ecs__refresh(ctx, true);
+    if (any) ecs__balance_update(ctx);
+    ecs__refresh(ctx, any);
     return step_result(ctx, ctx->step_status);
 }
 
