@@ -3,8 +3,9 @@
  * Measures, in one run: a plain C loop v += a * dt over N elements (the
  * baseline); the same update as an ECS system with inner parallelism off
  * and on; entity create and kill, one by one and in bulk (ecs_create_bulk,
- * ecs_kill_bulk); the update again after churning half the entities; and
- * the scheduling cost of an empty step of a 9-system DAG; and the start-up
+ * ecs_kill_bulk); the update again after churning half the entities; the
+ * scheduling cost of a step of a 9-system DAG with no entity (no system
+ * has work: none runs) and with one entity (every system runs); and the start-up
  * cost of a long DAG: creating (validating, scheduling) a context whose
  * systems form one chain of CHAIN_SYSTEMS.
  * Every ECS run starts from the plain loop's initial values and must end
@@ -33,7 +34,7 @@ enum { S_ACCEL, S_VELOCITY, S_BOUNDS, S_PARTITION, S_COLLISION, S_SOLVE, S_RENDE
        S_LIFE, S_FADE, S_COUNT };
 enum { M_PLAIN, M_SERIAL, M_PARALLEL, M_CREATE, M_SUBSCRIBE, M_CREATE_TOTAL, M_KILL,
        M_BULK_CREATE, M_BULK_SUBSCRIBE, M_BULK_CREATE_TOTAL, M_BULK_KILL, M_CHURN, M_EMPTY,
-       M_CHAIN, M_COUNT };
+       M_ONE, M_CHAIN, M_COUNT };
 
 static const float DT = 0.04f;
 static const uint32_t EMPTY_STEPS = 20000u;
@@ -465,8 +466,10 @@ static ecs_config dag_config(const options *o, const ecs_component_def *comps, u
     return cfg;
 }
 
-/* (6) The particle simulation's DAG with no entities: pure scheduling. */
-static void bench_empty_dag(const options *o, series *s)
+/* (6) The particle simulation's DAG with no entities (no system runs),
+ * or with one entity holding every component (every system runs, on one
+ * subtask): pure scheduling. */
+static void bench_small_dag(const options *o, uint32_t entities, series *s)
 {
     static const ecs_component_def comps[] = {
         {"position", sizeof(vec2), 0}, {"velocity", sizeof(vec2), 0},
@@ -494,6 +497,11 @@ static void bench_empty_dag(const options *o, series *s)
 #undef SYS
     ecs_config cfg = dag_config(o, comps, 6, systems, S_COUNT);
     ecs_context *ctx = new_context(&cfg);
+    for (uint32_t k = 0; k < entities; k++) {
+        ecs_entity e;
+        check(ecs_create(ctx, &e), "ecs_create");
+        for (uint32_t c = 0; c < 6; c++) check(ecs_add(ctx, e, c, NULL), "ecs_add");
+    }
     for (uint32_t k = 0; k < EMPTY_WARMUP; k++)
         check(ecs_step(ctx, NULL, NULL), "ecs_step");
     for (uint32_t r = 0; r < o->repeat; r++) {
@@ -612,6 +620,7 @@ int main(int argc, char **argv)
         [M_BULK_KILL] = "kill N in bulk + refresh",
         [M_CHURN] = "ecs step, per-worker, after churn",
         [M_EMPTY] = "empty step, 9-system DAG",
+        [M_ONE] = "1-entity step, 9-system DAG",
         [M_CHAIN] = "context create, 2000-system chain"};
     for (int k = 0; k < M_COUNT; k++)
         m[k] = (series){names[k], xcalloc(o.repeat, sizeof(double)), 0.0, 0.0};
@@ -624,7 +633,8 @@ int main(int argc, char **argv)
     bench_bulk(&o, &m[M_BULK_CREATE], &m[M_BULK_SUBSCRIBE], &m[M_BULK_CREATE_TOTAL],
                &m[M_BULK_KILL]);
     bench_churn(&o, plain_v, &m[M_CHURN]);
-    bench_empty_dag(&o, &m[M_EMPTY]);
+    bench_small_dag(&o, 0, &m[M_EMPTY]);
+    bench_small_dag(&o, 1, &m[M_ONE]);
     bench_chain(&o, &m[M_CHAIN]);
     printf("verified: 3 ECS runs match the plain loop bit for bit after %u steps "
            "(checksum %.6g)\n\n", 1 + o.repeat, checksum);
@@ -637,12 +647,12 @@ int main(int argc, char **argv)
     static const int rows[M_COUNT] = {
         M_PLAIN,  M_SERIAL,      M_PARALLEL,       M_CHURN,             M_CREATE,
         M_SUBSCRIBE, M_CREATE_TOTAL, M_KILL,       M_BULK_CREATE,       M_BULK_SUBSCRIBE,
-        M_BULK_CREATE_TOTAL, M_BULK_KILL, M_EMPTY, M_CHAIN};
+        M_BULK_CREATE_TOTAL, M_BULK_KILL, M_EMPTY, M_ONE, M_CHAIN};
     for (int k = 0; k < M_COUNT; k++) /* ratios for the iteration rows only */
         print_row(&m[rows[k]], k < 4 ? base : 0.0,
-                  rows[k] == M_EMPTY || rows[k] == M_CHAIN ? 0 : o.entities);
-    printf("(each ecs step row is one whole ecs_step, refresh included; the empty step is the\n"
-           " mean over %u steps per repetition; \"+ refresh\" rows time the calls and the\n"
+                  rows[k] == M_EMPTY || rows[k] == M_ONE || rows[k] == M_CHAIN ? 0 : o.entities);
+    printf("(each ecs step row is one whole ecs_step, refresh included; the empty and 1-entity\n"
+           " steps are the mean over %u steps per repetition; \"+ refresh\" rows time the calls and the\n"
            " refresh that makes the entities visible to systems (subscribes or reclaims them),\n"
            " per repetition, on a fresh context)\n\n", EMPTY_STEPS);
 
@@ -655,6 +665,7 @@ int main(int argc, char **argv)
     print_figure("per-worker step after churn / fresh per-worker step",
                  m[M_CHURN].median / m[M_PARALLEL].median, "x");
     print_figure("empty step of the 9-system DAG", m[M_EMPTY].median * 1e3, " us");
+    print_figure("1-entity step of the 9-system DAG", m[M_ONE].median * 1e3, " us");
     print_figure("context creation, a chain of 2000 systems", m[M_CHAIN].median, " ms");
     if (o.entities == 1000000u) print_flecs_reference(m);
 
