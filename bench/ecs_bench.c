@@ -3,15 +3,15 @@
  * Measures, in one run: a plain C loop v += a * dt over N elements (the
  * baseline); the same update as an ECS system with inner parallelism off
  * and on; entity create and kill, one by one and in bulk (ecs_create_bulk,
- * ecs_kill_bulk); the update again after churning half the entities; and
- * the scheduling cost of an empty step of a 9-system DAG; and the start-up
+ * ecs_kill_bulk); the update again after churning half the entities; the
+ * scheduling cost of a step of a 9-system DAG with no entity (no system
+ * has work: none runs) and with one entity (every system runs); and the start-up
  * cost of a long DAG: creating (validating, scheduling) a context whose
  * systems form one chain of CHAIN_SYSTEMS.
  * Every ECS run starts from the plain loop's initial values and must end
  * bit-identical to it after the same number of steps, or the program fails.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -21,11 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_cli.h"
 #include "ecs.h"
-#include "args.h"
-#include "out.h"
-
-#include <signal.h>
 
 typedef struct vec2 {
     float x, y;
@@ -37,7 +34,7 @@ enum { S_ACCEL, S_VELOCITY, S_BOUNDS, S_PARTITION, S_COLLISION, S_SOLVE, S_RENDE
        S_LIFE, S_FADE, S_COUNT };
 enum { M_PLAIN, M_SERIAL, M_PARALLEL, M_CREATE, M_SUBSCRIBE, M_CREATE_TOTAL, M_KILL,
        M_BULK_CREATE, M_BULK_SUBSCRIBE, M_BULK_CREATE_TOTAL, M_BULK_KILL, M_CHURN, M_EMPTY,
-       M_CHAIN, M_COUNT };
+       M_ONE, M_CHAIN, M_COUNT };
 
 static const float DT = 0.04f;
 static const uint32_t EMPTY_STEPS = 20000u;
@@ -62,29 +59,17 @@ typedef struct series {
 
 /* ---- small helpers -------------------------------------------------------- */
 
-/* One line on stderr, then exit: 2 for bad input, 1 for a failed run. */
-static _Noreturn void fail(int code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("ecs_bench: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    exit(code);
-}
-
 static void check(ecs_status s, const char *what)
 {
     if (s != ECS_OK)
-        fail(1, "%s failed: %s", what, ecs_status_name(s));
+        bench_fail(1, "%s failed: %s", what, ecs_status_name(s));
 }
 
 static void *xcalloc(size_t n, size_t size)
 {
     void *p = calloc(n, size);
     if (!p)
-        fail(1, "out of memory (%zu x %zu bytes)", n, size);
+        bench_fail(1, "out of memory (%zu x %zu bytes)", n, size);
     return p;
 }
 
@@ -93,7 +78,7 @@ static ecs_context *new_context(const ecs_config *cfg)
     ecs_context *ctx = NULL;
     ecs_error err;
     if (ecs_context_create(cfg, &ctx, &err) != ECS_OK)
-        fail(1, "ecs_context_create failed: %s: %s", ecs_status_name(err.status), err.message);
+        bench_fail(1, "ecs_context_create failed: %s: %s", ecs_status_name(err.status), err.message);
     return ctx;
 }
 
@@ -180,17 +165,6 @@ static void usage(FILE *f)
             MAX_ENTITIES, MAX_THREADS, MAX_REPEAT, (unsigned long long)UINT64_MAX);
 }
 
-/* Counts are read as the particles program reads them (app_parse_u32:
- * 200000, 200_000, 200k, 1.5M, 2e5), with its one-line messages. */
-static const app_mode_cli CLI = {.prog = "ecs_bench"};
-
-static uint32_t parse_count(const char *flag, const char *s, uint32_t lo, uint32_t hi)
-{
-    uint32_t v = 0;
-    if (!app_parse_u32(&CLI, flag, s, lo, hi, &v)) exit(2);
-    return v;
-}
-
 /* The seed: plain decimal digits, 0 to 2^64 - 1. */
 static unsigned long long parse_seed(const char *s)
 {
@@ -203,17 +177,9 @@ static unsigned long long parse_seed(const char *s)
         ok = errno == 0 && *end == '\0';
     }
     if (!ok)
-        fail(2, "--seed: '%s' is not a whole number from 0 to %llu", s,
+        bench_fail(2, "--seed: '%s' is not a whole number from 0 to %llu", s,
              (unsigned long long)UINT64_MAX);
     return v;
-}
-
-/* "unknown option '--entites': did you mean --entities?" where one is near. */
-static _Noreturn void unknown_option(const char *arg, const struct option *longopts)
-{
-    const char *near = app_nearest_option(longopts, arg);
-    if (near) fail(2, "unknown option '%s': did you mean --%s? (see --help)", arg, near);
-    fail(2, "unknown option '%s' (see --help)", arg);
 }
 
 static options parse_options(int argc, char **argv)
@@ -229,27 +195,27 @@ static options parse_options(int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", longopts, &index)) != -1) {
         if (index >= 0 && c != 'h') { /* a long option: given once */
-            if (seen[index]) fail(2, "--%s is given twice", longopts[index].name);
+            if (seen[index]) bench_fail(2, "--%s is given twice", longopts[index].name);
             seen[index] = true;
         }
         index = -1;
         switch (c) {
-        case 'n': o.entities = parse_count("--entities", optarg, 1, MAX_ENTITIES); break;
-        case 't': o.threads = parse_count("--threads", optarg, 1, MAX_THREADS); break;
-        case 'r': o.repeat = parse_count("--repeat", optarg, 1, MAX_REPEAT); break;
+        case 'n': o.entities = bench_parse_count("--entities", optarg, 1, MAX_ENTITIES); break;
+        case 't': o.threads = bench_parse_count("--threads", optarg, 1, MAX_THREADS); break;
+        case 'r': o.repeat = bench_parse_count("--repeat", optarg, 1, MAX_REPEAT); break;
         case 's': o.seed = parse_seed(optarg); break;
         case 'c':
             if (optarg[0] == '\0')
-                fail(2, "--csv must be a file name, got ''");
+                bench_fail(2, "--csv must be a file name, got ''");
             o.csv = optarg;
             break;
         case 'h': usage(stdout); exit(0);
-        case ':': fail(2, "%s needs a value (see --help)", argv[optind - 1]);
-        default: unknown_option(argv[optind - 1], longopts);
+        case ':': bench_fail(2, "%s needs a value (see --help)", argv[optind - 1]);
+        default: bench_unknown_option(argv[optind - 1], longopts);
         }
     }
     if (optind < argc)
-        fail(2, "unexpected argument '%s' (see --help)", argv[optind]);
+        bench_fail(2, "unexpected argument '%s' (see --help)", argv[optind]);
     return o;
 }
 
@@ -330,7 +296,7 @@ static void verify(ecs_context *ctx, const options *o, const vec2 *plain_v, uint
     uint32_t count = 0;
     const uint32_t *sub = ecs_subscribed(ctx, 0, &count);
     if (count != o->entities)
-        fail(1, "%s: %u entities subscribed, expected %u", what, count, o->entities);
+        bench_fail(1, "%s: %u entities subscribed, expected %u", what, count, o->entities);
     const vec2 *vel = ecs_column(ctx, C_VELOCITY);
     const vec2 *acc = ecs_column(ctx, C_ACCELERATION);
     for (uint32_t k = 0; k < count; k++) {
@@ -343,7 +309,7 @@ static void verify(ecs_context *ctx, const options *o, const vec2 *plain_v, uint
             for (uint32_t s = 0; s < steps; s++)
                 plain_step(&v, &a, 1);
         if (memcmp(&vel[i], &v, sizeof v) != 0 || memcmp(&acc[i], &a, sizeof a) != 0)
-            fail(1, "%s: entity %u differs from the plain loop: velocity (%a, %a) expected "
+            bench_fail(1, "%s: entity %u differs from the plain loop: velocity (%a, %a) expected "
                  "(%a, %a), acceleration (%a, %a) expected (%a, %a)", what, i,
                  (double)vel[i].x, (double)vel[i].y, (double)v.x, (double)v.y,
                  (double)acc[i].x, (double)acc[i].y, (double)a.x, (double)a.y);
@@ -406,7 +372,7 @@ static void bench_create_kill(const options *o, series *create, series *subscrib
         uint32_t left = 0;
         ecs_subscribed(ctx, 0, &left);
         if (ecs_alive_count(ctx) != 0 || left != 0)
-            fail(1, "after killing all: %u alive, %u subscribed", ecs_alive_count(ctx), left);
+            bench_fail(1, "after killing all: %u alive, %u subscribed", ecs_alive_count(ctx), left);
         create->ms[r] = t1 - t0;
         subscribe->ms[r] = t2 - t1;
         total->ms[r] = t2 - t0;
@@ -440,7 +406,7 @@ static void bench_bulk(const options *o, series *create, series *subscribe, seri
         uint32_t left = 0;
         ecs_subscribed(ctx, 0, &left);
         if (ecs_alive_count(ctx) != 0 || left != 0)
-            fail(1, "after killing all in bulk: %u alive, %u subscribed", ecs_alive_count(ctx),
+            bench_fail(1, "after killing all in bulk: %u alive, %u subscribed", ecs_alive_count(ctx),
                  left);
         create->ms[r] = t1 - t0;
         subscribe->ms[r] = t2 - t1;
@@ -500,8 +466,10 @@ static ecs_config dag_config(const options *o, const ecs_component_def *comps, u
     return cfg;
 }
 
-/* (6) The particle simulation's DAG with no entities: pure scheduling. */
-static void bench_empty_dag(const options *o, series *s)
+/* (6) The particle simulation's DAG with no entities (no system runs),
+ * or with one entity holding every component (every system runs, on one
+ * subtask): pure scheduling. */
+static void bench_small_dag(const options *o, uint32_t entities, series *s)
 {
     static const ecs_component_def comps[] = {
         {"position", sizeof(vec2), 0}, {"velocity", sizeof(vec2), 0},
@@ -529,6 +497,11 @@ static void bench_empty_dag(const options *o, series *s)
 #undef SYS
     ecs_config cfg = dag_config(o, comps, 6, systems, S_COUNT);
     ecs_context *ctx = new_context(&cfg);
+    for (uint32_t k = 0; k < entities; k++) {
+        ecs_entity e;
+        check(ecs_create(ctx, &e), "ecs_create");
+        for (uint32_t c = 0; c < 6; c++) check(ecs_add(ctx, e, c, NULL), "ecs_add");
+    }
     for (uint32_t k = 0; k < EMPTY_WARMUP; k++)
         check(ecs_step(ctx, NULL, NULL), "ecs_step");
     for (uint32_t r = 0; r < o->repeat; r++) {
@@ -625,47 +598,11 @@ static void write_csv(const options *o, FILE *f, const series *m)
                     o->threads, (unsigned long long)o->seed);
 }
 
-/* The CSV's temporary (out.h), removed if a signal ends the run first: the
- * file named keeps what it held. */
-static const char *volatile csv_tmp;
-
-static void on_signal(int sig)
-{
-    const char *tmp = csv_tmp;
-    if (tmp) unlink(tmp);
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-/* Staged before the first measurement (checked, nothing replaced yet),
- * written and put in place at the end. */
-static void csv_stage(app_out *out, const char *path)
-{
-    if (app_out_stage(out, "ecs_bench", "--csv", path, 0) != 0) exit(2);
-    csv_tmp = out->tmp;
-    const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
-    for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++) signal(sigs[k], on_signal);
-}
-
-static void csv_finish(app_out *out, const options *o, const series *m)
-{
-    FILE *f = app_out_begin(out);
-    int rc = 1;
-    if (f) {
-        write_csv(o, f, m);
-        rc = app_out_end(out, f);
-    }
-    if (rc == 0) rc = app_out_commit(out);
-    csv_tmp = NULL;
-    app_out_discard(out);
-    if (rc != 0) exit(1);
-}
-
 int main(int argc, char **argv)
 {
     options o = parse_options(argc, argv);
-    app_out csv = {0};
-    if (o.csv) csv_stage(&csv, o.csv);
+    bench_csv csv = {0}; /* staged now: checked, nothing replaced yet */
+    if (o.csv) bench_csv_stage(&csv, o.csv);
     printf("ecs_bench: N=%u entities, threads=%u, repeats=%u, seed=%llu, online CPUs=%ld\n",
            o.entities, o.threads, o.repeat, (unsigned long long)o.seed,
            sysconf(_SC_NPROCESSORS_ONLN));
@@ -683,6 +620,7 @@ int main(int argc, char **argv)
         [M_BULK_KILL] = "kill N in bulk + refresh",
         [M_CHURN] = "ecs step, per-worker, after churn",
         [M_EMPTY] = "empty step, 9-system DAG",
+        [M_ONE] = "1-entity step, 9-system DAG",
         [M_CHAIN] = "context create, 2000-system chain"};
     for (int k = 0; k < M_COUNT; k++)
         m[k] = (series){names[k], xcalloc(o.repeat, sizeof(double)), 0.0, 0.0};
@@ -695,7 +633,8 @@ int main(int argc, char **argv)
     bench_bulk(&o, &m[M_BULK_CREATE], &m[M_BULK_SUBSCRIBE], &m[M_BULK_CREATE_TOTAL],
                &m[M_BULK_KILL]);
     bench_churn(&o, plain_v, &m[M_CHURN]);
-    bench_empty_dag(&o, &m[M_EMPTY]);
+    bench_small_dag(&o, 0, &m[M_EMPTY]);
+    bench_small_dag(&o, 1, &m[M_ONE]);
     bench_chain(&o, &m[M_CHAIN]);
     printf("verified: 3 ECS runs match the plain loop bit for bit after %u steps "
            "(checksum %.6g)\n\n", 1 + o.repeat, checksum);
@@ -708,12 +647,12 @@ int main(int argc, char **argv)
     static const int rows[M_COUNT] = {
         M_PLAIN,  M_SERIAL,      M_PARALLEL,       M_CHURN,             M_CREATE,
         M_SUBSCRIBE, M_CREATE_TOTAL, M_KILL,       M_BULK_CREATE,       M_BULK_SUBSCRIBE,
-        M_BULK_CREATE_TOTAL, M_BULK_KILL, M_EMPTY, M_CHAIN};
+        M_BULK_CREATE_TOTAL, M_BULK_KILL, M_EMPTY, M_ONE, M_CHAIN};
     for (int k = 0; k < M_COUNT; k++) /* ratios for the iteration rows only */
         print_row(&m[rows[k]], k < 4 ? base : 0.0,
-                  rows[k] == M_EMPTY || rows[k] == M_CHAIN ? 0 : o.entities);
-    printf("(each ecs step row is one whole ecs_step, refresh included; the empty step is the\n"
-           " mean over %u steps per repetition; \"+ refresh\" rows time the calls and the\n"
+                  rows[k] == M_EMPTY || rows[k] == M_ONE || rows[k] == M_CHAIN ? 0 : o.entities);
+    printf("(each ecs step row is one whole ecs_step, refresh included; the empty and 1-entity\n"
+           " steps are the mean over %u steps per repetition; \"+ refresh\" rows time the calls and the\n"
            " refresh that makes the entities visible to systems (subscribes or reclaims them),\n"
            " per repetition, on a fresh context)\n\n", EMPTY_STEPS);
 
@@ -726,10 +665,15 @@ int main(int argc, char **argv)
     print_figure("per-worker step after churn / fresh per-worker step",
                  m[M_CHURN].median / m[M_PARALLEL].median, "x");
     print_figure("empty step of the 9-system DAG", m[M_EMPTY].median * 1e3, " us");
+    print_figure("1-entity step of the 9-system DAG", m[M_ONE].median * 1e3, " us");
     print_figure("context creation, a chain of 2000 systems", m[M_CHAIN].median, " ms");
     if (o.entities == 1000000u) print_flecs_reference(m);
 
-    if (o.csv) csv_finish(&csv, &o, m);
+    if (o.csv) {
+        FILE *f = bench_csv_begin(&csv);
+        write_csv(&o, f, m);
+        bench_csv_commit(&csv, f);
+    }
     for (int k = 0; k < M_COUNT; k++)
         free(m[k].ms);
     free(plain_v);

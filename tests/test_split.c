@@ -118,8 +118,10 @@ static void coverage_case(uint32_t count, uint32_t workers, bool inner_off, sys_
         }
         recs[s].expect_n = n;
         recs[s].par = p;
+        /* run_empty: with no entity, one subtask of count 0 */
         defs[s] = (ecs_system_def){.name = "cover", .reads = {read_a, 1}, .parallelism = p,
-                                   .process = record_process, .user = &recs[s]};
+                                   .run_empty = true, .process = record_process,
+                                   .user = &recs[s]};
     }
     ecs_config cfg = tu_config(comp_a, 2, defs, NSYS, workers);
     cfg.inner_parallelism_off = inner_off;

@@ -6,7 +6,8 @@
  * panels the layout places (figures, help, lens and its caption, the
  * notice and the "H: help" line) lie inside the drawable and no two
  * overlap; the figures keep at least one line in the smallest window and
- * every line with the chart in a large one.
+ * every line with the chart in a large one. A click on the chart finds
+ * the system of the row under it, and nothing elsewhere.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -93,6 +94,56 @@ static void test_layout_keeps_what_fits(void **state)
     assert_true(big.lens_side > 0.0f);
 }
 
+/* A click finds the system of the chart row under it, and nothing
+ * outside the rows: above them (the figures, the chart's title), below
+ * (the key), beside the panel, or where no chart is drawn. */
+static void test_system_rows(void **state)
+{
+    (void)state;
+    for (int s = 1; s <= 2; s++) {
+        float scale = (float)s;
+        window_hud_layout l = window_hud_layout_fit(LINE_H * scale, CAPTION_W * scale, false,
+                                                    1440 * s, 900 * s, scale);
+        for (int warning = 0; warning <= 1; warning++) {
+            uint32_t figures = window_hud_figure_count(warning);
+            float top = window_hud_chart_row0(&l, false, figures);
+            assert_true(top >= l.y + (float)figures * l.line_h);
+            /* every row inside the figures' panel, the key's line below them too */
+            assert_true(top + (float)(SIM_SYSTEM_COUNT + 1u) * l.line_h <= l.y + l.h);
+            float x = l.x + l.w * 0.5f;
+            for (int i = 0; i < (int)SIM_SYSTEM_COUNT; i++) {
+                float y = top + ((float)i + 0.5f) * l.line_h;
+                assert_int_equal(window_hud_system_at(&l, false, figures, x, y), i);
+                assert_int_equal(window_hud_system_at(&l, false, figures, l.x + 1.0f, y), i);
+                assert_int_equal(window_hud_system_at(&l, false, figures, l.x - 1.0f, y), -1);
+                assert_int_equal(window_hud_system_at(&l, false, figures, l.x + l.w + 1.0f, y), -1);
+            }
+            assert_int_equal(window_hud_system_at(&l, false, figures, x, top - 1.0f), -1);
+            assert_int_equal(window_hud_system_at(&l, false, figures, x, l.y + l.pad), -1);
+            float below = top + (float)SIM_SYSTEM_COUNT * l.line_h + 1.0f;
+            assert_int_equal(window_hud_system_at(&l, false, figures, x, below), -1);
+        }
+        /* A warning line pushes the chart one line down: its first row
+         * is then where the last figure was. */
+        float plain = window_hud_chart_row0(&l, false, window_hud_figure_count(false));
+        assert_true(window_hud_chart_row0(&l, false, window_hud_figure_count(true)) ==
+                    plain + l.line_h);
+        assert_int_equal(window_hud_system_at(&l, false, window_hud_figure_count(true),
+                                              l.x + 5.0f, plain + 0.5f * l.line_h), -1);
+    }
+    /* No chart: the smallest window, or the help in the figures' place. */
+    window_hud_layout tiny = window_hud_layout_fit(LINE_H, CAPTION_W, false, 64, 64, 1.0f);
+    assert_true(window_hud_chart_row0(&tiny, false, window_hud_figure_count(false)) < 0.0f);
+    for (float y = 0.0f; y < 64.0f; y += 1.0f)
+        assert_int_equal(window_hud_system_at(&tiny, false, 5, 10.0f, y), -1);
+    window_hud_layout narrow = window_hud_layout_fit(LINE_H, CAPTION_W, true, 560, 900, 1.0f);
+    assert_true(narrow.help_in_place);
+    assert_true(window_hud_chart_row0(&narrow, false, 5) >= 0.0f); /* help hidden: a chart */
+    assert_true(window_hud_chart_row0(&narrow, true, 5) < 0.0f);
+    for (float y = 0.0f; y < 900.0f; y += 4.0f)
+        assert_int_equal(window_hud_system_at(&narrow, true, 5, narrow.x + 20.0f, y), -1);
+}
+
 static void test_bar_scale(void **state)
 {
     (void)state;
@@ -143,7 +194,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_layout_never_overlaps), cmocka_unit_test(test_layout_keeps_what_fits),
         cmocka_unit_test(test_bar_scale),             cmocka_unit_test(test_counts),
-        cmocka_unit_test(test_view_warning),
+        cmocka_unit_test(test_view_warning),          cmocka_unit_test(test_system_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,8 +12,8 @@
 # with none of the thesis's purples, cell shows the grid's many colours,
 # and bad --color and --zoom values are refused in one line. A spray on a
 # zoomed view lands under the pointer, Z shows the whole world again, and
-# + at the most workers says why. Prints one line per case, exits 1 if any
-# failed.
+# + at the most workers says why, and key 5 switches collision off with
+# the run going on. Prints one line per case, exits 1 if any failed.
 set -u
 
 if [ $# -ne 2 ] || [ ! -x "$1" ] || [ ! -x "$2" ]; then
@@ -226,24 +226,55 @@ fi
 # + at the most workers says why in the notice line (warning-coloured
 # text reaching far right, where the S key's shorter "saved ..." notice
 # does not). --threads at the online CPUs makes it the pool's size.
+# three_shots DIR A B: in the window started in DIR, a screenshot (S),
+# then the keys A and another, then the keys B and a third (A or B may be
+# empty), each waited for; then Esc (stop_in).
+three_shots() {
+    if [ -n "$wid" ]; then
+        xdotool key --window "$wid" s
+        wait_shots "$pid" "$1" 1 && xdotool key --window "$wid" $2 s && wait_shots "$pid" "$1" 2 &&
+            xdotool key --window "$wid" $3 s && wait_shots "$pid" "$1" 3
+    fi
+    stop_in "$1"
+}
+
+# warned NAME BEFORE.png AFTER.png X0 Y0 X1 Y1 WHAT: ok when the box holds
+# more than 10 pixels of the warning colour in AFTER and none in BEFORE.
+warned() {
+    local b a
+    b=$("$probe" "$2" ffc450 "$4" "$5" "$6" "$7")
+    a=$("$probe" "$3" ffc450 "$4" "$5" "$6" "$7")
+    if [ "${b:-1}" -eq 0 ] && [ "${a:-0}" -gt 10 ]; then
+        ok "$1: $8 ($a warning-coloured pixels)"
+    else
+        fail "$1" "warning-coloured pixels: $a after, $b before"
+    fi
+}
+
 d=$tmp/plus
 start_in "$d" --entities 2000 --vsync off --threads "$(nproc)" --size 800x500
-if [ -n "$wid" ]; then
-    xdotool key --window "$wid" s
-    wait_shots "$pid" "$d" 1 && xdotool key --window "$wid" s && wait_shots "$pid" "$d" 2 &&
-        xdotool key --window "$wid" plus s && wait_shots "$pid" "$d" 3
-fi
-stop_in "$d"
+three_shots "$d" "" plus
 if [ "${#files[@]}" -ne 3 ]; then
     fail "+ at the most workers" "window ${wid:-none}, screenshots: ${files[*]:-none}"
 else
-    saved=$("$probe" "$d/${files[1]}" ffc450 390 420 480 480)
-    plus=$("$probe" "$d/${files[2]}" ffc450 390 420 480 480)
-    if [ "${saved:-1}" -eq 0 ] && [ "${plus:-0}" -gt 10 ]; then
-        ok "+ at the most workers: a notice says why ($plus warning-coloured pixels at its end)"
-    else
-        fail "+ at the most workers" "warning-coloured pixels: $plus after +, $saved before"
-    fi
+    warned "+ at the most workers" "$d/${files[1]}" "$d/${files[2]}" 390 420 480 480 \
+        "a notice says why at its end"
+fi
+
+# Key 5 switches collision (the HUD chart's fifth row) off between steps:
+# the run goes on (screenshots after it), the row says "off" in the
+# warning colour where the chart showed none before, and the summary line
+# at the end names the system that is off.
+d=$tmp/toggle
+start_in "$d" --entities 2000 --vsync off --threads 2 --frames 1000000
+three_shots "$d" 5 ""
+if [ "${#files[@]}" -ne 3 ]; then
+    fail "5 switches collision off" "window ${wid:-none}, screenshots: ${files[*]:-none}; stderr: $(head -c 300 "$err")"
+elif ! grep -qE '^frames [0-9]+, .*\), systems off: collision$' "$out" || [ -s "$err" ]; then
+    fail "5 switches collision off" "summary: $(head -c 300 "$out"); stderr: $(head -c 300 "$err")"
+else
+    warned "5 switches collision off" "$d/${files[0]}" "$d/${files[2]}" 0 0 600 420 \
+        "the run goes on, the summary names it, its chart row reads off"
 fi
 
 finish "window modes"

@@ -1,7 +1,7 @@
 /* args.h - the pieces of a command line that know nothing of the
  * simulation: one-line errors, numbers as people type them, words, file
  * names, and the nearest name to a slip of the keyboard. Shared by the
- * modes of `particles` (options.h) and by bench/ecs_bench. */
+ * modes of `particles` (options.h). */
 #ifndef APP_ARGS_H
 #define APP_ARGS_H
 

@@ -121,6 +121,7 @@ static bool copy_system(ecs_sys *sys, const ecs_system_def *def)
     for (uint32_t i = 0; i < sys->def.resource_writes.count; i++)
         sys->res_write_mask |= UINT64_C(1) << sys->def.resource_writes.ids[i];
     sys->passes = sys->def.passes ? sys->def.passes : 1u;
+    sys->enabled = true;
     return true;
 }
 

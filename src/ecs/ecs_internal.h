@@ -113,8 +113,13 @@ typedef struct ecs_sys {
     ecs_oset *subs;
     uint32_t leader; /* the class's first system: itself when it leads */
     ecs_subtask_ *subtasks;
+    /* Subtasks of this step (or the last); 0 when the system does not
+     * run in it (ecs.h, "Which systems run"), at least 1 when it does. */
     uint32_t subtask_count, subtask_cap;
+    uint32_t planned; /* subtask_count of the step being laid out (schedule.c) */
     uint32_t pass, passes; /* the pass running (or last run); passes per step, >= 1 */
+    bool enabled; /* ecs_system_enable */
+    bool chosen;  /* listed for this step by ecs_step_systems (ctx->subset) */
     /* Refresh scratch: who leaves and who joins, ascending. */
     uint32_t *removed, *added;
     uint32_t removed_count, added_count;
@@ -175,6 +180,7 @@ struct ecs_context {
     ecs_sset batch_match;
     bool refreshing; /* inside refresh: no reentrant step/refresh/destroy */
     bool stepping;   /* inside ecs_step, its callback included: no nested step or destroy */
+    bool subset;     /* this step runs only the chosen systems (ecs_step_systems) */
 
     ecs_pool *pool;            /* max_workers threads, workers of them active */
     uint32_t workers, max_workers;
@@ -182,6 +188,7 @@ struct ecs_context {
     bool running; /* systems or ecs_parallel_for's ranges run: structural calls are forbidden */
     bool in_systems; /* the step's system phase: outputs are being written */
     atomic_uint pending_systems;
+    uint32_t systems_run; /* systems that run in this step (or ran in the last) */
     atomic_uint pending_matches;
     ecs_compact *compact; /* max_workers, made on first use (compact.c) */
     /* The measured split (balance.c): max_workers meters, shares and
@@ -251,9 +258,9 @@ void ecs__release_index(ecs_context *ctx, uint32_t index);
 /* ecs_parallel_for's jobs, one per possible worker (parallel.c). */
 bool ecs__parallel_init(ecs_context *ctx);
 void ecs__parallel_fini(ecs_context *ctx);
-/* Scheduler (schedule.c). */
-ecs_status ecs__prepare_subtasks(ecs_context *ctx);
-void ecs__run_systems(ecs_context *ctx);
+/* Scheduler (schedule.c). ecs__step runs a step whose arguments were
+ * checked (ecs_step, ecs_step_systems with ctx->subset set). */
+ecs_status ecs__step(ecs_context *ctx, ecs_step_fn fn, void *user);
 void ecs__subtask_fini(ecs_subtask_ *st);
 /* Refresh (refresh.c): with_deferred also runs what the systems recorded. */
 /* Subscription classes (refresh.c): every system that can share a list

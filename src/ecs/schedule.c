@@ -8,7 +8,11 @@
  * releases its dependents: the first one that becomes ready continues on
  * that same thread, the others are queued. No thread ever waits for work
  * it queued, so nothing can deadlock for want of workers; the caller of
- * ecs_step waits for the last system by running queued jobs itself. */
+ * ecs_step waits for the last system by running queued jobs itself.
+ * A system left out of the step (ecs.h, "Which systems run") has no
+ * subtask: it is done as soon as its dependencies are, by the thread
+ * that finds it ready, which releases its dependents in turn. A step in
+ * which no system runs pushes, waits for and wakes nothing. */
 #include "ecs_internal.h"
 
 #include "alloc.h"
@@ -53,13 +57,25 @@ static bool measured(const ecs_sys *sys, uint32_t n)
 static void subtask_job(ecs_job *job);
 static void system_job(ecs_job *job);
 
-ecs_status ecs__prepare_subtasks(ecs_context *ctx)
+/* Whether sys runs in this step (ecs.h, "Which systems run"). */
+static bool runs(const ecs_context *ctx, const ecs_sys *sys)
+{
+    if (!sys->enabled || (ctx->subset && !sys->chosen)) return false;
+    return sys->subs->count > 0 || sys->def.run_empty || sys->required == 0;
+}
+
+/* Lays out the subtasks of the systems that run in this step and counts
+ * them (ctx->systems_run). */
+static ecs_status prepare_subtasks(ecs_context *ctx)
 {
     /* First make room everywhere, so a failure leaves the last step's
      * layout (and outputs) untouched. */
+    uint32_t running = 0;
     for (uint32_t s = 0; s < ctx->system_count; s++) {
         ecs_sys *sys = &ctx->systems[s];
-        uint32_t n = split_count(ctx, sys);
+        uint32_t n = runs(ctx, sys) ? split_count(ctx, sys) : 0u;
+        sys->planned = n;
+        running += n != 0;
         if (n > sys->subtask_cap) {
             ecs_subtask_ *grown = ecs_realloc(sys->subtasks, sys->subtask_cap * sizeof *grown,
                                               n * sizeof *grown, 0);
@@ -70,7 +86,14 @@ ecs_status ecs__prepare_subtasks(ecs_context *ctx)
     }
     for (uint32_t s = 0; s < ctx->system_count; s++) {
         ecs_sys *sys = &ctx->systems[s];
-        uint32_t n = split_count(ctx, sys);
+        uint32_t n = sys->planned;
+        sys->subtask_count = n;
+        sys->pass = 0;
+        atomic_store_explicit(&sys->pending_deps, sys->def.after.count, memory_order_relaxed);
+        if (n == 0) { /* left out: no subtask, no outputs, no stats */
+            sys->start_ns = sys->end_ns = 0;
+            continue;
+        }
         uint32_t count = sys->subs->count;
         bool chunks = n > 1 && sys->def.parallelism.split == ECS_SPLIT_CHUNKS;
         uint64_t chunk = sys->def.parallelism.chunk_size;
@@ -90,13 +113,11 @@ ecs_status ecs__prepare_subtasks(ecs_context *ctx)
                 st->end = ecs__share_start(count, i + 1, n);
             }
         }
-        sys->subtask_count = n;
-        sys->pass = 0;
         sys->start_job.run = system_job;
-        atomic_store_explicit(&sys->pending_deps, sys->def.after.count, memory_order_relaxed);
         atomic_store_explicit(&sys->pending_subtasks, n, memory_order_relaxed);
     }
-    atomic_store_explicit(&ctx->pending_systems, ctx->system_count, memory_order_relaxed);
+    atomic_store_explicit(&ctx->pending_systems, running, memory_order_relaxed);
+    ctx->systems_run = running;
     return ECS_OK;
 }
 
@@ -184,8 +205,28 @@ static ecs_subtask_ *system_launch(ecs_sys *sys)
     return pass_launch(sys);
 }
 
+/* sys has no pending dependency left. One that runs becomes *next when
+ * that is still free, else it is queued; one left out of the step is
+ * done at once: its dependents are released the same way, on this
+ * thread, so the DAG's order holds through it. */
+static void ready(ecs_context *ctx, ecs_sys *sys, ecs_sys **next)
+{
+    if (sys->subtask_count) {
+        if (!*next) *next = sys;
+        else ecs__push_jobs(ctx, "ecs_step", &sys->start_job, 0, 1, UINT32_MAX);
+        return;
+    }
+    for (uint32_t i = 0; i < sys->dependent_count; i++) {
+        ecs_sys *d = &ctx->systems[sys->dependents[i]];
+        if (atomic_fetch_sub_explicit(&d->pending_deps, 1, memory_order_acq_rel) == 1)
+            ready(ctx, d, next);
+    }
+}
+
 /* Called by whoever finished the system's last subtask of its last pass.
- * Returns a ready dependent for this thread to launch next, or NULL. */
+ * Returns a ready dependent for this thread to launch next, or NULL. The
+ * system counts as done only once its dependents are released: the step
+ * ends when the count reaches zero, so nothing of the step may follow. */
 static ecs_sys *system_complete(ecs_sys *sys)
 {
     ecs_context *ctx = sys->ctx;
@@ -193,9 +234,8 @@ static ecs_sys *system_complete(ecs_sys *sys)
     ecs_sys *next = NULL;
     for (uint32_t i = 0; i < sys->dependent_count; i++) {
         ecs_sys *d = &ctx->systems[sys->dependents[i]];
-        if (atomic_fetch_sub_explicit(&d->pending_deps, 1, memory_order_acq_rel) != 1) continue;
-        if (!next) next = d;
-        else ecs__push_jobs(ctx, "ecs_step", &d->start_job, 0, 1, UINT32_MAX);
+        if (atomic_fetch_sub_explicit(&d->pending_deps, 1, memory_order_acq_rel) == 1)
+            ready(ctx, d, &next);
     }
     if (atomic_fetch_sub(&ctx->pending_systems, 1) == 1)
         ecs_pool_notify(ctx->pool, &ctx->pending_systems);
@@ -227,15 +267,17 @@ static void subtask_job(ecs_job *job) { run_from(CONTAINER_OF(job, ecs_subtask_,
 
 static void system_job(ecs_job *job) { run_from(system_launch(CONTAINER_OF(job, ecs_sys, start_job))); }
 
-void ecs__run_systems(ecs_context *ctx)
+/* The roots in order: the first that runs (or that a left-out root
+ * releases) is launched on this thread before the others are queued, so
+ * the deepest root's subtasks are queued first. */
+static void run_systems(ecs_context *ctx)
 {
-    if (ctx->system_count == 0) return;
-    /* The deepest root's subtasks are queued before the other roots. */
-    ecs_subtask_ *first = system_launch(&ctx->systems[ctx->roots[0]]);
-    for (uint32_t r = 1; r < ctx->root_count; r++)
-        ecs__push_jobs(ctx, "ecs_step", &ctx->systems[ctx->roots[r]].start_job, 0, 1,
-                       UINT32_MAX);
-    run_from(first);
+    ecs_sys *first = NULL;
+    uint32_t r = 0;
+    while (r < ctx->root_count && !first) ready(ctx, &ctx->systems[ctx->roots[r++]], &first);
+    ecs_subtask_ *st = first ? system_launch(first) : NULL;
+    while (r < ctx->root_count) ready(ctx, &ctx->systems[ctx->roots[r++]], &first);
+    run_from(st);
     ecs_pool_wait(ctx->pool, &ctx->pending_systems);
 }
 
@@ -243,6 +285,7 @@ void ecs__run_systems(ecs_context *ctx)
 static ecs_status step_result(ecs_context *ctx, ecs_status st)
 {
     ctx->stepping = false;
+    ctx->subset = false;
     if (atomic_load_explicit(&ctx->misuse, memory_order_acquire) != 0) return ECS_ERR_MISUSE;
     return st;
 }
@@ -252,6 +295,11 @@ ecs_status ecs_step(ecs_context *ctx, ecs_step_fn fn, void *user)
     ecs_status st = ecs__check_between_steps(ctx, "ecs_step");
     if (st != ECS_OK) return st;
     if (ctx->stepping) return ecs__misuse(ctx, "ecs_step called from a step callback");
+    return ecs__step(ctx, fn, user);
+}
+
+ecs_status ecs__step(ecs_context *ctx, ecs_step_fn fn, void *user)
+{
     ecs_pool_set_owner(ctx->pool); /* the thread that steps owns the context (ecs.h) */
     atomic_store_explicit(&ctx->misuse, 0, memory_order_relaxed);
     ctx->step_status = ECS_OK;
@@ -259,16 +307,18 @@ ecs_status ecs_step(ecs_context *ctx, ecs_step_fn fn, void *user)
     ctx->stepping = true;
     if (fn) fn(ctx, user);
     ecs__refresh(ctx, false);
-    st = ecs__prepare_subtasks(ctx);
+    ecs_status st = prepare_subtasks(ctx);
     if (st != ECS_OK) return step_result(ctx, st);
+    /* With no system to run, nothing is queued, waited for or recorded. */
+    bool any = ctx->systems_run != 0;
     ctx->running = ctx->in_systems = true;
     ctx->phase_start_ns = ecs__now_ns();
-    ecs__run_systems(ctx);
-    ctx->phase_end_ns = ecs__now_ns();
+    if (any) run_systems(ctx);
+    ctx->phase_end_ns = any ? ecs__now_ns() : ctx->phase_start_ns;
     ctx->running = ctx->in_systems = false;
     ecs__timeline_build(ctx);
-    ecs__balance_update(ctx);
-    ecs__refresh(ctx, true);
+    if (any) ecs__balance_update(ctx);
+    ecs__refresh(ctx, any);
     return step_result(ctx, ctx->step_status);
 }
 

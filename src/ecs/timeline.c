@@ -50,7 +50,7 @@ static void gather_spans(ecs_context *ctx)
     size_t n = 0;
     for (uint32_t s = 0; s < ctx->system_count; s++) {
         const ecs_sys *sys = &ctx->systems[s];
-        for (uint32_t p = 0; p < sys->passes; p++) {
+        for (uint32_t p = 0; sys->subtask_count && p < sys->passes; p++) {
             for (uint32_t i = 0; i < sys->subtask_count; i++) {
                 const ecs_subtask_ *st = &sys->subtasks[i];
                 ecs_span *sp = &ctx->spans[n++];
@@ -88,6 +88,12 @@ void ecs__timeline_build(ecs_context *ctx)
 {
     ctx->timeline_valid = false;
     if (!ctx->timeline_on) return;
+    if (ctx->systems_run == 0) { /* nothing ran: no span, and the pool was not used */
+        ctx->span_count = ctx->sleep_count = ctx->sleeps_lost = 0;
+        ctx->timeline_workers = ctx->workers;
+        ctx->timeline_valid = true;
+        return;
+    }
     size_t sleeps = (size_t)ctx->workers * (POOL_SLEEP_LOG + 1u);
     if (!reserve((void **)&ctx->spans, &ctx->span_cap, spans_needed(ctx), sizeof *ctx->spans) ||
         !reserve((void **)&ctx->sleeps, &ctx->sleep_cap, sleeps, sizeof *ctx->sleeps))

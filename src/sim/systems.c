@@ -337,6 +337,7 @@ static const ecs_system_def system_defs[SIM_SYSTEM_COUNT] = {
                                  .resource_writes = ECS_IDS_INIT(SIM_R_GRID),
                                  .parallelism = BY_SPEED,
                                  .passes = SIM_PARTITION_PASSES,
+                                 .run_empty = true, /* no particle: an empty grid */
                                  .prepare = prepare_spatial_partition,
                                  .process = sys_spatial_partition,
                                  .finish = finish_spatial_partition},
@@ -346,6 +347,7 @@ static const ecs_system_def system_defs[SIM_SYSTEM_COUNT] = {
                          .resource_reads = ECS_IDS_INIT(SIM_R_GRID),
                          .resource_writes = ECS_IDS_INIT(SIM_R_CONTACTS, SIM_R_CLAIMS),
                          .parallelism = PER_CORE,
+                         .run_empty = true, /* no particle: no contacts */
                          .prepare = prepare_collision,
                          .process = sys_collision},
     [SIM_S_SOLVE_CONTACTS] = {.name = "solve_contacts",

@@ -197,6 +197,17 @@ uint32_t sim_max_workers(const sim_world *w) { return ecs_max_workers(w->ctx); }
 void sim_set_inner_parallelism(sim_world *w, bool on) { ecs_set_inner_parallelism(w->ctx, on); }
 bool sim_inner_parallelism(const sim_world *w) { return ecs_inner_parallelism(w->ctx); }
 
+ecs_status sim_enable_system(sim_world *w, uint32_t system, bool on)
+{
+    if (system >= SIM_SYSTEM_COUNT) return ECS_ERR_INVALID;
+    return ecs_system_enable(w->ctx, system, on);
+}
+
+bool sim_system_enabled(const sim_world *w, uint32_t system)
+{
+    return system < SIM_SYSTEM_COUNT && ecs_system_enabled(w->ctx, system);
+}
+
 sim_grid_layout sim_get_grid_layout(const sim_world *w)
 {
     return (sim_grid_layout){w->grid.cell_size, w->grid.cols, w->grid.rows};

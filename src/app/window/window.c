@@ -62,6 +62,9 @@ typedef struct window_app {
     window_colors colors;
     char notice[192];
     uint64_t notice_until;
+    /* The HUD as last drawn: where a click finds a system's row. */
+    window_hud_layout layout;
+    uint32_t hud_figures;
     int status;
 } window_app;
 
@@ -230,10 +233,24 @@ static void new_wave(window_app *a, const char *why)
     notify(a, "%s: wave %u", why, (unsigned)sim_wave(a->world) + 1u);
 }
 
+/* Switches a system off or on from the next step (keys 1-9, a click on
+ * its row of the HUD's chart). */
+static void toggle_system(window_app *a, uint32_t system)
+{
+    bool on = !sim_system_enabled(a->world, system);
+    if (sim_enable_system(a->world, system, on) != ECS_OK) return;
+    notify(a, "%s %s", ecs_system_stats_get(sim_ecs(a->world), system).name, on ? "on" : "off");
+}
+
 static void key(window_app *a, const SDL_KeyboardEvent *k)
 {
     bool repeat = k->repeat != 0;
-    switch (k->keysym.sym) {
+    SDL_Keycode sym = k->keysym.sym;
+    if (sym >= SDLK_1 && sym < SDLK_1 + SIM_SYSTEM_COUNT) { /* the chart's rows, top down */
+        if (!repeat) toggle_system(a, (uint32_t)(sym - SDLK_1));
+        return;
+    }
+    switch (sym) {
     case SDLK_ESCAPE: a->running = false; break;
     case SDLK_h: if (!repeat) a->help = !a->help; break;
     case SDLK_i:
@@ -294,7 +311,14 @@ static void handle(window_app *a, const SDL_Event *e)
         break;
     case SDL_MOUSEBUTTONDOWN:
     case SDL_MOUSEBUTTONUP:
-        if (e->button.button == SDL_BUTTON_LEFT) a->spraying = e->type == SDL_MOUSEBUTTONDOWN;
+        if (e->button.button == SDL_BUTTON_LEFT) {
+            int system = window_hud_system_at(&a->layout, a->help, a->hud_figures,
+                                              (float)e->button.x * a->scale,
+                                              (float)e->button.y * a->scale);
+            bool down = e->type == SDL_MOUSEBUTTONDOWN;
+            if (down && system >= 0) toggle_system(a, (uint32_t)system); /* no spray */
+            a->spraying = down && system < 0;
+        }
         if (e->button.button == SDL_BUTTON_RIGHT || e->button.button == SDL_BUTTON_MIDDLE)
             a->dragging = e->type == SDL_MOUSEBUTTONDOWN;
         a->mouse_x = (float)e->button.x;
@@ -420,8 +444,13 @@ static void hud(window_app *a, const window_hud_layout *l)
     if (window_hud_view_warning(&view, p->world_w, p->world_h, warning, sizeof warning))
         h.warning = warning;
     ecs_context *ctx = sim_ecs(a->world);
-    for (uint32_t s = 0; s < SIM_SYSTEM_COUNT; s++) h.system_names[s] = ecs_system_stats_get(ctx, s).name;
+    for (uint32_t s = 0; s < SIM_SYSTEM_COUNT; s++) {
+        h.system_names[s] = ecs_system_stats_get(ctx, s).name;
+        h.system_off[s] = !sim_system_enabled(a->world, s);
+    }
     window_hud_draw(a->gfx, &h, l);
+    a->layout = *l;
+    a->hud_figures = window_hud_figure_count(h.warning != NULL);
 }
 
 static uint32_t gather_batches(window_app *a)
@@ -540,6 +569,18 @@ static void run(window_app *a)
     }
 }
 
+/* The systems switched off now, "collision, render", or "". */
+static const char *systems_off(const window_app *a, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (uint32_t s = 0; s < SIM_SYSTEM_COUNT && used < size; s++)
+        if (!sim_system_enabled(a->world, s))
+            used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? ", " : "",
+                                     ecs_system_stats_get(sim_ecs(a->world), s).name);
+    return buf;
+}
+
 int window_main(int argc, char **argv)
 {
     window_app a;
@@ -553,7 +594,9 @@ int window_main(int argc, char **argv)
             rc = app_stop_status();
         } else {
             int trace_rc = a.status ? 0 : window_trace_finish(&a.trace);
-            if (a.opt.frames) window_stats_print_summary(&a.stats, stdout);
+            char off[256];
+            if (a.opt.frames)
+                window_stats_print_summary(&a.stats, systems_off(&a, off, sizeof off), stdout);
             rc = a.status ? a.status : trace_rc ? trace_rc : app_stdout_finish(PROG);
         }
     }

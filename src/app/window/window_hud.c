@@ -1,6 +1,8 @@
 /* window_hud.c - what the HUD shows and where. */
 #include "window_hud.h"
 
+#include <assert.h>
+
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
@@ -74,7 +76,8 @@ static void line(pen *p, gfx_color c, const char *text)
     p->y += p->line;
 }
 
-/* Nine bars: ms per frame of each system, averaged over the last second. */
+/* Nine bars: ms per frame of each system, averaged over the last second;
+ * a row per system, from window_hud_chart_row0 down (clicks use it). */
 static void system_chart(pen *p, const window_hud *h)
 {
     const window_span *s = window_stats_shown(h->stats);
@@ -97,15 +100,17 @@ static void system_chart(pen *p, const window_hud *h)
     float bar_x = p->x + label_w + 8.0f * p->scale, bar_w = 200.0f * p->scale;
     float bar_h = p->line * 0.7f;
     for (uint32_t i = 0; i < SIM_SYSTEM_COUNT; i++) {
+        bool off = h->system_off[i]; /* greyed, no bar, "off" for its time */
         gfx_text(p->r, p->x + label_w - gfx_text_width(p->r, h->system_names[i]), p->y,
-                 h->system_names[i], TEXT);
+                 h->system_names[i], off ? DIM : TEXT);
         float y = p->y + (p->line - bar_h) * 0.5f;
         gfx_rect(p->r, bar_x, y, bar_w, bar_h, (gfx_color){255, 255, 255, 28});
-        float w = (float)(ms[i] / full) * bar_w;
+        float w = off ? 0.0f : (float)(ms[i] / full) * bar_w;
         gfx_rect(p->r, bar_x, y, w < bar_w ? w : bar_w, bar_h, window_hud_system_color(i));
         char v[32];
-        snprintf(v, sizeof v, "%.3f", ms[i]);
-        gfx_text(p->r, bar_x + bar_w + 6.0f * p->scale, p->y, v, TEXT);
+        if (off) snprintf(v, sizeof v, "off");
+        else snprintf(v, sizeof v, "%.3f", ms[i]);
+        gfx_text(p->r, bar_x + bar_w + 6.0f * p->scale, p->y, v, off ? WARN : TEXT);
         p->y += p->line;
     }
     float x = p->x;
@@ -176,8 +181,9 @@ static void figures_panel(gfx_renderer *r, const window_hud *h, const window_hud
 {
     hud_line lines[WINDOW_HUD_FIGURE_LINES];
     uint32_t n = figure_lines(h, lines);
+    assert(n == window_hud_figure_count(h->warning != NULL)); /* clicks find the chart so */
     uint32_t keep = l->rows < n ? l->rows : n;
-    bool chart = l->chart_fits && l->rows >= n + WINDOW_HUD_CHART_LINES;
+    bool chart = window_hud_chart_row0(l, false, n) >= 0.0f;
     if (keep == 0) return;
     float rows = (float)keep + (chart ? (float)WINDOW_HUD_CHART_LINES : 0.0f);
     gfx_rect(r, l->x, l->y, l->w, rows * l->line_h + 2.0f * l->pad, PANEL);
@@ -204,6 +210,7 @@ static const char *const HELP[][2] = {
     {"right drag", "pan (middle button too); Z or Home: whole world"},
     {"left mouse", "spray particles"},
     {"S", "save a screenshot (PNG, current directory)"},
+    {"1 - 9", "system on / off (or click its row)"},
     {"T", "timeline of the last step, per worker"},
     {"F", "freeze / resume the timeline"},
     {"Esc", "quit"},

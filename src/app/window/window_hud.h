@@ -15,6 +15,7 @@
 typedef struct window_hud {
     const window_stats *stats;
     const char *system_names[SIM_SYSTEM_COUNT];
+    bool system_off[SIM_SYSTEM_COUNT]; /* disabled: its chart row reads "off" */
     uint32_t alive, contacts, wave;
     uint64_t frame;
     uint32_t workers, max_workers;
@@ -67,7 +68,19 @@ typedef struct window_hud_layout {
 #define WINDOW_HUD_FIGURE_LINES 6u
 #define WINDOW_HUD_CHART_LINES (SIM_SYSTEM_COUNT + 2u)
 /* The help's rows of keys. */
-#define WINDOW_HUD_HELP_ROWS 15u
+#define WINDOW_HUD_HELP_ROWS 16u
+
+/* Figure lines above the chart: WINDOW_HUD_FIGURE_LINES with a warning,
+ * one fewer without. */
+uint32_t window_hud_figure_count(bool warning);
+/* The top of the chart's first system row (system 0; system i is i rows
+ * lower), in drawable pixels, below `figures` lines; negative when the
+ * layout shows no chart (too small, or the help in the figures' place). */
+float window_hud_chart_row0(const window_hud_layout *l, bool help, uint32_t figures);
+/* The system whose chart row holds drawable pixel (x, y), or -1: what a
+ * click there toggles. */
+int window_hud_system_at(const window_hud_layout *l, bool help, uint32_t figures, float x,
+                         float y);
 
 /* A system's color in the chart (by chain: movement and collision, life
  * and fade, render); the timeline panel's blocks use it too. */

@@ -122,3 +122,26 @@ bool window_hud_view_warning(const gfx_view *v, float world_w, float world_h, ch
              (double)(thin ? v->w : v->h), thin ? "wide" : "tall", thin ? "thin" : "flat");
     return true;
 }
+
+uint32_t window_hud_figure_count(bool warning)
+{
+    return WINDOW_HUD_FIGURE_LINES - (warning ? 0u : 1u);
+}
+
+/* The chart comes after every figure line and its title, and only when
+ * the panel has room for all of them (window_hud_draw). */
+float window_hud_chart_row0(const window_hud_layout *l, bool help, uint32_t figures)
+{
+    if ((help && l->help_in_place) || !l->chart_fits || l->rows < figures + WINDOW_HUD_CHART_LINES)
+        return -1.0f;
+    return l->y + l->pad + (float)(figures + 1u) * l->line_h;
+}
+
+int window_hud_system_at(const window_hud_layout *l, bool help, uint32_t figures, float x,
+                         float y)
+{
+    float top = window_hud_chart_row0(l, help, figures);
+    if (top < 0.0f || x < l->x || x >= l->x + l->w || y < top) return -1;
+    float row = (y - top) / l->line_h;
+    return row < (float)SIM_SYSTEM_COUNT ? (int)row : -1;
+}

@@ -56,16 +56,16 @@ double window_span_system_ms(const window_span *s, uint32_t system)
 
 double window_span_mean(const window_span *s, double sum) { return s->frames ? sum / s->frames : 0.0; }
 
-void window_stats_print_summary(const window_stats *s, FILE *f)
+void window_stats_print_summary(const window_stats *s, const char *off, FILE *f)
 {
     const window_span *r = &s->run;
     double prep = window_span_mean(r, r->prepare_ms), up = window_span_mean(r, r->upload_ms),
            draw = window_span_mean(r, r->draw_ms);
     fprintf(f,
             "frames %u, mean fps %.1f, mean step %.2f ms, mean render %.2f ms "
-            "(prepare %.2f + upload %.2f + draw %.2f)\n",
+            "(prepare %.2f + upload %.2f + draw %.2f)%s%s\n",
             (unsigned)r->frames, window_span_fps(r), window_span_step_ms(r), prep + up + draw,
-            prep, up, draw);
+            prep, up, draw, off && off[0] ? ", systems off: " : "", off ? off : "");
 }
 
 const window_span *window_stats_shown(const window_stats *s)

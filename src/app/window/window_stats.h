@@ -47,7 +47,9 @@ double window_span_step_ms(const window_span *s);
 double window_span_system_ms(const window_span *s, uint32_t system);
 double window_span_mean(const window_span *s, double sum); /* per frame */
 
-/* "frames N, mean fps F, mean step S ms, mean render R ms (prepare P + upload U + draw D)". */
-void window_stats_print_summary(const window_stats *s, FILE *f);
+/* "frames N, mean fps F, mean step S ms, mean render R ms (prepare P + upload U + draw D)",
+ * then ", systems off: NAMES" when off (the systems switched off at the
+ * end, comma-separated) is neither NULL nor "". */
+void window_stats_print_summary(const window_stats *s, const char *off, FILE *f);
 
 #endif /* WINDOW_STATS_H */

@@ -27,10 +27,11 @@
  * Misuse is checked in every build, release builds included (real checks,
  * not asserts), once per call and never per entity:
  *   - a structural call (create, kill, add, remove, their bulk forms,
- *     refresh, step, set_workers, set_inner_parallelism, parallel_for,
+ *     refresh, step, step_systems, system_enable, set_workers, set_inner_parallelism, parallel_for,
  *     context_destroy) while systems or ecs_parallel_for's ranges run;
  *     from a refresh callback, the same but create, kill, add and remove;
- *     from a step callback, ecs_step and ecs_context_destroy;
+ *     from a step callback, ecs_step, ecs_step_systems and
+ *     ecs_context_destroy;
  *   - a system, component or resource id that does not exist, given to
  *     any call that takes one (ecs_add, ecs_remove and ecs_create_bulk return
  *     ECS_ERR_UNKNOWN_COMPONENT for it instead, as documented there);
@@ -184,11 +185,11 @@ typedef struct ecs_resource_def {
 } ecs_resource_def;
 
 /* Inner parallelism: how one system's subscribed entities are split into
- * subtasks for one step. Every system runs at least one subtask each step,
- * even with no subscribed entity: process is then called once with count
- * 0, so per-step work, outputs (one batch per pass) and finish always
- * happen. With E entities: NONE, E < min_entities or inner parallelism
- * off: 1 subtask; PER_WORKER: min(workers, E) subtasks (no subtask is
+ * subtasks for one step. A system that runs runs at least one subtask:
+ * with no subscribed entity (run_empty, or a system that declares no
+ * component) process is called once with count 0, so its per-step work,
+ * outputs (one batch per pass) and finish happen. With E entities: NONE,
+ * E < min_entities or inner parallelism off: 1 subtask; PER_WORKER: min(workers, E) subtasks (no subtask is
  * ever empty when E > 0; with ecs_config.split_within_cpus, workers
  * counts at most ecs_cpu_count()); CHUNKS: ceil(E / chunk_size). */
 typedef enum ecs_split {
@@ -231,7 +232,13 @@ typedef void (*ecs_deferred_fn)(ecs_context *ctx, void *payload);
  * that declares no component subscribes no entity (it still runs once
  * per step, with count 0: a per-step hook). Resources it reads or writes
  * (in any callback: prepare, process, finish) are declared apart, in
- * resource_reads and resource_writes: they take no part in matching. */
+ * resource_reads and resource_writes: they take no part in matching.
+ *
+ * A system that declares components and has no subscribed entity in a
+ * step is left out of that step unless run_empty is set: no prepare,
+ * process or finish, no subtask, nothing queued on the pool (see "Which
+ * systems run" below). A step in which no system runs never touches the
+ * pool's threads. */
 typedef struct ecs_system_def {
     const char *name;
     ecs_ids reads;
@@ -250,6 +257,10 @@ typedef struct ecs_system_def {
     ecs_process_fn process;
     ecs_prepare_fn prepare;        /* optional */
     ecs_finish_fn finish;          /* optional */
+    /* Run every step, with count 0 when no entity is subscribed: for
+     * prepare or finish work that must happen even then (clearing what
+     * the last step built, so owner code never reads a stale result). */
+    bool run_empty;
     /* Optional, called at refresh in ascending index order, systems in id
      * order. They (and on_reclaim, deferred inits and calls) may create,
      * kill and change entities: refresh repeats until nothing is pending.
@@ -420,6 +431,37 @@ ecs_status ecs_step(ecs_context *ctx, ecs_step_fn fn, void *user);
  * systems. ecs_step does this itself. */
 void ecs_refresh(ecs_context *ctx);
 
+/* ---- Which systems run ---------------------------------------------------
+ * A system runs in a step when it is enabled, chosen (every system for
+ * ecs_step, the list for ecs_step_systems) and has work: a subscribed
+ * entity, run_empty, or no declared component. One that does not run is
+ * left out whole: no prepare, process or finish, no subtask, no timeline
+ * span, 0 subtasks and 0 entities in its stats, and 0 batches from
+ * ecs_output_batches and ecs_iter_dep_batches for that step (never the
+ * outputs of an earlier step). Its dependents still run, after every
+ * system it depends on (the order of the DAG is kept through it), and see
+ * no output from it. Resources it writes keep what they last held. */
+
+/* Enables or disables a system from the next step on (or from this one,
+ * called from a step callback); same rule as ecs_set_workers (owner
+ * thread, never while systems run or inside a refresh). Every system
+ * starts enabled. Returns ECS_ERR_MISUSE (and changes nothing) for an
+ * unknown id or a call at the wrong time. */
+ecs_status ecs_system_enable(ecs_context *ctx, uint32_t system, bool on);
+/* false, a misuse, for an unknown id. */
+bool ecs_system_enabled(const ecs_context *ctx, uint32_t system);
+
+/* A step of some systems: as ecs_step, but only the systems listed run
+ * (with with_dependents, also every system that depends on one of them,
+ * directly or not), in the DAG's order, then the refresh. Disabled ones
+ * stay out even when listed, and the others' outputs read 0 batches
+ * until they run again. An empty list runs no system. Refused, with the
+ * context untouched and fn not called: an unknown id (ECS_ERR_MISUSE,
+ * named by ecs_misuse_message), an id listed twice or a NULL list with a
+ * count (ECS_ERR_INVALID); the calls refused by ecs_step (ECS_ERR_MISUSE). */
+ecs_status ecs_step_systems(ecs_context *ctx, ecs_ids systems, bool with_dependents,
+                            ecs_step_fn fn, void *user);
+
 /* Live threading, between steps only: owner thread, never while systems
  * run or inside a refresh (the step callback is fine). From then on,
  * PER_WORKER systems split into `workers` subtasks, refresh matches on as
@@ -567,8 +609,8 @@ size_t ecs_dot(const ecs_context *ctx, char *buf, size_t size);
 typedef struct ecs_system_stats {
     const char *name;
     double wall_ms;      /* last step: first subtask start to finish callback end */
-    uint32_t entities;   /* subscribed in the last step */
-    uint32_t subtasks;   /* subtasks in the last step */
+    uint32_t entities;   /* processed in the last step (its subtasks' ranges) */
+    uint32_t subtasks;   /* subtasks in the last step: 0 when it did not run */
 } ecs_system_stats;
 
 /* All zero with the name "" for an unknown system id (a misuse). */

@@ -247,6 +247,18 @@ uint32_t sim_max_workers(const sim_world *w);
 void sim_set_inner_parallelism(sim_world *w, bool on);
 bool sim_inner_parallelism(const sim_world *w);
 
+/* ---- Systems on and off (between steps) ------------------------------- */
+
+/* Enables or disables one system (enum sim_system) from the next step
+ * on, as ecs_system_enable: a disabled system does not run, the others
+ * still run in the DAG's order, and what it builds (the grid, the
+ * contacts, the render output) is not refreshed: the grid and contacts
+ * keep the last values it made, the render output is empty. The state
+ * then depends on which systems ran in which frames, never on the worker
+ * count. ECS_ERR_INVALID (nothing changes) for system >= SIM_SYSTEM_COUNT. */
+ecs_status sim_enable_system(sim_world *w, uint32_t system, bool on);
+bool sim_system_enabled(const sim_world *w, uint32_t system);
+
 /* ---- Adding particles (between steps) ---------------------------------- */
 
 /* Most spray particles waiting for the next step. */
