@@ -91,7 +91,7 @@ static void check_ran(ecs_context *ctx, uint32_t expect)
         if (defs[s].prepare) assert_int_equal(atomic_load(&prepares[s]), want ? 1u : 0u);
         if (defs[s].finish) assert_int_equal(atomic_load(&finishes[s]), want ? 1u : 0u);
         assert_int_equal(ecs_system_stats_get(ctx, s).subtasks, want ? 1u : 0u);
-        assert_int_equal(ecs_output_subtasks(ctx, s), want ? 1u : 0u);
+        assert_int_equal(ecs_system_subtasks(ctx, s), want ? 1u : 0u);
         for (uint32_t d = 0; want && d < S_COUNT; d++)
             if ((expect >> d & 1u) && depends_on(s, d) && atomic_load(&started[s]) < atomic_load(&ended[d]))
                 fail_msg("%s started (%u) before %s ended (%u)", defs[s].name,
