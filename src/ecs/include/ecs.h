@@ -1,7 +1,8 @@
 /* ecs.h - the entity-component-system module: the one public header.
  *
  * Components live in one contiguous buffer each (SoA), indexed by entity
- * index. Systems declare what they read and write and which systems must
+ * index, unless declared interleaved in a group or sparse (see
+ * ecs_component_def). Systems declare what they read and write and which systems must
  * run before them; the context builds the implicit DAG, validates it, and
  * runs it every step on a thread pool: independent chains concurrently
  * (outer parallelism), each system split into subtasks over contiguous
@@ -34,8 +35,9 @@
  *   - a system, component or resource id that does not exist, given to
  *     any call that takes one (ecs_add, ecs_remove and ecs_create_bulk return
  *     ECS_ERR_UNKNOWN_COMPONENT for it instead, as documented there);
- *   - ecs_iter_read of a component the system does not declare,
- *     ecs_iter_write of one it does not write; the same for resources
+ *   - ecs_iter_read, ecs_iter_stride or ecs_iter_get_read of a component
+ *     the system does not declare, ecs_iter_write or ecs_iter_get of one
+ *     it does not write; the same for resources
  *     (ecs_iter_resource_read and _write, and ecs_resource and
  *     ecs_resource_read while systems run, from a callback of a system
  *     that does not declare the resource or from outside any);
