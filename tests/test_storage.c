@@ -361,7 +361,8 @@ static void test_sparse_memory_follows_holders(void **state)
     for (int sparse = 0; sparse < 2; sparse++) {
         ecs_component_def comps[] = {{"big", sizeof(big), _Alignof(big)}};
         ecs_config cfg = tu_config(comps, 1, NULL, 0, 1);
-        if (sparse) cfg.sparse = ECS_IDS(0);
+        static const uint32_t first[] = {0};
+        if (sparse) cfg.sparse = (ecs_ids){first, 1};
         cfg.storage = ECS_STORAGE_FIXED;
         cfg.capacity = N;
         fault_alloc_reset(0);
