@@ -367,6 +367,9 @@ bool ecs_alive(const ecs_context *ctx, ecs_entity e);
  *   values:     NULL (every component zeroed), or one pointer per listed
  *               component: NULL (zeroed) or n values back to back, the
  *               i-th for the i-th new entity (an array of that type);
+ *               they may lie in the context's own storage (cloning
+ *               entities from a column): the buffers the call's growth
+ *               replaces are freed only after the values are copied;
  *   out:        NULL, or room for the n handles, in creation order.
  * All or nothing: ECS_ERR_FULL (the limit would be passed), ECS_ERR_NOMEM,
  * ECS_ERR_UNKNOWN_COMPONENT or ECS_ERR_INVALID (an id listed twice, a
