@@ -11,7 +11,8 @@
  * another seed gives another hash (seed 0 the same as seed 1), there are contacts and deaths, and the
  * split really happened (collision ran as one subtask per worker). Every
  * collision kernel the CPU has gives the reference's states too, and so
- * does every level of the element-wise loops (sim_config.loops).
+ * does every level of the element-wise loops (sim_config.loops), and the
+ * thesis layout (circle and color interleaved) on 1 to 4 workers.
  */
 #include "sim_test_util.h"
 
@@ -56,6 +57,10 @@ static void run(const sim_config *cfg, trace *t)
     ecs_context *ctx = sim_ecs(w);
     assert_int_equal(ecs_worker_count(ctx), cfg->workers);
     if (cfg->storage == ECS_STORAGE_DYNAMIC) assert_true(ecs_capacity(ctx) >= PARTICLES);
+    /* The layout really differs: circle and color share one element. */
+    size_t element = cfg->layout == SIM_LAYOUT_THESIS ? sizeof(float) + sizeof(sim_rgba) : 0u;
+    assert_int_equal(ecs_column_stride(ctx, SIM_C_CIRCLE), element ? element : sizeof(float));
+    assert_int_equal(ecs_column_stride(ctx, SIM_C_COLOR), element ? element : sizeof(sim_rgba));
     memset(t, 0, sizeof *t);
     t->hash[0] = sim_hash(w);
     t->alive[0] = sim_alive(w);
@@ -137,6 +142,19 @@ static void same_state_everywhere(uint32_t seed)
                              (unsigned long long)t.hash[s], (unsigned long long)ref.hash[s]);
         }
 
+    /* The thesis layout: the same states on every worker count, the
+     * growing storage too. */
+    for (uint32_t wi = 0; wi < ARRAY_LEN(workers); wi++) {
+        cfg = config(seed, workers[wi], false, wi == 1 ? ECS_STORAGE_DYNAMIC : ECS_STORAGE_FIXED);
+        cfg.layout = SIM_LAYOUT_THESIS;
+        run(&cfg, &t);
+        for (uint32_t s = 0; s < SAMPLES; s++)
+            if (t.hash[s] != ref.hash[s] || t.alive[s] != ref.alive[s])
+                fail_msg("layout %s, %u workers: frame %u hash %016llx, reference %016llx",
+                         sim_layout_name(cfg.layout), workers[wi], s * EVERY,
+                         (unsigned long long)t.hash[s], (unsigned long long)ref.hash[s]);
+    }
+
     /* Another seed, another world. */
     cfg = config(seed == 0u ? 2u : seed + 1u, 2, false, ECS_STORAGE_FIXED);
     run(&cfg, &t);
@@ -199,12 +217,28 @@ static void test_unavailable_kernel(void **state)
         }
 }
 
+/* A layout past the last is refused with a line naming the value and
+ * the layouts there are. */
+static void test_unknown_layout(void **state)
+{
+    (void)state;
+    sim_config cfg = sim_default_config();
+    cfg.particles = 10;
+    cfg.layout = SIM_LAYOUT_COUNT;
+    ecs_error err;
+    sim_world *w = NULL;
+    assert_int_equal(sim_create(&cfg, &w, &err), ECS_ERR_INVALID);
+    assert_null(w);
+    assert_string_equal(err.message, "layout 2 is not one of soa, thesis");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_thesis_world),
         cmocka_unit_test(test_crowded_world),
         cmocka_unit_test(test_unavailable_kernel),
+        cmocka_unit_test(test_unknown_layout),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

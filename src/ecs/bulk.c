@@ -54,14 +54,45 @@ static void fill_run(ecs_context *ctx, uint32_t first, uint32_t n, uint64_t mask
     }
     for (uint32_t k = 0; k < components.count; k++) {
         uint32_t c = components.ids[k];
-        size_t size = ctx->components[c].size;
+        size_t size = ctx->components[c].size, stride = ctx->strides[c];
         if (size == 0) continue;
+        const unsigned char *src =
+            values && values[k] ? (const unsigned char *)values[k] + (size_t)done * size : NULL;
+        if (stride != size) { /* a group member or a sparse component: one by one */
+            for (uint32_t j = 0; j < n; j++) {
+                void *dst = ctx->sparse_mask >> c & 1
+                                ? ecs__sparse_put(&ctx->sparse[c], first + j)
+                                : ecs__slot(ctx, first + j, c);
+                if (src) memcpy(dst, src + (size_t)j * size, size);
+                else memset(dst, 0, size);
+            }
+            continue;
+        }
         unsigned char *dst = ctx->columns[c] + (size_t)first * size;
-        const unsigned char *src = values ? values[k] : NULL;
         ecs__prefault(dst, (size_t)n * size);
-        if (src) memcpy(dst, src + (size_t)done * size, (size_t)n * size);
+        if (src) memcpy(dst, src, (size_t)n * size);
         else memset(dst, 0, (size_t)n * size);
     }
+}
+
+/* Room for n new holders of each sparse component in mask: their values,
+ * and the pages of the indices the call will take (the lowest `reuse`
+ * free ones, then [high, high + fresh)), so that filling cannot fail. */
+static bool sparse_ready(ecs_context *ctx, uint64_t mask, uint32_t n, uint32_t reuse,
+                         uint32_t fresh)
+{
+    for (uint64_t m = mask & ctx->sparse_mask; m; m &= m - 1u) {
+        ecs_sparse *sp = &ctx->sparse[__builtin_ctzll(m)];
+        if (!ecs__sparse_reserve(ctx, sp, n)) return false;
+        uint32_t seen = 0;
+        for (uint32_t w = ctx->free_lo; seen < reuse; w++)
+            for (uint64_t bits = ctx->free_bits[w]; bits && seen < reuse; bits &= bits - 1u, seen++)
+                if (!ecs__sparse_page(sp, w * 64u + (uint32_t)__builtin_ctzll(bits))) return false;
+        for (uint64_t i = ctx->high; i < (uint64_t)ctx->high + fresh; i += ECS_SPARSE_PAGE)
+            if (!ecs__sparse_page(sp, (uint32_t)i)) return false;
+        if (fresh && !ecs__sparse_page(sp, ctx->high + fresh - 1u)) return false;
+    }
+    return true;
 }
 
 ecs_status ecs_create_bulk(ecs_context *ctx, uint32_t n, ecs_ids components,
@@ -80,11 +111,19 @@ ecs_status ecs_create_bulk(ecs_context *ctx, uint32_t n, ecs_ids components,
     if (n == 0) return ECS_OK;
     uint32_t reuse = n < ctx->free_count ? n : ctx->free_count, fresh = n - reuse;
     if (fresh > ctx->limit - ctx->high) return ECS_ERR_FULL;
+    /* The values may be the context's own (cloning entities): the buffers
+     * growth replaces are freed only once they are copied. */
+    ecs__hold_frees(ctx);
+    bool ready = true;
     if (ctx->high + fresh > ctx->capacity) {
         uint64_t want = (uint64_t)ctx->capacity * 2;
         if (want < (uint64_t)ctx->high + fresh) want = (uint64_t)ctx->high + fresh;
         if (want > ctx->limit) want = ctx->limit;
-        if (!ecs__grow(ctx, (uint32_t)want)) return ECS_ERR_NOMEM;
+        ready = ecs__grow(ctx, (uint32_t)want);
+    }
+    if (!ready || !sparse_ready(ctx, mask, n, reuse, fresh)) {
+        ecs__release_held(ctx);
+        return ECS_ERR_NOMEM;
     }
     /* Lowest free indices first, then never-used ones: what n calls of
      * ecs_create would hand out, in the same order. */
@@ -102,6 +141,7 @@ ecs_status ecs_create_bulk(ecs_context *ctx, uint32_t n, ecs_ids components,
         fill_run(ctx, ctx->high, fresh, mask, components, values, done, out);
         ctx->high += fresh;
     }
+    ecs__release_held(ctx);
     ctx->alive += n;
     return ECS_OK;
 }

@@ -275,6 +275,8 @@ static ecs_status build(ecs_context *ctx, const ecs_config *cfg, ecs_error *err)
         memcpy(ctx->components, cfg->components, cfg->component_count * sizeof *ctx->components);
     for (uint32_t c = 0; c < ctx->component_count; c++)
         if (ctx->components[c].align == 0) ctx->components[c].align = _Alignof(max_align_t);
+    st = ecs__storage_init(ctx, cfg, err);
+    if (st != ECS_OK) return st;
     for (uint32_t s = 0; s < n; s++) {
         ctx->systems[s].ctx = ctx;
         ctx->systems[s].id = s;
@@ -367,7 +369,7 @@ void ecs_context_destroy(ecs_context *ctx)
         ecs_free(sys->added);
     }
     ecs__resources_fini(ctx);
-    for (uint32_t c = 0; ctx->columns && c < ctx->component_count; c++) ecs_free(ctx->columns[c]);
+    ecs__storage_fini(ctx);
     ecs_free(ctx->free_bits);
     ecs_sset_fini(&ctx->to_match);
     ecs_sset_fini(&ctx->batch_match);

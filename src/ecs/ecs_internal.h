@@ -130,6 +130,27 @@ typedef struct ecs_sys {
     ecs_stamp finish_stamps[ECS_MAX_PASSES];
 } ecs_sys;
 
+/* A sparse component's values (storage.c): a paged sparse set. pages[p]
+ * maps the indices [p * ECS_SPARSE_PAGE, (p + 1) * ECS_SPARSE_PAGE) to
+ * their value's slot + 1 (0: none), a page made when an index of it first
+ * gets a value; the values are dense, owners[k] the index of slot k. */
+#define ECS_SPARSE_PAGE 1024u
+typedef struct ecs_sparse {
+    uint32_t **pages;
+    uint32_t page_count;
+    unsigned char *values;
+    uint32_t *owners;
+    uint32_t count, cap;
+    size_t size, align;
+} ecs_sparse;
+
+/* An interleaved group's buffer (storage.c): capacity elements of size
+ * bytes; each member's column points into it at the member's offset. */
+typedef struct ecs_group {
+    unsigned char *data;
+    size_t size, align;
+} ecs_group;
+
 typedef struct ecs_compact ecs_compact; /* compact.c */
 /* One thread's marks and stack for path searches (context.c). */
 typedef struct ecs_reach {
@@ -147,7 +168,23 @@ typedef struct ecs_meter {
 struct ecs_context {
     ecs_component_def *components;
     uint32_t component_count;
+    /* Entity index i's value of component c is at columns[c] + i *
+     * strides[c] (a column or a group member); columns[c] is NULL for a
+     * tag and for a sparse component, whose values sparse[c] holds. */
     unsigned char **columns;
+    size_t *strides;
+    size_t *offsets;    /* a group member's offset in its element */
+    uint32_t *group_of; /* its group, UINT32_MAX for none */
+    ecs_group *groups;
+    uint32_t group_count;
+    ecs_sparse *sparse;
+    uint64_t sparse_mask;
+    /* Buffers that growth replaced while held (ecs__hold_frees): freed
+     * by ecs__release_held, so a copy that reads the context's own
+     * values (ecs_create_bulk cloning entities) finishes first. */
+    void **held;
+    uint32_t held_count, held_cap;
+    bool holding;
     ecs_sys *systems;
     uint32_t system_count;
     ecs_resource_def *resources;
@@ -252,6 +289,25 @@ void ecs__resources_fini(ecs_context *ctx);
 
 /* Storage (entity.c). */
 bool ecs__grow(ecs_context *ctx, uint32_t capacity);
+/* Storage kinds (storage.c): layout from the config at build; the
+ * buffers' growth; the value slot of an index (its column's element, or
+ * its sparse value, NULL when it has none); a sparse component's values
+ * made ready for `more` new holders, then placed (never failing) and
+ * dropped; every sparse value of a reclaimed index dropped. */
+ecs_status ecs__storage_init(ecs_context *ctx, const ecs_config *cfg, ecs_error *err);
+void ecs__storage_fini(ecs_context *ctx);
+bool ecs__storage_grow(ecs_context *ctx, uint32_t capacity);
+void *ecs__slot(const ecs_context *ctx, uint32_t index, uint32_t component);
+bool ecs__sparse_reserve(ecs_context *ctx, ecs_sparse *sp, uint32_t more);
+bool ecs__sparse_page(ecs_sparse *sp, uint32_t index);
+void *ecs__sparse_put(ecs_sparse *sp, uint32_t index);
+void ecs__sparse_drop(ecs_sparse *sp, uint32_t index);
+void ecs__sparse_release(ecs_context *ctx, uint32_t index);
+/* Frees a buffer growth replaced, or keeps it until ecs__release_held
+ * while ecs__hold_frees is on. */
+void ecs__drop(ecs_context *ctx, void *buffer);
+void ecs__hold_frees(ecs_context *ctx);
+void ecs__release_held(ecs_context *ctx);
 /* A reclaimed index: into the free set, or retired (state RETIRED, never
  * handed out again) when its generation is the last one, UINT32_MAX. */
 void ecs__release_index(ecs_context *ctx, uint32_t index);

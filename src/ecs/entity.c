@@ -1,5 +1,5 @@
-/* entity.c - entity slots, handles and component storage (one contiguous
- * buffer per component, indexed by entity index). */
+/* entity.c - entity slots, handles, and the calls that reach component
+ * values (the storage kinds themselves are in storage.c). */
 #include "ecs_internal.h"
 
 #include "alloc.h"
@@ -26,13 +26,7 @@ bool ecs__grow(ecs_context *ctx, uint32_t capacity)
 {
     uint32_t old = ctx->capacity;
     if (capacity <= old) return true;
-    for (uint32_t c = 0; c < ctx->component_count; c++) {
-        const ecs_component_def *d = &ctx->components[c];
-        if (d->size == 0) continue;
-        size_t align = d->align > 64 ? d->align : 64;
-        if (!grow_array(&ctx->columns[c], d->size, old, capacity, align)) return false;
-    }
-    if (!grow_array(&ctx->masks, sizeof *ctx->masks, old, capacity, 0) ||
+    if (!ecs__storage_grow(ctx, capacity) || !grow_array(&ctx->masks, sizeof *ctx->masks, old, capacity, 0) ||
         !grow_array(&ctx->generations, sizeof *ctx->generations, old, capacity, 0) ||
         !grow_array(&ctx->states, sizeof *ctx->states, old, capacity, 0) ||
         !grow_array(&ctx->free_bits, sizeof *ctx->free_bits, (old + 63u) / 64u,
@@ -49,6 +43,7 @@ bool ecs__grow(ecs_context *ctx, uint32_t capacity)
 
 void ecs__release_index(ecs_context *ctx, uint32_t index)
 {
+    if (ctx->masks[index] & ctx->sparse_mask) ecs__sparse_release(ctx, index);
     if (ctx->generations[index] == UINT32_MAX) {
         ctx->states[index] = ECS_SLOT_RETIRED;
         return;
@@ -126,9 +121,15 @@ ecs_entity ecs_handle(const ecs_context *ctx, uint32_t index)
 uint32_t ecs_alive_count(const ecs_context *ctx) { return ctx->alive; }
 uint32_t ecs_capacity(const ecs_context *ctx) { return ctx->capacity; }
 
-static void *slot(ecs_context *ctx, uint32_t index, uint32_t c)
+/* A sparse component's slot for the entity, made when it has none (the
+ * value copied in may be one of the component's own: held until then). */
+static void *sparse_slot(ecs_context *ctx, uint32_t index, uint32_t c)
 {
-    return ctx->columns[c] + (size_t)index * ctx->components[c].size;
+    ecs_sparse *sp = &ctx->sparse[c];
+    void *have = ecs__slot(ctx, index, c);
+    if (have) return have;
+    if (!ecs__sparse_page(sp, index) || !ecs__sparse_reserve(ctx, sp, 1)) return NULL;
+    return ecs__sparse_put(sp, index);
 }
 
 ecs_status ecs_add(ecs_context *ctx, ecs_entity e, uint32_t component, const void *value)
@@ -139,8 +140,13 @@ ecs_status ecs_add(ecs_context *ctx, ecs_entity e, uint32_t component, const voi
     if (!ecs__alive(ctx, e)) return ECS_ERR_DEAD;
     size_t size = ctx->components[component].size;
     if (size) {
-        if (value) memcpy(slot(ctx, e.index, component), value, size);
-        else memset(slot(ctx, e.index, component), 0, size);
+        ecs__hold_frees(ctx);
+        void *dst = ctx->sparse_mask >> component & 1 ? sparse_slot(ctx, e.index, component)
+                                                      : ecs__slot(ctx, e.index, component);
+        if (dst && value) memmove(dst, value, size); /* value may be dst itself */
+        else if (dst) memset(dst, 0, size);
+        ecs__release_held(ctx);
+        if (!dst) return ECS_ERR_NOMEM;
     }
     uint64_t bit = UINT64_C(1) << component;
     if (!(ctx->masks[e.index] & bit)) {
@@ -160,6 +166,7 @@ ecs_status ecs_remove(ecs_context *ctx, ecs_entity e, uint32_t component)
     if (ctx->masks[e.index] & bit) {
         ctx->masks[e.index] &= ~bit;
         ecs_sset_add(&ctx->to_match, e.index);
+        if (ctx->sparse_mask & bit) ecs__sparse_drop(&ctx->sparse[component], e.index);
     }
     return ECS_OK;
 }
@@ -178,7 +185,7 @@ bool ecs_has(const ecs_context *ctx, ecs_entity e, uint32_t component)
 void *ecs_get(ecs_context *ctx, ecs_entity e, uint32_t component)
 {
     if (!has(ctx, e, component, "ecs_get") || ctx->components[component].size == 0) return NULL;
-    return slot(ctx, e.index, component);
+    return ecs__slot(ctx, e.index, component);
 }
 
 void *ecs_column(ecs_context *ctx, uint32_t component)
@@ -188,8 +195,7 @@ void *ecs_column(ecs_context *ctx, uint32_t component)
 
 size_t ecs_column_stride(const ecs_context *ctx, uint32_t component)
 {
-    return ecs__component_arg(ctx, component, "ecs_column_stride") ? ctx->components[component].size
-                                                                   : 0;
+    return ecs__component_arg(ctx, component, "ecs_column_stride") ? ctx->strides[component] : 0;
 }
 
 const uint32_t *ecs_subscribed(const ecs_context *ctx, uint32_t system, uint32_t *count)

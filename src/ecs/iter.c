@@ -8,14 +8,10 @@
 #include <stdint.h>
 #include <string.h>
 
-/* The column if mask (of a system) holds component; else a misuse that
- * names the system and the component. */
-static unsigned char *declared(const ecs_iter *it, uint64_t mask, uint32_t component,
-                               const char *what)
+/* A misuse that names the system and the component it may not reach. */
+static void undeclared(const ecs_iter *it, uint32_t component, const char *what)
 {
     ecs_context *ctx = it->ctx;
-    if (__builtin_expect(component < ctx->component_count && (mask >> component & 1), 1))
-        return ctx->columns[component];
     const ecs_sys *sys = it->sub_->sys;
     if (component >= ctx->component_count)
         ecs__misuse(ctx, "system '%s' asked to %s component %u, which does not exist (%u declared)",
@@ -25,7 +21,21 @@ static unsigned char *declared(const ecs_iter *it, uint64_t mask, uint32_t compo
         ecs__misuse(ctx, "system '%s' asked to %s component '%s', which it %s",
                     ecs__sys_name(sys), what, ecs__comp_name(ctx, component),
                     sys->read_mask >> component & 1 ? "only reads" : "does not declare");
-    return NULL;
+}
+
+static bool is_declared(const ecs_iter *it, uint64_t mask, uint32_t component, const char *what)
+{
+    if (__builtin_expect(component < it->ctx->component_count && (mask >> component & 1), 1))
+        return true;
+    undeclared(it, component, what);
+    return false;
+}
+
+/* The column if mask (of a system) holds component; else a misuse. */
+static unsigned char *declared(const ecs_iter *it, uint64_t mask, uint32_t component,
+                               const char *what)
+{
+    return is_declared(it, mask, component, what) ? it->ctx->columns[component] : NULL;
 }
 
 const void *ecs_iter_read(const ecs_iter *it, uint32_t component)
@@ -36,6 +46,36 @@ const void *ecs_iter_read(const ecs_iter *it, uint32_t component)
 void *ecs_iter_write(const ecs_iter *it, uint32_t component)
 {
     return declared(it, it->sub_->sys->write_mask, component, "write");
+}
+
+size_t ecs_iter_stride(const ecs_iter *it, uint32_t component)
+{
+    return is_declared(it, it->sub_->sys->required, component, "read")
+               ? it->ctx->strides[component]
+               : 0u;
+}
+
+/* One entity's value once the declaration allows it: reads of the
+ * masks and the storage only, which change at refresh alone. */
+static void *entity_value(const ecs_iter *it, uint64_t mask, uint32_t component, uint32_t index,
+                          const char *what)
+{
+    const ecs_context *ctx = it->ctx;
+    if (!is_declared(it, mask, component, what)) return NULL;
+    if (index >= ctx->high || !(ctx->masks[index] >> component & 1) ||
+        ctx->components[component].size == 0)
+        return NULL;
+    return ecs__slot(ctx, index, component);
+}
+
+void *ecs_iter_get(const ecs_iter *it, uint32_t component, uint32_t index)
+{
+    return entity_value(it, it->sub_->sys->write_mask, component, index, "write");
+}
+
+const void *ecs_iter_get_read(const ecs_iter *it, uint32_t component, uint32_t index)
+{
+    return entity_value(it, it->sub_->sys->required, component, index, "read");
 }
 
 /* entities is strictly ascending, so entities[q] - entities[p] >= q - p,

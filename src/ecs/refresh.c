@@ -35,8 +35,9 @@ static void run_command(ecs_context *ctx, ecs_cmd *cmd)
         break;
     }
     case ECS_CMD_ADD: /* stale handles are skipped: the entity died first */
-        if (ecs__alive(ctx, cmd->entity))
-            ecs_add(ctx, cmd->entity, cmd->component, cmd->size ? payload : NULL);
+        if (ecs__alive(ctx, cmd->entity)) /* NOMEM only for a sparse component */
+            keep_first_error(ctx, ecs_add(ctx, cmd->entity, cmd->component,
+                                          cmd->size ? payload : NULL));
         break;
     case ECS_CMD_REMOVE:
         if (ecs__alive(ctx, cmd->entity)) ecs_remove(ctx, cmd->entity, cmd->component);

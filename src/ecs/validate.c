@@ -36,6 +36,58 @@ static bool ids_have(ecs_ids list, uint32_t id)
     return false;
 }
 
+static const char *group_name(const ecs_config *cfg, uint32_t g)
+{
+    const char *n = cfg->groups[g].name;
+    return n ? n : "(unnamed)";
+}
+
+/* Storage kinds: sparse lists known components with data; a group lists
+ * known components with data, none sparse, none in another group. */
+static ecs_status check_groups(const ecs_config *cfg, ecs_error *err)
+{
+    if ((cfg->group_count && !cfg->groups) || (cfg->sparse.count && !cfg->sparse.ids))
+        return ecs__fail(err, ECS_ERR_INVALID, "group or sparse count set without an array");
+    uint64_t sparse = 0, grouped = 0;
+    for (uint32_t k = 0; k < cfg->sparse.count; k++) {
+        uint32_t c = cfg->sparse.ids[k];
+        if (c >= cfg->component_count)
+            return ecs__fail(err, ECS_ERR_INVALID,
+                             "sparse lists component %u, which does not exist (%u declared)",
+                             (unsigned)c, (unsigned)cfg->component_count);
+        if (cfg->components[c].size == 0)
+            return ecs__fail(err, ECS_ERR_INVALID,
+                             "sparse lists component '%s', a tag (no storage to keep sparse)",
+                             comp_name(cfg, c));
+        sparse |= UINT64_C(1) << c;
+    }
+    for (uint32_t g = 0; g < cfg->group_count; g++) {
+        ecs_ids ids = cfg->groups[g].components;
+        if (ids.count == 0 || !ids.ids)
+            return ecs__fail(err, ECS_ERR_INVALID, "group '%s' lists no component",
+                             group_name(cfg, g));
+        for (uint32_t i = 0; i < ids.count; i++) {
+            uint32_t c = ids.ids[i];
+            const char *why = NULL;
+            if (c >= cfg->component_count)
+                return ecs__fail(err, ECS_ERR_INVALID,
+                                 "group '%s' lists component %u, which does not exist (%u "
+                                 "declared)",
+                                 group_name(cfg, g), (unsigned)c, (unsigned)cfg->component_count);
+            if (cfg->components[c].size == 0) why = "a tag (no storage)";
+            else if (sparse >> c & 1) why = "sparse";
+            else if (grouped >> c & 1) why = "in a group already";
+            if (why)
+                return ecs__fail(err, ECS_ERR_INVALID,
+                                 "group '%s' lists component '%s', which is %s; a group holds "
+                                 "sized, non-sparse components, each in one group",
+                                 group_name(cfg, g), comp_name(cfg, c), why);
+            grouped |= UINT64_C(1) << c;
+        }
+    }
+    return ECS_OK;
+}
+
 static ecs_status check_config(const ecs_config *cfg, ecs_error *err)
 {
     if (cfg->component_count > ECS_MAX_COMPONENTS)
@@ -66,6 +118,8 @@ static ecs_status check_config(const ecs_config *cfg, ecs_error *err)
                              "component '%s' size %zu is not a multiple of its alignment %zu",
                              comp_name(cfg, c), cfg->components[c].size, a);
     }
+    ecs_status st = check_groups(cfg, err);
+    if (st != ECS_OK) return st;
     for (uint32_t r = 0; r < cfg->resource_count; r++) {
         const ecs_resource_def *d = &cfg->resources[r];
         if (!d->size == !d->ptr)

@@ -613,7 +613,7 @@ static void fill_spans(sim_grid *g, uint32_t a, uint32_t b)
 
 /* The circles of slots [a, b), gathered by entity. */
 SIM_CLONES static void gather(sim_grid *g, uint32_t a, uint32_t b, const float *xy,
-                              const float *radius)
+                              const float *radius, size_t rstep)
 {
     const uint32_t *restrict ge = g->entity;
     float *restrict gx = g->x, *restrict gy = g->y, *restrict gr = g->r;
@@ -621,7 +621,7 @@ SIM_CLONES static void gather(sim_grid *g, uint32_t a, uint32_t b, const float *
         uint32_t e = ge[s];
         gx[s] = xy[2u * e];
         gy[s] = xy[2u * e + 1u];
-        gr[s] = radius[e];
+        gr[s] = radius[e * rstep];
     }
 }
 
@@ -630,7 +630,7 @@ SIM_CLONES static void gather(sim_grid *g, uint32_t a, uint32_t b, const float *
  * through the part, it was loaded again after every point's stores,
  * which may write a uint32_t anywhere as far as the compiler knows. */
 SIM_CLONES static void place_part(sim_grid *g, uint32_t part, const float *xy, const float *radius,
-                                  const uint32_t *idx)
+                                  size_t rstep, const uint32_t *idx)
 {
     const sim_grid_part *p = &g->part[part];
     const uint32_t n = p->n;
@@ -645,24 +645,24 @@ SIM_CLONES static void place_part(sim_grid *g, uint32_t part, const float *xy, c
         uint32_t c = key[k], slot = start[c] + row[c]++;
         gx[slot] = x;
         gy[slot] = y;
-        gr[slot] = radius[e];
+        gr[slot] = radius[e * rstep];
         ge[slot] = e;
     }
 }
 
-int sim_grid_scatter(sim_grid *g, uint32_t part, const float *xy, const float *radius,
-                     const uint32_t *idx, uint32_t n)
+int sim_grid_scatter_step(sim_grid *g, uint32_t part, const float *xy, const float *radius,
+                          size_t rstep, const uint32_t *idx, uint32_t n)
 {
     (void)n;
     if (part >= g->parts_max) return -1;
     if (g->count == 0 || part >= g->parts) return 0; /* the scan failed (or nothing to place) */
     assert(n == g->part[part].n);
     if (g->counting) {
-        place_part(g, part, xy, radius, idx);
+        place_part(g, part, xy, radius, rstep, idx);
         return 0;
     }
     uint32_t a = g->part_at[part], b = a + g->part[part].n;
-    gather(g, a, b, xy, radius);
+    gather(g, a, b, xy, radius, rstep);
     if (!g->dense) fill_spans(g, a, b);
     return 0;
 }

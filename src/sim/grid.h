@@ -237,9 +237,16 @@ int sim_grid_scan_cells(sim_grid *g, uint32_t parts, uint32_t range, uint32_t ra
 sim_grid_status sim_grid_scan_offsets(sim_grid *g, uint32_t ranges);
 int sim_grid_scan_starts(sim_grid *g, uint32_t range, uint32_t ranges);
 /* After the scan: part `part` fills the circles and spans of its share of
- * the slots (xy and radius as counted; idx and n are those it counted). */
-int sim_grid_scatter(sim_grid *g, uint32_t part, const float *xy, const float *radius,
-                     const uint32_t *idx, uint32_t n);
+ * the slots (xy and radius as counted; idx and n are those it counted).
+ * Entity e's radius is radius[e * radius_step]: 1 for a column of radii,
+ * more where each radius sits in a group element (ecs_column_stride). */
+int sim_grid_scatter_step(sim_grid *g, uint32_t part, const float *xy, const float *radius,
+                          size_t radius_step, const uint32_t *idx, uint32_t n);
+static inline int sim_grid_scatter(sim_grid *g, uint32_t part, const float *xy,
+                                   const float *radius, const uint32_t *idx, uint32_t n)
+{
+    return sim_grid_scatter_step(g, part, xy, radius, 1u, idx, n);
+}
 /* The candidate ranges of slot i (see sim_grid_span): in a dense grid
  * from the cell starts (the cell found from the slot's position, as the
  * sort placed it), else as the build stored them. */

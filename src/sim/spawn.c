@@ -91,6 +91,7 @@ typedef struct spawn_work {
     sim_vec2 *pos, *vel, *acc;
     sim_rgba *color;
     float *circle, *life;
+    size_t color_step, circle_step; /* elements per entity (sim_layout) */
 } spawn_work;
 
 /* Particles [lo, hi) get draws 9i .. 9i + 8 of rng's sequence, exactly as
@@ -150,8 +151,8 @@ static void gather_range(void *user, uint32_t lo, uint32_t hi, uint32_t part, ui
         s->pos[e] = q->pos;
         s->vel[e] = q->vel;
         s->acc[e] = s->p->acceleration;
-        s->color[e] = q->color;
-        s->circle[e] = q->radius;
+        s->color[e * s->color_step] = q->color;
+        s->circle[e * s->circle_step] = q->radius;
         s->life[e] = q->life;
     }
 }
@@ -212,6 +213,8 @@ static ecs_status spawn_all(sim_world *w, sim_rng rng, uint32_t n, char *msg, si
     s.acc = ecs_column(ctx, SIM_C_ACCELERATION);
     s.color = ecs_column(ctx, SIM_C_COLOR);
     s.circle = ecs_column(ctx, SIM_C_CIRCLE);
+    s.color_step = ecs_column_stride(ctx, SIM_C_COLOR) / sizeof *s.color;
+    s.circle_step = ecs_column_stride(ctx, SIM_C_CIRCLE) / sizeof *s.circle;
     s.life = ecs_column(ctx, SIM_C_LIFE);
     ecs_parallel_for(ctx, n, SPAWN_MIN_PART, gather_range, &s);
 done:

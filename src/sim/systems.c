@@ -46,13 +46,15 @@ static void sys_keep_in_bounds(ecs_iter *it)
 {
     const sim_setup *s = it->user;
     const float *radius = ecs_iter_read(it, SIM_C_CIRCLE);
+    size_t rs = ecs_iter_stride(it, SIM_C_CIRCLE) / sizeof *radius; /* sim_layout */
     sim_vec2 *pos = ecs_iter_write(it, SIM_C_POSITION);
     sim_vec2 *vel = ecs_iter_write(it, SIM_C_VELOCITY);
-    if (s->walks.bounds && sim__walk_dense(it)) {
+    if (s->walks.bounds && rs == 1u && sim__walk_dense(it)) {
         s->walks.bounds(it, pos, vel, radius, s->p.world_w, s->p.world_h);
         return;
     }
-    SIM_EACH(it, i, { sim__keep_in_bounds(&s->p, &pos[i], &vel[i], radius[i]); });
+    if (rs == 1u) SIM_EACH(it, i, { sim__keep_in_bounds(&s->p, &pos[i], &vel[i], radius[i]); });
+    else SIM_EACH(it, i, { sim__keep_in_bounds(&s->p, &pos[i], &vel[i], radius[i * rs]); });
 }
 
 /* Four parallel passes over the same subtasks, subtask k passing k as
@@ -69,8 +71,9 @@ static void sys_spatial_partition(ecs_iter *it)
     case 1: (void)sim_grid_scan_cells(g, it->subtask_count, it->subtask, it->subtask_count); break;
     case 2: (void)sim_grid_scan_starts(g, it->subtask, it->subtask_count); break;
     default:
-        (void)sim_grid_scatter(g, it->subtask, xy, ecs_iter_read(it, SIM_C_CIRCLE), it->entities,
-                               it->count);
+        (void)sim_grid_scatter_step(g, it->subtask, xy, ecs_iter_read(it, SIM_C_CIRCLE),
+                                    ecs_iter_stride(it, SIM_C_CIRCLE) / sizeof(float),
+                                    it->entities, it->count);
         break;
     }
 }
@@ -186,7 +189,8 @@ static void solve_list(sim_vec2 *pos, sim_vec2 *vel, const sim_contact_list *l)
 #define WALL_BLOCK 64u /* slots tested together by put_rows_inside */
 
 static void put_rows_inside(const sim_params *p, const sim_grid *g, uint32_t row_lo,
-                            uint32_t row_hi, sim_vec2 *pos, sim_vec2 *vel, const float *radius)
+                            uint32_t row_hi, sim_vec2 *pos, sim_vec2 *vel, const float *radius,
+                            size_t rs)
 {
     const float lo = p->radius_max, hi_x = p->world_w - lo, hi_y = p->world_h - lo;
     uint32_t from = sim_grid_start(g, row_lo * g->cols), to = sim_grid_start(g, row_hi * g->cols);
@@ -200,7 +204,7 @@ static void put_rows_inside(const sim_params *p, const sim_grid *g, uint32_t row
         if (!near) continue;
         for (uint32_t s = s0; s < s1; s++) {
             uint32_t i = g->entity[s];
-            sim__keep_in_bounds(p, &pos[i], &vel[i], radius[i]);
+            sim__keep_in_bounds(p, &pos[i], &vel[i], radius[i * rs]);
         }
     }
 }
@@ -248,7 +252,9 @@ static void sys_solve_contacts(ecs_iter *it)
     uint32_t rows = g->rows;
     uint32_t hi = end * SIM_BAND_ROWS + 1u < rows ? end * SIM_BAND_ROWS + 1u : rows;
     uint32_t lo = it->subtask == 0u ? 0u : first * SIM_BAND_ROWS + 1u;
-    if (lo < hi) put_rows_inside(&s->p, g, lo, hi, pos, vel, ecs_iter_read(it, SIM_C_CIRCLE));
+    if (lo < hi)
+        put_rows_inside(&s->p, g, lo, hi, pos, vel, ecs_iter_read(it, SIM_C_CIRCLE),
+                        ecs_iter_stride(it, SIM_C_CIRCLE) / sizeof(float));
 }
 
 static void sys_render(ecs_iter *it)
@@ -256,6 +262,8 @@ static void sys_render(ecs_iter *it)
     const sim_vec2 *pos = ecs_iter_read(it, SIM_C_POSITION);
     const float *radius = ecs_iter_read(it, SIM_C_CIRCLE);
     const sim_rgba *color = ecs_iter_read(it, SIM_C_COLOR);
+    size_t rs = ecs_iter_stride(it, SIM_C_CIRCLE) / sizeof *radius; /* sim_layout */
+    size_t cs = ecs_iter_stride(it, SIM_C_COLOR) / sizeof *color;
     if (it->count == 0) return;
     sim_instance *out = ecs_iter_output_push(it, it->count);
     if (!out) return; /* the step reports ECS_ERR_NOMEM */
@@ -265,8 +273,8 @@ static void sys_render(ecs_iter *it)
     SIM_EACH(it, i, {
         out->x = pos[i].x;
         out->y = pos[i].y;
-        out->radius = radius[i];
-        memcpy(&out->color, &color[i], sizeof out->color);
+        out->radius = radius[i * rs];
+        memcpy(&out->color, &color[i * cs], sizeof out->color);
         out++;
     });
 }
@@ -291,15 +299,14 @@ static void sys_fade(ecs_iter *it)
     const sim_setup *s = it->user;
     const float *life = ecs_iter_read(it, SIM_C_LIFE);
     sim_rgba *color = ecs_iter_write(it, SIM_C_COLOR);
+    size_t cs = ecs_iter_stride(it, SIM_C_COLOR) / sizeof *color; /* sim_layout */
     float k = s->p.alpha_per_life;
-    if (s->walks.fade && sim__walk_dense(it)) {
+    if (s->walks.fade && cs == 1u && sim__walk_dense(it)) {
         s->walks.fade(it, life, color, k);
         return;
     }
-    SIM_EACH(it, i, {
-        float a = life[i] * k; /* a plain clamp: fminf/fmaxf are libm calls here */
-        color[i].a = (uint8_t)(a > 0.0f ? (a < 255.0f ? a : 255.0f) : 0.0f);
-    });
+    if (cs == 1u) SIM_EACH(it, i, { color[i].a = sim__fade_alpha(life[i], k); });
+    else SIM_EACH(it, i, { color[i * cs].a = sim__fade_alpha(life[i], k); });
 }
 
 /* A subtask per worker for every system. Collision and the solve balance

@@ -14,6 +14,15 @@ static const ecs_component_def components[SIM_COMPONENT_COUNT] = {
     [SIM_C_LIFE] = {"life", sizeof(float), _Alignof(float)},
 };
 
+/* The thesis layout's one group: what render reads beside the position. */
+static const ecs_group_def thesis_groups[] = {
+    {"circle+color", ECS_IDS_INIT(SIM_C_CIRCLE, SIM_C_COLOR)},
+};
+
+static const char *const layout_names[SIM_LAYOUT_COUNT] = {"soa", "thesis"};
+
+const char *sim_layout_name(sim_layout l) { return l < SIM_LAYOUT_COUNT ? layout_names[l] : "?"; }
+
 static ecs_status fail(ecs_error *err, ecs_status st, const char *msg)
 {
     if (err) {
@@ -33,6 +42,10 @@ ecs_config sim__ecs_config(const sim_config *cfg, const ecs_system_def *systems,
     ec.system_count = SIM_SYSTEM_COUNT;
     ec.resources = resources;
     ec.resource_count = SIM_RESOURCE_COUNT;
+    if (cfg->layout == SIM_LAYOUT_THESIS) {
+        ec.groups = thesis_groups;
+        ec.group_count = 1;
+    }
     ec.storage = cfg->storage;
     /* Fixed: the limit, by default just enough. Dynamic: the initial size,
      * by default the ecs's, growing while the particles are spawned. */
@@ -63,6 +76,11 @@ ecs_status sim_create(const sim_config *cfg, sim_world **out, ecs_error *err)
         snprintf(msg, sizeof msg, "%u particles exceed the fixed entity limit of %u",
                  (unsigned)cfg->particles, (unsigned)cfg->capacity);
         return fail(err, ECS_ERR_FULL, msg);
+    }
+    if ((unsigned)cfg->layout >= SIM_LAYOUT_COUNT) {
+        snprintf(msg, sizeof msg, "layout %u is not one of %s, %s", (unsigned)cfg->layout,
+                 sim_layout_name(SIM_LAYOUT_SOA), sim_layout_name(SIM_LAYOUT_THESIS));
+        return fail(err, ECS_ERR_INVALID, msg);
     }
     if (!kernel_ok(cfg->kernel, "collision kernel", msg, sizeof msg) ||
         !kernel_ok(cfg->loops, "loops kernel", msg, sizeof msg))

@@ -144,4 +144,12 @@ static inline void sim__keep_in_bounds(const sim_params *p, sim_vec2 *pos, sim_v
     }
 }
 
+/* fade's alpha for a particle with life seconds left: life * k clamped to
+ * [0, 255] by plain compares (fminf/fmaxf are libm calls here). */
+static inline uint8_t sim__fade_alpha(float life, float k)
+{
+    float a = life * k;
+    return (uint8_t)(a > 0.0f ? (a < 255.0f ? a : 255.0f) : 0.0f);
+}
+
 #endif /* SIM_WORLD_H */

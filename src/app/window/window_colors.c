@@ -128,6 +128,7 @@ static const gfx_batch *by_speed(window_colors *c, sim_world *w, uint32_t *out_n
     const sim_vec2 *pos = ecs_column(ctx, SIM_C_POSITION);
     const sim_vec2 *vel = ecs_column(ctx, SIM_C_VELOCITY);
     const float *radius = ecs_column(ctx, SIM_C_CIRCLE);
+    size_t rs = ecs_column_stride(ctx, SIM_C_CIRCLE) / sizeof *radius; /* sim_layout */
     float full = speed_full(w);
     uint32_t kept = 0;
     for (uint32_t k = 0; k < count; k++) {
@@ -136,7 +137,7 @@ static const gfx_batch *by_speed(window_colors *c, sim_world *w, uint32_t *out_n
         gfx_instance *p = &c->items[kept++];
         p->x = pos[i].x;
         p->y = pos[i].y;
-        p->radius = radius[i];
+        p->radius = radius[i * rs];
         set_rgb(p, window_color_speed(sqrtf(vel[i].x * vel[i].x + vel[i].y * vel[i].y), full));
     }
     c->batches[0] = (gfx_batch){c->items, kept};

@@ -1,7 +1,8 @@
 /* ecs.h - the entity-component-system module: the one public header.
  *
  * Components live in one contiguous buffer each (SoA), indexed by entity
- * index. Systems declare what they read and write and which systems must
+ * index, unless declared interleaved in a group or sparse (see
+ * ecs_component_def). Systems declare what they read and write and which systems must
  * run before them; the context builds the implicit DAG, validates it, and
  * runs it every step on a thread pool: independent chains concurrently
  * (outer parallelism), each system split into subtasks over contiguous
@@ -35,8 +36,9 @@
  *   - a system, component or resource id that does not exist, given to
  *     any call that takes one (ecs_add, ecs_remove and ecs_create_bulk return
  *     ECS_ERR_UNKNOWN_COMPONENT for it instead, as documented there);
- *   - ecs_iter_read of a component the system does not declare,
- *     ecs_iter_write of one it does not write; the same for resources
+ *   - ecs_iter_read, ecs_iter_stride or ecs_iter_get_read of a component
+ *     the system does not declare, ecs_iter_write or ecs_iter_get of one
+ *     it does not write; the same for resources
  *     (ecs_iter_resource_read and _write, and ecs_resource and
  *     ecs_resource_read while systems run, from a callback of a system
  *     that does not declare the resource or from outside any);
@@ -162,12 +164,37 @@ typedef struct ecs_ids {
  * 0 makes a tag: it has no storage but still takes part in matching (its
  * column, ecs_get and ecs_iter_read/_write give NULL; ask ecs_has). An
  * align of 0 means the alignment of max_align_t; otherwise size must be a
- * multiple of align (as sizeof and _Alignof of one type always are). */
+ * multiple of align (as sizeof and _Alignof of one type always are).
+ *
+ * Storage kinds (docs/ecs.md, "Storage kinds"):
+ *   column (the default): one buffer of capacity elements, element i
+ *     the entity of index i's value; ecs_column_stride is the size;
+ *   group member (ecs_config.groups): one buffer holds several components
+ *     interleaved, element i holding each member at a fixed offset;
+ *     ecs_column and ecs_iter_read/_write give entity 0's member and
+ *     ecs_column_stride (ecs_iter_stride) the group's element size;
+ *   sparse (ecs_config.sparse): the values of the entities that hold the
+ *     component only, so its memory follows the holders, not the
+ *     capacity. It has no column: ecs_column, ecs_iter_read and
+ *     ecs_iter_write give NULL and the stride is 0; reach a value with
+ *     ecs_get, or ecs_iter_get / ecs_iter_get_read in a system. ecs_add
+ *     of it may fail with ECS_ERR_NOMEM. Not for a tag, not in a group. */
 typedef struct ecs_component_def {
     const char *name;
     size_t size;
     size_t align;
 } ecs_component_def;
+
+/* Components stored interleaved in one buffer: each member's value of one
+ * entity sits next to the others', in the order listed, each at its own
+ * alignment, the element padded to the largest. For components that are
+ * read together by every loop that reads one of them. A component is in
+ * at most one group; tags, sparse components and unknown ids are
+ * rejected (ECS_ERR_INVALID), as is a group of no component. */
+typedef struct ecs_group_def {
+    const char *name;
+    ecs_ids components;
+} ecs_group_def;
 
 /* A resource: one datum of the whole context (a grid, a queue, a table)
  * that systems declare they read or write, as they do components, so
@@ -283,6 +310,12 @@ typedef struct ecs_config {
     uint32_t system_count;
     const ecs_resource_def *resources;
     uint32_t resource_count;
+    /* Interleaved groups, and the components stored sparse (for those few
+     * entities hold; not tags, not in a group: ECS_ERR_INVALID). Every
+     * other component with a size has a column of its own. */
+    const ecs_group_def *groups;
+    uint32_t group_count;
+    ecs_ids sparse;
     ecs_storage storage;
     uint32_t capacity;  /* default ECS_DEFAULT_CAPACITY; fixed storage needs > 0 */
     /* Threads running systems, the caller included, 1..ECS_MAX_WORKERS;
@@ -361,6 +394,9 @@ bool ecs_alive(const ecs_context *ctx, ecs_entity e);
  *   values:     NULL (every component zeroed), or one pointer per listed
  *               component: NULL (zeroed) or n values back to back, the
  *               i-th for the i-th new entity (an array of that type);
+ *               they may lie in the context's own storage (cloning
+ *               entities from a column): the buffers the call's growth
+ *               replaces are freed only after the values are copied;
  *   out:        NULL, or room for the n handles, in creation order.
  * All or nothing: ECS_ERR_FULL (the limit would be passed), ECS_ERR_NOMEM,
  * ECS_ERR_UNKNOWN_COMPONENT or ECS_ERR_INVALID (an id listed twice, a
@@ -377,21 +413,26 @@ uint32_t ecs_alive_count(const ecs_context *ctx);
 /* Indices currently allocated (upper bound of live indices). */
 uint32_t ecs_capacity(const ecs_context *ctx);
 
-/* Adds (or overwrites) a component; value may be NULL for zeroed data.
- * Subscriptions follow at the next refresh. */
+/* Adds (or overwrites) a component; value may be NULL for zeroed data,
+ * and may point at a value the context holds (another entity's).
+ * Subscriptions follow at the next refresh. ECS_ERR_NOMEM (nothing
+ * changed) only for a sparse component whose values had to grow. */
 ecs_status ecs_add(ecs_context *ctx, ecs_entity e, uint32_t component, const void *value);
 ecs_status ecs_remove(ecs_context *ctx, ecs_entity e, uint32_t component);
 bool ecs_has(const ecs_context *ctx, ecs_entity e, uint32_t component);
 /* Pointer to the entity's component, or NULL if dead or absent, and
  * always NULL for a tag (no storage: ecs_has tells whether it is
- * present). Valid until the next create (storage may grow) or destroy. */
+ * present). Any storage kind. Valid until the next create (storage may
+ * grow), add or remove (a sparse component's values move), or destroy. */
 void *ecs_get(ecs_context *ctx, ecs_entity e, uint32_t component);
-/* Base of a component's buffer: element i belongs to entity index i.
- * NULL for a tag. */
+/* Base of a component's buffer: entity index i's value is at byte
+ * i * ecs_column_stride of it. NULL for a tag and for a sparse component
+ * (no column). */
 void *ecs_column(ecs_context *ctx, uint32_t component);
 /* Bytes from one entity's element of a component's buffer to the next
  * index's: the component's size in its own column, the group's element
- * size when it is stored interleaved with others; 0 for a tag. */
+ * size when it is stored interleaved with others; 0 for a tag and for a
+ * sparse component. */
 size_t ecs_column_stride(const ecs_context *ctx, uint32_t component);
 
 /* ---- Resources ---------------------------------------------------------- */
@@ -537,9 +578,21 @@ struct ecs_iter {
 
 /* Component buffers, checked against the system's declaration: an
  * undeclared component (or a write to one only read) is a misuse and
- * gives NULL. A declared tag gives NULL too (it has no storage). */
+ * gives NULL. A declared tag or sparse component gives NULL too (no
+ * column). Entity index i's value is at byte i * ecs_iter_stride. */
 const void *ecs_iter_read(const ecs_iter *it, uint32_t component);
 void *ecs_iter_write(const ecs_iter *it, uint32_t component);
+/* ecs_column_stride of a component the system declares (0 and a misuse
+ * for one it does not): a loop over a group member steps by it. */
+size_t ecs_iter_stride(const ecs_iter *it, uint32_t component);
+/* One entity's value, any storage kind, checked against the declaration
+ * as ecs_iter_read and _write are: get needs the component in writes,
+ * get_read in reads or writes. NULL when the entity of that index does
+ * not hold it (and for a tag). Safe from every subtask at once: the
+ * storage changes only at refresh. Each subtask writes only its own
+ * entities' values. */
+void *ecs_iter_get(const ecs_iter *it, uint32_t component, uint32_t index);
+const void *ecs_iter_get_read(const ecs_iter *it, uint32_t component, uint32_t index);
 
 /* A resource's data, checked against the system's declaration the same
  * way: read needs resource_reads or resource_writes, write needs

@@ -176,6 +176,18 @@ bool sim_kernel_available(sim_kernel k);
 /* The level AUTO stands for here; any other level as it is. */
 sim_kernel sim_kernel_resolve(sim_kernel k);
 
+/* How the particles' components are stored in the ecs (docs/ecs.md,
+ * "Storage kinds"). The state is the same, bit for bit, in both. */
+typedef enum sim_layout {
+    SIM_LAYOUT_SOA = 0, /* a column per component */
+    SIM_LAYOUT_THESIS,  /* circle and color interleaved in one group, as the
+                           thesis stores them; the rest in columns */
+    SIM_LAYOUT_COUNT
+} sim_layout;
+
+/* "soa", "thesis"; "?" for a value past SIM_LAYOUT_COUNT. */
+const char *sim_layout_name(sim_layout l);
+
 typedef struct sim_config {
     sim_params params;
     sim_kernel kernel;          /* AUTO by default; an unavailable one is
@@ -200,6 +212,8 @@ typedef struct sim_config {
     bool split_every_worker;
     bool thesis_dag;            /* declare the thesis's DAG exactly (no fade ->
                                    render): validation must reject it */
+    sim_layout layout;          /* SOA by default; past SIM_LAYOUT_COUNT:
+                                   rejected by sim_create (ECS_ERR_INVALID) */
 } sim_config;
 
 sim_config sim_default_config(void);
