@@ -218,7 +218,13 @@ bool sim_inner_parallelism(const sim_world *w) { return ecs_inner_parallelism(w-
 ecs_status sim_enable_system(sim_world *w, uint32_t system, bool on)
 {
     if (system >= SIM_SYSTEM_COUNT) return ECS_ERR_INVALID;
-    return ecs_system_enable(w->ctx, system, on);
+    ecs_status st = ecs_system_enable(w->ctx, system, on);
+    /* Collision off: no contacts, so solve_contacts pushes nothing rather
+     * than replaying the last step's pushes every frame. */
+    if (st == ECS_OK && !on && system == SIM_S_COLLISION)
+        for (uint32_t b = 0; b < w->contacts.band_count; b++)
+            w->contacts.bands[b].inner.n = w->contacts.bands[b].cross.n = 0;
+    return st;
 }
 
 bool sim_system_enabled(const sim_world *w, uint32_t system)

@@ -265,9 +265,10 @@ bool sim_inner_parallelism(const sim_world *w);
 
 /* Enables or disables one system (enum sim_system) from the next step
  * on, as ecs_system_enable: a disabled system does not run, the others
- * still run in the DAG's order, and what it builds (the grid, the
- * contacts, the render output) is not refreshed: the grid and contacts
- * keep the last values it made, the render output is empty. The state
+ * still run in the DAG's order, and what it builds is not refreshed: the
+ * render output is empty, the contacts are emptied (with collision off
+ * nothing is pushed apart), and the grid keeps its last build (collision
+ * then tests the positions of that step). The state
  * then depends on which systems ran in which frames, never on the worker
  * count. ECS_ERR_INVALID (nothing changes) for system >= SIM_SYSTEM_COUNT. */
 ecs_status sim_enable_system(sim_world *w, uint32_t system, bool on);
