@@ -15,7 +15,6 @@ typedef struct parse {
     app_mode_cli cli;
     uint32_t list_max;
     struct option all[FLAGS_MAX + 1];
-    char dropped[512]; /* --window-args: the window's flags left out */
 } parse;
 
 uint32_t app_online_cpus(void)
@@ -116,7 +115,7 @@ static bool parse_item(item_list *l, const char *s, size_t len)
 {
     const app_flag *f = l->f;
     uint32_t v;
-    if (f->kind == APP_WORDS && len == 4 && strncmp(s, "both", 4) == 0) { /* taken alone */
+    if (f->kind == APP_WORDS && f->word_n == 2 && len == 4 && strncmp(s, "both", 4) == 0) {
         if (l->p->list_max <= 1u)
             app_error(l->p->prog, "%s: 'both' is for particles bench; this mode runs one "
                       "simulation: give %s or %s", l->flag, f->words[1], f->words[0]);
@@ -134,7 +133,7 @@ static bool parse_item(item_list *l, const char *s, size_t len)
 }
 
 /* A comma-separated list of at most list_max items (and the words a row
- * has); "both" alone for every word, the last first. */
+ * has); of two words, "both" alone for both, the second first. */
 static bool parse_list(const parse *p, const app_flag *f, const char *arg, app_options *o)
 {
     item_list l = {p, f, "", arg, value_at(o, f->at), value_at(o, f->n_at), p->list_max};
@@ -164,7 +163,7 @@ static bool parse_list(const parse *p, const app_flag *f, const char *arg, app_o
         return parse_item(&l, arg, strlen(arg));
     }
     char both[64];
-    if (f->kind == APP_WORDS && strcmp(arg, "both") == 0) {
+    if (f->kind == APP_WORDS && f->word_n == 2 && strcmp(arg, "both") == 0) {
         snprintf(both, sizeof both, "%s,%s", f->words[1], f->words[0]);
         l.arg = arg = both;
     }
@@ -378,6 +377,7 @@ int app_options_parse(int argc, char **argv, uint32_t mode, const char *prog, ap
     opterr = 0;
     optind = 1;
     o->given = 0;
+    o->left_out[0] = '\0';
     /* '+': no permutation, so argv[optind] before a call is the argument
      * that call reads (a cluster of short flags included). */
     for (int at = optind; (c = getopt_long(argc, argv, "+:h", p.all, NULL)) != -1; at = optind) {
@@ -394,10 +394,10 @@ int app_options_parse(int argc, char **argv, uint32_t mode, const char *prog, ap
         }
         o->given |= 1ull << row;
         if (!(f->modes & mode)) { /* --window-args: left out */
-            size_t used = strlen(p.dropped);
+            size_t used = strlen(o->left_out);
             bool apart = optarg && at + 1 < argc && optarg == argv[at + 1];
-            snprintf(p.dropped + used, sizeof p.dropped - used, " %s%s%s", argv[at],
-                     apart ? " " : "", apart ? optarg : "");
+            snprintf(o->left_out + used, sizeof o->left_out - used, "%s%s%s%s", used ? " " : "",
+                     argv[at], apart ? " " : "", apart ? optarg : "");
             continue;
         }
         if (!apply(&p, f, optarg, o)) return 2;
@@ -407,7 +407,6 @@ int app_options_parse(int argc, char **argv, uint32_t mode, const char *prog, ap
         return 2;
     }
     if (!o->help && !check_sim(prog, &o->sim)) return 2;
-    if (p.dropped[0]) app_error(prog, "left out, for the window only:%s", p.dropped);
     return 0;
 }
 

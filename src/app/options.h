@@ -79,6 +79,7 @@ typedef struct app_options {
     const char *compare;            /* a later --json, compared with the baseline */
     bool quiet, print_dag, weak;    /* weak: particles and world grow with the threads */
     bool window_args;               /* the window's command line, run headless */
+    char left_out[256];             /* window_args: the window's flags as given */
     /* the window's */
     uint32_t threads_max;           /* the most `+` may reach: max(threads, online CPUs) */
     const char *screenshot;         /* NULL: none at exit */
@@ -101,7 +102,8 @@ typedef enum app_flag_kind {
     APP_COUNT,  /* a whole number in [lo, hi] (app_scan_count's forms) */
     APP_COUNTS, /* the same, a list in the bench (ranges LO..HI where ranges) */
     APP_WORD,   /* one of words[0..word_n), stored as its index */
-    APP_WORDS,  /* the same, a list in the bench ("both": the two words) */
+    APP_WORDS,  /* the same, a list in the bench (of two words, "both" alone:
+                   the second, then the first) */
     APP_FILE,   /* a name, not empty; ending in one of words[] where given */
     APP_CUSTOM  /* read by parse() */
 } app_flag_kind;
@@ -140,7 +142,7 @@ uint32_t app_online_cpus(void);
  * mode's rows are flags; a long flag may be shortened to a prefix naming
  * one; a flag with a value is given once, its value, when the next
  * argument, not starting with '-'. With --window-args first (the bench),
- * the window's own flags are left out and named in one note on stderr.
+ * the window's own flags are left out, as given, in o->left_out.
  * Unless --help was given, checks the simulation's values against each
  * other (fixed storage's limit, the world's density). Returns 0, or 2
  * after printing one line "<prog>: ..." naming the flag as typed, the

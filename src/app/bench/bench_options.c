@@ -177,10 +177,11 @@ int bench_options_parse(int argc, char **argv, bench_options *o)
     int rc = app_options_parse(argc, argv, APP_BENCH, BENCH_PROG, o);
     if (rc != 0 || o->help) return rc;
     if (o->window_args) quick_defaults(o);
-    return check_no_run(o) && check_weak(o) &&
-                   app_trace_check_options(BENCH_PROG, o->trace, &o->trace_frames, o->frames)
-               ? 0
-               : 2;
+    if (!check_no_run(o) || !check_weak(o) ||
+        !app_trace_check_options(BENCH_PROG, o->trace, &o->trace_frames, o->frames))
+        return 2;
+    if (o->left_out[0]) bench_error("left out, for the window only: %s", o->left_out);
+    return 0;
 }
 
 /* ---- messages ------------------------------------------------------------ */
