@@ -51,11 +51,14 @@ static bool parse_world(const char *prog, const char *arg, app_options *o)
     uint32_t lo = (uint32_t)ceilf(2.0f * p.radius_max), hi = SIM_WORLD_SIDE_MAX;
     const char *digits = "0123456789";
     size_t hn = strlen(h);
-    if (arg[w] == '\0' || w == 0 || hn == 0 || strspn(arg, digits) != w || strspn(h, digits) != hn) {
-        app_error(prog, "--world: '%s' is not WIDTHxHEIGHT, two whole numbers (e.g. 3220x2012)", arg);
+    if (arg[w] == '\0' || w == 0 || hn == 0 || strspn(arg, digits) != w ||
+        strspn(h, digits) != hn) {
+        app_error(prog, "--world: '%s' is not WIDTHxHEIGHT, two whole numbers (e.g. 3220x2012)",
+                  arg);
         return false;
     }
-    if (!app_scan_u32(arg, w, lo, hi, &o->sim.world_w) || !app_scan_u32(h, hn, lo, hi, &o->sim.world_h)) {
+    if (!app_scan_u32(arg, w, lo, hi, &o->sim.world_w) ||
+        !app_scan_u32(h, hn, lo, hi, &o->sim.world_h)) {
         app_error(prog, "--world: '%s': each side must be from %u to %u units", arg, (unsigned)lo,
                   (unsigned)hi);
         return false;

@@ -90,7 +90,8 @@ static bool parse_range(item_list *l, const char *s, size_t len, const char *dot
         return false;
     }
     /* A number out of range: its own message. */
-    if (a != APP_COUNT_OK) return app_parse_u32_span(&l->p->cli, l->flag, s, lo_len, f->lo, f->hi, &lo);
+    if (a != APP_COUNT_OK)
+        return app_parse_u32_span(&l->p->cli, l->flag, s, lo_len, f->lo, f->hi, &lo);
     if (b != APP_COUNT_OK)
         return app_parse_u32_span(&l->p->cli, l->flag, dots + 2, hi_len, f->lo, f->hi, &hi);
     if (lo > hi) {
@@ -355,7 +356,8 @@ static bool check_value(const parse *p, const app_flag *f, const app_options *o,
 
 int app_options_parse(int argc, char **argv, uint32_t mode, const char *prog, app_options *o)
 {
-    parse p = {.mode = mode, .prog = prog, .cli = {prog}, .list_max = mode == APP_BENCH ? APP_MAX_LIST : 1u};
+    parse p = {.mode = mode, .prog = prog, .cli = {prog}};
+    p.list_max = mode == APP_BENCH ? APP_MAX_LIST : 1u;
     bool window_args = mode == APP_BENCH && argc > 1 && strcmp(argv[1], "--window-args") == 0;
     uint32_t n = 0, help_row = 0;
     for (uint32_t i = 0; i < APP_FLAG_COUNT; i++) {
