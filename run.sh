@@ -2,8 +2,9 @@
 # The main job: installs what is missing (Debian packages; run as root or
 # with sudo), builds the release preset and opens the window. Where there
 # is no display it says so and runs the quick headless benchmark instead,
-# with the simulation flags given (the window's own flags are left out,
-# and named). Arguments go to `particles` (see `particles --help`), e.g.
+# `particles bench --window-args ARGS`, with the simulation flags given
+# (the bench leaves out the window's own flags, and names them).
+# Arguments go to `particles` (see `particles --help`), e.g.
 #   bash run.sh --entities 200000 --threads 4
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -12,57 +13,17 @@ cmake --preset release >/dev/null
 cmake --build --preset release -j "$(nproc)" >/dev/null
 particles=$PWD/build/release/src/app/particles # absolute: messages quote it to copy
 
-# The window's flags, each taking a value: those the bench takes too, and
-# the window's own. A flag may be shortened to a prefix naming only one.
-shared="entities inner-parallelism storage threads seed fixed-limit kernel loops world frames repeat trace trace-frames"
-window_only="screenshot vsync assets draw size zoom center color timeline timeline-report"
-
-# The full name of flag NAME (without --), or nothing if none or several.
-resolve() {
-    local f hit=
-    for f in $shared $window_only; do
-        [ "$f" = "$1" ] && { echo "$f"; return; }
-        case $f in "$1"*) [ -z "$hit" ] && hit=$f || hit=-;; esac
-    done
-    if [ "$hit" != - ]; then echo "$hit"; fi
-}
-
-# headless REASON ARGS...: the quick benchmark (50 000 particles, inner
-# parallelism off and on, fixed and dynamic storage, 1 repeat) with the
-# simulation flags of ARGS in place of those defaults.
+# headless REASON ARGS...: the quick benchmark with the window's command
+# line ARGS: the bench takes its simulation flags and leaves out (and
+# names) the window's own (see `particles bench --help`, --window-args).
 headless() {
-    local reason=$1 args=() dropped=() given=" " arg name value
+    local reason=$1
     shift
     [ "${1:-}" != run ] || shift
-    while [ $# -gt 0 ]; do
-        arg=$1
-        shift
-        name=
-        if [[ $arg == --?* ]]; then
-            name=${arg#--}
-            name=$(resolve "${name%%=*}")
-        fi
-        if [ -z "$name" ]; then # unknown here: the bench names it
-            args+=("$arg")
-            continue
-        fi
-        value=
-        if [[ $arg != *=* ]] && [ $# -gt 0 ]; then value=$1; shift; fi
-        if [[ " $window_only " == *" $name "* ]]; then
-            dropped+=("$arg${value:+ $value}")
-        else
-            args+=("$arg" ${value:+"$value"})
-            given+="$name "
-        fi
-    done
-    [[ $given == *" entities "* ]] || args+=(--entities 50000)
-    [[ $given == *" inner-parallelism "* ]] || args+=(--inner-parallelism off,on)
-    [[ $given == *" storage "* ]] || args+=(--storage fixed,dynamic)
-    [[ $given == *" repeat "* ]] || args+=(--repeat 1)
-    echo "run.sh: $reason: running the headless benchmark instead: particles bench ${args[*]}${dropped:+ (left out, for the window only: ${dropped[*]})}"
+    echo "run.sh: $reason: running the headless benchmark instead: particles bench --window-args $*"
     echo "run.sh: to see the window without a display, take a picture of it: xvfb-run -a -s '-screen 0 1600x1000x24' $particles --frames 300 --screenshot /tmp/particles.png"
     rm -f "${err:-}"
-    exec "$particles" bench "${args[@]}"
+    exec "$particles" bench --window-args "$@"
 }
 
 case "${1:-}" in

@@ -351,6 +351,14 @@ wbad "run --csv: the bench's flag, named so" \
 bad "bnech: suggests the mode bench" "unknown mode 'bnech': did you mean bench?" bnech
 wbad "run --entites: suggests --entities" "did you mean --entities?" run --entites 1000
 wbad "run --vsnyc: suggests --vsync" "did you mean --vsync?" run --vsnyc off
+# --window-args: the window's command line, headless (run.sh without a
+# display); it comes first, and the window's values are still checked
+# where the bench takes the flag.
+bad "bench --window-args not first" "--window-args comes first" \
+    bench --entities 1000 --window-args
+bad "bench --window-args --vsync (its value missing)" "--vsync needs a value" \
+    bench --window-args --vsync
+bad "bench --window-args --entities 0" "--entities" bench --window-args --entities 0
 # --baseline and --compare: refused where they would do nothing.
 bad "bench --compare without --baseline" "--compare $tmp/x.json needs --baseline" \
     bench --compare "$tmp/x.json"
@@ -651,6 +659,20 @@ good "bench --entities 2k,1.5e3,2_500 --frames 1e1" bench --entities 2k,1.5e3,2_
 rows=$(awk -F, 'NR > 1 { print $1 ":" $7 }' "$tmp/n.csv" 2>/dev/null | paste -sd ' ')
 [ "$rows" = "2000:10 1500:10 2500:10" ] || good_why+=("counts:frames rows '$rows'")
 report "bench --entities 2k,1.5e3,2_500 --frames 1e1: 2000, 1500, 2500 particles, 10 frames"
+
+# --window-args: the window's own flags (a prefix, =, or the value apart)
+# left out and named in one line on stderr; the simulation's flags kept,
+# the quick benchmark's defaults (one count, IP off and on, 1 repeat) for
+# the rest.
+run bench --window-args --vsync off --entities 300 --siz=800x600 --frames 3 --threads 2 \
+    --storage fixed --screenshot x.png --quiet --csv "$tmp/w.csv"
+good_why=()
+[ "$rc" -eq 0 ] || good_why+=("exit status $rc, not 0")
+[ "$(cat "$err")" = "particles bench: left out, for the window only: --vsync off --siz=800x600 --screenshot x.png" ] ||
+    good_why+=("stderr is '$(show "$err")'")
+rows=$(awk -F, 'NR > 1 { print $1 "," $2 "," $3 }' "$tmp/w.csv" 2>/dev/null | sort | paste -sd ' ')
+[ "$rows" = "300,off,fixed 300,on,fixed" ] || good_why+=("runs: '$rows'")
+report "bench --window-args: the window's flags left out and named, the rest run once"
 
 # "both" in the bench's lists, as its --help offers.
 good "bench --inner-parallelism both --storage both" bench --inner-parallelism both \

@@ -171,17 +171,6 @@ bool app_parse_word(const app_mode_cli *cli, const char *flag, const char *arg,
     return app_parse_word_span(cli, flag, arg, strlen(arg), words, n, out);
 }
 
-bool app_parse_file(const app_mode_cli *cli, const char *flag, const char *arg,
-                    const char **out)
-{
-    if (arg[0] == '\0') {
-        app_error(cli->prog, "%s: the file name is empty", flag);
-        return false;
-    }
-    *out = arg;
-    return true;
-}
-
 /* ---- suggestions ---------------------------------------------------------- */
 
 size_t app_edit_distance(const char *a, size_t n, const char *b)

@@ -11,21 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* What a mode tells the parser (options.h), and what the functions below
- * name in their messages. */
+/* Who reads a command line: the functions below name it in their
+ * messages. */
 typedef struct app_mode_cli {
-    const char *prog;                /* "particles bench": prefixes every message */
-    uint32_t list_max;               /* items allowed in a list flag: 1 for one run,
-                                        where "a,b" is refused as not one value */
-    const struct option *longopts;   /* the mode's own flags, NULL-terminated */
-    /* Applies one of the mode's own flags; false after printing why not. */
-    bool (*apply)(int code, const char *arg, void *mode_options);
-    void *mode_options;
-    /* The other mode, named where a user gives one of its flags here
-     * ("--csv is a flag of particles bench"): its name and its own flags,
-     * NULL-terminated; NULL for none. */
-    const char *other_mode;
-    const char *const *other_flags;
+    const char *prog; /* "particles bench": prefixes every message */
 } app_mode_cli;
 
 /* s[0..len) as plain decimal digits in [lo, hi] and nothing else (no
@@ -76,8 +65,6 @@ bool app_parse_word(const app_mode_cli *cli, const char *flag, const char *arg,
                     const char *const *words, uint32_t n, uint32_t *out);
 bool app_parse_word_span(const app_mode_cli *cli, const char *flag, const char *s, size_t len,
                          const char *const *words, uint32_t n, uint32_t *out);
-bool app_parse_file(const app_mode_cli *cli, const char *flag, const char *arg,
-                    const char **out);
 
 /* One line on stderr: "<prog>: <message>". */
 void app_verror(const char *prog, const char *fmt, va_list ap)

@@ -1,34 +1,36 @@
-/* options.c - the command line shared by the modes: one getopt_long loop
- * over the simulation's flags and the mode's own. */
+/* options.c - the command line from the table of flags (flags.c): one
+ * getopt_long loop for either mode, its lists and messages, and --help. */
 #include "options.h"
 
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
-#define SHARED_N 9u
-#define MODE_OPTS_MAX 26u /* a mode's own flags */
+#define FLAGS_MAX 64u
 
-static const struct option SHARED[SHARED_N] = {
-    {"entities", required_argument, NULL, APP_OPT_ENTITIES},
-    {"inner-parallelism", required_argument, NULL, APP_OPT_IP},
-    {"storage", required_argument, NULL, APP_OPT_STORAGE},
-    {"threads", required_argument, NULL, APP_OPT_THREADS},
-    {"seed", required_argument, NULL, APP_OPT_SEED},
-    {"fixed-limit", required_argument, NULL, APP_OPT_FIXED_LIMIT},
-    {"kernel", required_argument, NULL, APP_OPT_KERNEL},
-    {"world", required_argument, NULL, APP_OPT_WORLD},
-    {"loops", required_argument, NULL, APP_OPT_LOOPS}};
-
-static const char *const IP_WORDS[] = {"off", "on"};
-static const char *const STORAGE_WORDS[] = {"dynamic", "fixed"};
-static const ecs_storage STORAGE_KINDS[] = {ECS_STORAGE_DYNAMIC, ECS_STORAGE_FIXED};
+/* What one parse knows: the mode, its name, whether its lists take more
+ * than one item, the getopt_long options. */
+typedef struct parse {
+    uint32_t mode;
+    const char *prog;
+    app_mode_cli cli;
+    uint32_t list_max;
+    struct option all[FLAGS_MAX + 1];
+} parse;
 
 uint32_t app_online_cpus(void)
 {
     uint32_t n = ecs_cpu_count();
     return n > APP_MAX_THREADS ? APP_MAX_THREADS : n;
 }
+
+static const char *other_prog(uint32_t mode)
+{
+    return mode == APP_BENCH ? "particles" : "particles bench";
+}
+
+static void *value_at(app_options *o, size_t at) { return (char *)o + at; }
+
+/* ---- lists ---------------------------------------------------------------- */
 
 /* "1,500" or "50,000,000": digits grouped by three after commas. With
  * zero_group, only where a group after a comma starts with 0 ("50,000",
@@ -46,249 +48,185 @@ static bool thousands_grouped(const char *s, bool zero_group)
     return *s == '\0' && (zero || !zero_group);
 }
 
-/* ---- lists ---------------------------------------------------------------- */
+/* A list being read: its row, the flag as named in messages, the whole
+ * value, the items so far. */
+typedef struct item_list {
+    const parse *p;
+    const app_flag *f;
+    char flag[32];
+    const char *arg;
+    uint32_t *out, *n, max;
+} item_list;
 
-/* What one list item is. */
-typedef struct list_kind {
-    const char *flag;
-    const char *const *words; /* NULL: integers in [lo, hi] */
-    uint32_t word_n, lo, hi, cap;
-    const char *both;         /* what "both" stands for in a list; NULL: no "both" */
-    bool ranges;              /* an item may be a range LO..HI: every number in it */
-} list_kind;
-
-static const list_kind COUNTS = {"--entities", NULL, 0, 1u, ECS_MAX_ENTITIES, APP_MAX_LIST, NULL,
-                                 false};
-static const list_kind IPS = {"--inner-parallelism", IP_WORDS, 2, 0, 0, 2, "on,off", false};
-static const list_kind STORAGES = {"--storage", STORAGE_WORDS, 2, 0, 0, 2, "fixed,dynamic",
-                                   false};
-static const list_kind THREADS = {"--threads", NULL, 0, 1u, APP_MAX_THREADS, APP_MAX_LIST, NULL,
-                                  true};
-
-/* Appends v (typed as s[0..len)) to out[0..*n), refusing a repeat or one
- * item past max. */
-static bool add_item(const app_mode_cli *cli, const list_kind *k, uint32_t v, const char *s,
-                     size_t len, uint32_t *out, uint32_t *n, uint32_t max, const char *arg)
+/* Appends v (typed as s[0..len)), refusing a repeat or one item past max. */
+static bool add_item(item_list *l, uint32_t v, const char *s, size_t len)
 {
-    for (uint32_t i = 0; i < *n; i++) {
-        if (out[i] == v) {
-            app_error(cli->prog, "%s: '%.*s' is listed twice", k->flag, (int)len, s);
+    for (uint32_t i = 0; i < *l->n; i++) {
+        if (l->out[i] == v) {
+            app_error(l->p->prog, "%s: '%.*s' is listed twice", l->flag, (int)len, s);
             return false;
         }
     }
-    if (*n == max) {
-        app_error(cli->prog, "%s: more than %u items in '%s'", k->flag, (unsigned)max, arg);
+    if (*l->n == l->max) {
+        app_error(l->p->prog, "%s: more than %u items in '%s'", l->flag, (unsigned)l->max, l->arg);
         return false;
     }
-    out[(*n)++] = v;
+    l->out[(*l->n)++] = v;
     return true;
 }
 
-/* The ".." in s[0..len), or NULL. */
-static const char *find_dots(const char *s, size_t len)
+/* An item LO..HI (dots at its ".."): every number from LO to HI. */
+static bool parse_range(item_list *l, const char *s, size_t len, const char *dots)
 {
-    for (size_t i = 0; i + 1 < len; i++)
-        if (s[i] == '.' && s[i + 1] == '.') return s + i;
-    return NULL;
-}
-
-/* An item LO..HI (dots at its ".."): every number from LO to HI, each added
- * as if listed. */
-static bool parse_range(const app_mode_cli *cli, const char *s, size_t len, const char *dots,
-                        const list_kind *k, uint32_t *out, uint32_t *n, uint32_t max,
-                        const char *arg)
-{
+    const app_flag *f = l->f;
+    const char *prog = l->p->prog;
     size_t lo_len = (size_t)(dots - s), hi_len = len - lo_len - 2u;
     uint32_t lo, hi;
-    app_count_status a = app_scan_count(s, lo_len, k->lo, k->hi, &lo);
-    app_count_status b = app_scan_count(dots + 2, hi_len, k->lo, k->hi, &hi);
+    app_count_status a = app_scan_count(s, lo_len, f->lo, f->hi, &lo);
+    app_count_status b = app_scan_count(dots + 2, hi_len, f->lo, f->hi, &hi);
     if ((a != APP_COUNT_OK && a != APP_COUNT_RANGE) || (b != APP_COUNT_OK && b != APP_COUNT_RANGE)) {
-        app_error(cli->prog, "%s: '%.*s' is not a range LOW..HIGH of two whole numbers from %u "
-                  "to %u (e.g. 1..8)", k->flag, (int)len, s, (unsigned)k->lo, (unsigned)k->hi);
+        app_error(prog, "%s: '%.*s' is not a range LOW..HIGH of two whole numbers from %u to %u "
+                  "(e.g. 1..8)", l->flag, (int)len, s, (unsigned)f->lo, (unsigned)f->hi);
         return false;
     }
     /* A number out of range: its own message. */
-    if (a != APP_COUNT_OK) return app_parse_u32_span(cli, k->flag, s, lo_len, k->lo, k->hi, &lo);
-    if (b != APP_COUNT_OK) return app_parse_u32_span(cli, k->flag, dots + 2, hi_len, k->lo, k->hi, &hi);
+    if (a != APP_COUNT_OK)
+        return app_parse_u32_span(&l->p->cli, l->flag, s, lo_len, f->lo, f->hi, &lo);
+    if (b != APP_COUNT_OK)
+        return app_parse_u32_span(&l->p->cli, l->flag, dots + 2, hi_len, f->lo, f->hi, &hi);
     if (lo > hi) {
-        app_error(cli->prog, "%s: '%.*s' runs downwards: a range goes from low to high (%.*s..%.*s)",
-                  k->flag, (int)len, s, (int)hi_len, dots + 2, (int)lo_len, s);
+        app_error(prog, "%s: '%.*s' runs downwards: a range goes from low to high (%.*s..%.*s)",
+                  l->flag, (int)len, s, (int)hi_len, dots + 2, (int)lo_len, s);
         return false;
     }
-    if ((uint64_t)*n + (hi - lo) + 1u > max) {
-        app_error(cli->prog, "%s: '%s' has %u items, more than %u", k->flag, arg,
-                  (unsigned)(*n + (hi - lo) + 1u), (unsigned)max);
+    if ((uint64_t)*l->n + (hi - lo) + 1u > l->max) {
+        app_error(prog, "%s: '%s' has %u items, more than %u", l->flag, l->arg,
+                  (unsigned)(*l->n + (hi - lo) + 1u), (unsigned)l->max);
         return false;
     }
     for (uint32_t v = lo;; v++) {
         char typed[16];
         int tn = snprintf(typed, sizeof typed, "%u", (unsigned)v);
-        if (!add_item(cli, k, v, typed, (size_t)tn, out, n, max, arg)) return false;
+        if (!add_item(l, v, typed, (size_t)tn)) return false;
         if (v == hi) return true;
     }
 }
 
-static bool parse_item(const app_mode_cli *cli, const char *s, size_t len, const list_kind *k,
-                       uint32_t *out, uint32_t *n, uint32_t max, const char *arg)
+static bool parse_item(item_list *l, const char *s, size_t len)
 {
+    const app_flag *f = l->f;
     uint32_t v;
-    if (k->both && len == 4 && strncmp(s, "both", 4) == 0) { /* parse_list took it alone */
-        size_t comma = strcspn(k->both, ",");
-        if (max <= 1u)
-            app_error(cli->prog, "%s: 'both' is for particles bench; this mode runs one "
-                      "simulation: give %.*s or %s", k->flag, (int)comma, k->both,
-                      k->both + comma + (k->both[comma] != '\0'));
+    if (f->kind == APP_WORDS && f->word_n == 2 && len == 4 && strncmp(s, "both", 4) == 0) {
+        if (l->p->list_max <= 1u)
+            app_error(l->p->prog, "%s: 'both' is for particles bench; this mode runs one "
+                      "simulation: give %s or %s", l->flag, f->words[1], f->words[0]);
         else
-            app_error(cli->prog, "%s: 'both' (= %s) is given alone, not in a list like '%s'",
-                      k->flag, k->both, arg);
+            app_error(l->p->prog, "%s: 'both' (= %s,%s) is given alone, not in a list like '%s'",
+                      l->flag, f->words[1], f->words[0], l->arg);
         return false;
     }
-    const char *dots = k->ranges ? find_dots(s, len) : NULL;
-    if (dots) return parse_range(cli, s, len, dots, k, out, n, max, arg);
-    bool ok = k->words ? app_parse_word_span(cli, k->flag, s, len, k->words, k->word_n, &v)
-                       : app_parse_u32_span(cli, k->flag, s, len, k->lo, k->hi, &v);
-    return ok && add_item(cli, k, v, s, len, out, n, max, arg);
+    const char *dots = f->ranges ? strstr(s, "..") : NULL;
+    if (dots && dots < s + len) return parse_range(l, s, len, dots);
+    bool ok = f->kind == APP_WORDS
+                  ? app_parse_word_span(&l->p->cli, l->flag, s, len, f->words, f->word_n, &v)
+                  : app_parse_u32_span(&l->p->cli, l->flag, s, len, f->lo, f->hi, &v);
+    return ok && add_item(l, v, s, len);
 }
 
-/* A comma-separated list of at most min(list_max, k->cap) items into out. */
-static bool parse_list(const app_mode_cli *cli, const char *arg, const list_kind *k,
-                       uint32_t *out, uint32_t *n)
+/* A comma-separated list of at most list_max items (and the words a row
+ * has); of two words, "both" alone for both, the second first. */
+static bool parse_list(const parse *p, const app_flag *f, const char *arg, app_options *o)
 {
-    uint32_t max = cli->list_max < k->cap ? cli->list_max : k->cap;
-    *n = 0;
-    if (!k->words && thousands_grouped(arg, max > 1u)) { /* "50,000": one count, or 50 and 0? */
+    item_list l = {p, f, "", arg, value_at(o, f->at), value_at(o, f->n_at), p->list_max};
+    snprintf(l.flag, sizeof l.flag, "--%s", f->name);
+    if (f->kind == APP_WORDS && l.max > f->word_n) l.max = f->word_n;
+    *l.n = 0;
+    if (f->kind == APP_COUNTS && thousands_grouped(arg, l.max > 1u)) { /* "50,000" */
         char plain[64], grouped[64];
-        size_t p = 0, g = 0;
+        size_t n = 0, g = 0;
         for (const char *c = arg; *c && g + 1 < sizeof grouped; c++) {
-            if (*c != ',') plain[p++] = *c;
+            if (*c != ',') plain[n++] = *c;
             grouped[g++] = *c == ',' ? '_' : *c;
         }
-        plain[p] = grouped[g] = '\0';
-        app_error(cli->prog, "%s: '%s': a comma does not group digits%s; write the count as "
-                  "%s or %s", k->flag, arg,
-                  max > 1u ? " (it separates the counts of a list)"
-                           : " (and a list of counts is for particles bench)",
+        plain[n] = grouped[g] = '\0';
+        app_error(p->prog, "%s: '%s': a comma does not group digits%s; write the count as %s or %s",
+                  l.flag, arg, l.max > 1u ? " (it separates the counts of a list)"
+                                          : " (and a list of counts is for particles bench)",
                   plain, grouped);
         return false;
     }
-    if (max <= 1u) {
-        if (strchr(arg, ',') || (k->ranges && strstr(arg, ".."))) {
-            app_error(cli->prog, "%s: '%s' is not a single value (this mode runs one "
-                      "simulation; lists are for particles bench)", k->flag, arg);
+    if (l.max <= 1u) {
+        if (strchr(arg, ',') || (f->ranges && strstr(arg, ".."))) {
+            app_error(p->prog, "%s: '%s' is not a single value (this mode runs one simulation; "
+                      "lists are for particles bench)", l.flag, arg);
             return false;
         }
-        return parse_item(cli, arg, strlen(arg), k, out, n, 1u, arg);
+        return parse_item(&l, arg, strlen(arg));
     }
-    if (k->both && strcmp(arg, "both") == 0) arg = k->both;
+    char both[64];
+    if (f->kind == APP_WORDS && f->word_n == 2 && strcmp(arg, "both") == 0) {
+        snprintf(both, sizeof both, "%s,%s", f->words[1], f->words[0]);
+        l.arg = arg = both;
+    }
     for (const char *s = arg;; s++) {
         size_t len = strcspn(s, ",");
         if (len == 0) {
-            app_error(cli->prog, "%s: empty item in '%s'", k->flag, arg);
+            app_error(p->prog, "%s: empty item in '%s'", l.flag, arg);
             return false;
         }
-        if (!parse_item(cli, s, len, k, out, n, max, arg)) return false;
+        if (!parse_item(&l, s, len)) return false;
         s += len;
         if (*s == '\0') return true;
     }
 }
 
-/* ---- the shared flags ----------------------------------------------------- */
+/* ---- one value ------------------------------------------------------------ */
 
-/* --kernel, --loops: one of sim_kernel's names, available on this CPU. */
-static bool parse_kernel(const app_mode_cli *cli, const char *flag, const char *arg,
-                         sim_kernel *out)
+static bool ends_with_one_of(const char *s, const char *const *suffixes, uint32_t n)
 {
-    const char *names[SIM_KERNEL_COUNT];
-    for (uint32_t k = 0; k < SIM_KERNEL_COUNT; k++) names[k] = sim_kernel_name((sim_kernel)k);
-    uint32_t k;
-    if (!app_parse_word(cli, flag, arg, names, SIM_KERNEL_COUNT, &k)) return false;
-    if (!sim_kernel_available((sim_kernel)k)) {
-        app_error(cli->prog, "%s: %s is not available on this CPU or build (try auto)", flag,
-                  arg);
+    size_t len = strlen(s);
+    for (uint32_t i = 0; i < n; i++) {
+        size_t k = strlen(suffixes[i]);
+        if (len > k && strcasecmp(s + len - k, suffixes[i]) == 0) return true;
+    }
+    return n == 0;
+}
+
+static bool apply(const parse *p, const app_flag *f, const char *arg, app_options *o)
+{
+    char flag[32];
+    snprintf(flag, sizeof flag, "--%s", f->name);
+    switch (f->kind) {
+    case APP_SWITCH: *(bool *)value_at(o, f->at) = true; return true;
+    case APP_COUNT: return app_parse_u32(&p->cli, flag, arg, f->lo, f->hi, value_at(o, f->at));
+    case APP_WORD:
+        return app_parse_word(&p->cli, flag, arg, f->words, f->word_n, value_at(o, f->at));
+    case APP_COUNTS:
+    case APP_WORDS: return parse_list(p, f, arg, o);
+    case APP_CUSTOM: return f->parse(p->prog, arg, o);
+    case APP_FILE: break;
+    }
+    if (arg[0] == '\0') {
+        app_error(p->prog, "%s: the file name is empty", flag);
         return false;
     }
-    *out = (sim_kernel)k;
+    if (!ends_with_one_of(arg, f->words, f->word_n)) {
+        app_error(p->prog, "%s: '%s' is not a file name ending in %s%s%s", flag, arg, f->words[0],
+                  f->word_n > 1 ? " or " : "", f->word_n > 1 ? f->words[1] : "");
+        return false;
+    }
+    *(const char **)value_at(o, f->at) = arg;
     return true;
 }
 
-/* The shortest world side: the largest circle's diameter, rounded up. */
-static uint32_t world_side_min(void) { return (uint32_t)ceilf(2.0f * sim_default_params().radius_max); }
+/* ---- the simulation's values against each other -------------------------- */
 
-/* --world WxH: two whole numbers, each side from the largest circle's
- * diameter to SIM_WORLD_SIDE_MAX, and a grid of at most SIM_GRID_CELLS_MAX
- * cells; each failure says which of these and what is allowed. */
-static bool parse_world(const app_mode_cli *cli, const char *arg, app_sim_options *sim)
-{
-    size_t w = strcspn(arg, "x");
-    const char *h = arg + w + (arg[w] != '\0');
-    sim_params p = sim_default_params();
-    uint32_t lo = world_side_min(), hi = SIM_WORLD_SIDE_MAX;
-    const char *digits = "0123456789";
-    size_t hn = strlen(h);
-    if (arg[w] == '\0' || w == 0 || hn == 0 || strspn(arg, digits) != w || strspn(h, digits) != hn) {
-        app_error(cli->prog, "--world: '%s' is not WIDTHxHEIGHT, two whole numbers (e.g. 3220x2012)",
-                  arg);
-        return false;
-    }
-    if (!app_scan_u32(arg, w, lo, hi, &sim->world_w) || !app_scan_u32(h, hn, lo, hi, &sim->world_h)) {
-        app_error(cli->prog, "--world: '%s': each side must be from %u to %u units", arg,
-                  (unsigned)lo, (unsigned)hi);
-        return false;
-    }
-    p.world_w = (float)sim->world_w;
-    p.world_h = (float)sim->world_h;
-    char msg[200] = "";
-    if (!sim_params_check(&p, msg, sizeof msg)) { /* too many grid cells */
-        app_error(cli->prog, "--world: '%s': %s", arg, msg);
-        return false;
-    }
-    return true;
-}
-
-static bool apply_shared(const app_mode_cli *cli, int c, const char *arg, app_sim_options *sim)
-{
-    uint32_t idx[2];
-    switch (c) {
-    case APP_OPT_ENTITIES: return parse_list(cli, arg, &COUNTS, sim->counts, &sim->count_n);
-    case APP_OPT_IP:
-        if (!parse_list(cli, arg, &IPS, idx, &sim->ip_n)) return false;
-        for (uint32_t i = 0; i < sim->ip_n; i++) sim->ip_on[i] = idx[i] == 1u;
-        return true;
-    case APP_OPT_STORAGE:
-        if (!parse_list(cli, arg, &STORAGES, idx, &sim->storage_n)) return false;
-        for (uint32_t i = 0; i < sim->storage_n; i++) sim->storages[i] = STORAGE_KINDS[idx[i]];
-        return true;
-    case APP_OPT_THREADS: return parse_list(cli, arg, &THREADS, sim->threads, &sim->thread_n);
-    case APP_OPT_SEED: return app_parse_u32(cli, "--seed", arg, 0u, APP_SEED_MAX, &sim->seed);
-    case APP_OPT_FIXED_LIMIT:
-        return app_parse_u32(cli, "--fixed-limit", arg, 1u, ECS_MAX_ENTITIES, &sim->fixed_limit);
-    case APP_OPT_KERNEL: return parse_kernel(cli, "--kernel", arg, &sim->kernel);
-    case APP_OPT_LOOPS: return parse_kernel(cli, "--loops", arg, &sim->loops);
-    case APP_OPT_WORLD: return parse_world(cli, arg, sim);
-    default: return false;
-    }
-}
-
-static bool check_counts(const app_mode_cli *cli, const app_sim_options *sim)
+/* With fixed storage selected, every count within --fixed-limit; and the
+ * density rule (sim_max_particles) for every count in the world given. */
+static bool check_sim(const char *prog, const app_sim_options *sim)
 {
     bool fixed = false;
     for (uint32_t i = 0; i < sim->storage_n; i++) fixed |= sim->storages[i] == ECS_STORAGE_FIXED;
-    for (uint32_t i = 0; fixed && i < sim->count_n; i++) {
-        if (sim->counts[i] > sim->fixed_limit) {
-            app_error(cli->prog,
-                      "--entities: %u exceeds the fixed storage limit %u (--fixed-limit); "
-                      "raise the limit or use --storage dynamic",
-                      (unsigned)sim->counts[i], (unsigned)sim->fixed_limit);
-            return false;
-        }
-    }
-    return true;
-}
-
-/* The density rule (sim_max_particles) for every count in the world given
- * (or the thesis's): both modes refuse a world too dense to step. */
-static bool check_density(const app_mode_cli *cli, const app_sim_options *sim)
-{
     sim_params p = sim_default_params();
     if (sim->world_w) {
         p.world_w = (float)sim->world_w;
@@ -296,8 +234,17 @@ static bool check_density(const app_mode_cli *cli, const app_sim_options *sim)
     }
     uint32_t most = sim_max_particles(&p);
     for (uint32_t i = 0; i < sim->count_n; i++) {
+        uint32_t c = sim->counts[i];
+        if (fixed && c > sim->fixed_limit) {
+            app_error(prog, "--entities: %u exceeds the fixed storage limit %u (--fixed-limit); "
+                      "raise the limit or use --storage dynamic", (unsigned)c,
+                      (unsigned)sim->fixed_limit);
+            return false;
+        }
+    }
+    for (uint32_t i = 0; i < sim->count_n; i++) {
         if (sim->counts[i] <= most) continue;
-        app_error(cli->prog, "--entities %u with --world %gx%g%s: the world is too dense for that "
+        app_error(prog, "--entities %u with --world %gx%g%s: the world is too dense for that "
                   "many particles: it allows at most %u (circles covering %g times its area)",
                   (unsigned)sim->counts[i], (double)p.world_w, (double)p.world_h,
                   sim->world_w ? "" : " (the default)", (unsigned)most, SIM_COVERAGE_MAX);
@@ -306,288 +253,290 @@ static bool check_density(const app_mode_cli *cli, const app_sim_options *sim)
     return true;
 }
 
-const char *app_shared_flag_name(uint32_t given)
-{
-    for (uint32_t i = 0; i < SHARED_N; i++)
-        if (given & APP_GIVEN(SHARED[i].val)) return SHARED[i].name;
-    return NULL;
-}
+/* ---- messages for what getopt_long refused -------------------------------- */
 
-/* ---- the loop ------------------------------------------------------------- */
-
-/* The shared flags and the mode's in all[], the short flags (the mode's
- * options whose code is a letter) in shorts[] after a leading ':'. */
-static bool merge(const app_mode_cli *cli, struct option *all, char *shorts)
-{
-    uint32_t n = 0, s = 0;
-    memcpy(all, SHARED, sizeof SHARED);
-    shorts[s++] = '+';
-    shorts[s++] = ':';
-    for (const struct option *o = cli->longopts; o && o->name; o++, n++) {
-        if (n == MODE_OPTS_MAX) return false;
-        all[SHARED_N + n] = *o;
-        if (o->flag || o->val <= 0 || o->val > 127 || !strchr(
-            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", o->val))
-            continue;
-        shorts[s++] = (char)o->val;
-        if (o->has_arg == required_argument) shorts[s++] = ':';
-    }
-    all[SHARED_N + n] = (struct option){NULL, 0, NULL, 0};
-    shorts[s] = '\0';
-    return true;
-}
-
-/* The options whose name starts with the name in "--name[=value]": the
- * exact match alone when there is one. Returns how many, the first in *hit. */
-static int name_matches(const struct option *all, const char *elem, const struct option **hit)
+/* The rows whose name starts with the name in "--name[=value]", of the
+ * options all: the exact match alone when there is one. Returns how
+ * many, the first in *hit; their names in buf ("--seed, --storage"). */
+static int name_matches(const struct option *all, const char *elem, const struct option **hit,
+                        char *buf, size_t size)
 {
     size_t len = strcspn(elem + 2, "=");
     int n = 0;
     *hit = NULL;
+    buf[0] = '\0';
     for (const struct option *o = all; len > 0 && o->name; o++) {
         if (strncmp(o->name, elem + 2, len) != 0) continue;
         if (strlen(o->name) == len) {
             *hit = o;
             return 1;
         }
+        size_t used = strlen(buf);
+        snprintf(buf + used, size - used, "%s--%s", used ? ", " : "", o->name);
         if (!*hit) *hit = o;
         n++;
     }
     return n;
 }
 
-/* "--storage, --seed" for an ambiguous "--s". */
-static void candidates(const struct option *all, const char *elem, char *buf, size_t size)
+/* The row of the other mode elem ("--csv" or "--csv=x") names exactly, or
+ * NULL (also where this mode has a row of that name). */
+static const app_flag *other_mode_flag(uint32_t mode, const char *elem)
 {
     size_t len = strcspn(elem + 2, "=");
-    buf[0] = '\0';
-    for (const struct option *o = all; o->name; o++) {
-        size_t used = strlen(buf);
-        if (strncmp(o->name, elem + 2, len) == 0)
-            snprintf(buf + used, size - used, "%s--%s", used ? ", " : "", o->name);
+    const app_flag *other = NULL;
+    for (uint32_t i = 0; i < APP_FLAG_COUNT; i++) {
+        const app_flag *f = &APP_FLAGS[i];
+        if (strlen(f->name) != len || strncmp(f->name, elem + 2, len) != 0) continue;
+        if (f->modes & mode) return NULL;
+        if (!other) other = f;
     }
+    return other;
 }
 
-/* The other mode's flag elem names exactly ("--csv" or "--csv=x"), or NULL. */
-static const char *other_mode_flag(const app_mode_cli *cli, const char *elem)
-{
-    if (!cli->other_flags || strncmp(elem, "--", 2) != 0) return NULL;
-    size_t len = strcspn(elem + 2, "=");
-    for (const char *const *f = cli->other_flags; *f; f++)
-        if (strlen(*f) == len && strncmp(*f, elem + 2, len) == 0) return *f;
-    return NULL;
-}
-
-/* One line for the '?' or ':' getopt_long returned on the argument elem,
- * as the user typed it. */
-static void report(const app_mode_cli *cli, int c, const char *elem, const struct option *all)
+/* One line for the '?' or ':' getopt_long returned on elem, as typed. */
+static void report(const parse *p, int c, const char *elem)
 {
     bool is_long = strncmp(elem, "--", 2) == 0;
-    char flag[3] = {'-', (char)optopt, '\0'};
+    char flag[3] = {'-', (char)optopt, '\0'}, list[256];
+    int name_len = (int)strcspn(elem, "=");
     const struct option *hit;
+    const app_flag *other;
     const char *near;
-    int n = is_long ? name_matches(all, elem, &hit) : 0;
-    char list[256];
-    if (c == ':' && is_long)
-        app_error(cli->prog, "%s needs a value (see %s --help)", elem, cli->prog);
-    else if (c == ':')
-        app_error(cli->prog, "%s needs a value (see %s --help)", flag, cli->prog);
+    int n = is_long ? name_matches(p->all, elem, &hit, list, sizeof list) : 0;
+    if (c == ':')
+        app_error(p->prog, "%s needs a value (see %s --help)", is_long ? elem : flag, p->prog);
     else if (n == 1 && hit->has_arg == no_argument && strchr(elem, '='))
-        app_error(cli->prog, "%.*s takes no value, not '%s' (see %s --help)",
-                  (int)strcspn(elem, "="), elem, strchr(elem, '=') + 1, cli->prog);
-    else if (n > 1) {
-        candidates(all, elem, list, sizeof list);
-        app_error(cli->prog, "ambiguous option '%.*s': %s (see %s --help)",
-                  (int)strcspn(elem, "="), elem, list, cli->prog);
-    } else if (!is_long && optopt > 0 && optopt < 128 && strlen(elem) > 2)
-        app_error(cli->prog, "unknown option '%s' in '%s' (see %s --help)", flag, elem,
-                  cli->prog);
-    else if (c != ':' && (near = other_mode_flag(cli, elem)) != NULL)
-        app_error(cli->prog, "--%s is a flag of %s, not of %s (see %s --help)", near,
-                  cli->other_mode, cli->prog, cli->other_mode);
-    else if (is_long && (near = app_nearest_option(all, elem)) != NULL)
-        app_error(cli->prog, "unknown option '%.*s': did you mean --%s? (see %s --help)",
-                  (int)strcspn(elem, "="), elem, near, cli->prog);
+        app_error(p->prog, "%.*s takes no value, not '%s' (see %s --help)", name_len, elem,
+                  strchr(elem, '=') + 1, p->prog);
+    else if (n > 1)
+        app_error(p->prog, "ambiguous option '%.*s': %s (see %s --help)", name_len, elem, list,
+                  p->prog);
+    else if (!is_long && optopt > 0 && optopt < 128 && strlen(elem) > 2)
+        app_error(p->prog, "unknown option '%s' in '%s' (see %s --help)", flag, elem, p->prog);
+    else if (is_long && (other = other_mode_flag(p->mode, elem)) != NULL)
+        app_error(p->prog, "--%s is a flag of %s, not of %s (see %s --help)", other->name,
+                  other_prog(p->mode), p->prog, other_prog(p->mode));
+    else if (is_long && (near = app_nearest_option(p->all, elem)) != NULL)
+        app_error(p->prog, "unknown option '%.*s': did you mean --%s? (see %s --help)", name_len,
+                  elem, near, p->prog);
     else
-        app_error(cli->prog, "unknown option '%s' (see %s --help)", elem, cli->prog);
-}
-
-/* The flag as typed in elem: "--csv" of "--csv=x", or "-c" of a short one. */
-static void typed_flag(const char *elem, int code, char *buf, size_t size)
-{
-    if (strncmp(elem, "--", 2) == 0)
-        snprintf(buf, size, "%.*s", (int)strcspn(elem, "="), elem);
-    else
-        snprintf(buf, size, "-%c", code > 0 && code < 128 ? (char)code : '?');
+        app_error(p->prog, "unknown option '%s' (see %s --help)", elem, p->prog);
 }
 
 /* The checks getopt_long does not do: a value given as the next argument
  * that is itself an option ("--csv --quiet": the value is missing), and a
- * flag that takes a value given twice. seen[] holds the codes so far. */
-static bool check_given(const app_mode_cli *cli, int c, char **argv, int argc, int at,
-                        int seen[], uint32_t *seen_n)
+ * flag with a value given twice. */
+static bool check_value(const parse *p, const app_flag *f, const app_options *o, char **argv,
+                        int argc, int at, uint32_t row)
 {
     char flag[64];
-    typed_flag(argv[at], c, flag, sizeof flag);
-    if (!optarg) return true; /* a flag without value may be repeated */
+    if (strncmp(argv[at], "--", 2) == 0)
+        snprintf(flag, sizeof flag, "%.*s", (int)strcspn(argv[at], "="), argv[at]);
+    else
+        snprintf(flag, sizeof flag, "-%c", argv[at][1]);
+    if (!f->arg) return true; /* a flag without value may be repeated */
     if (at + 1 < argc && optarg == argv[at + 1] && optarg[0] == '-' && optarg[1] != '\0') {
         if ((optarg[1] >= '0' && optarg[1] <= '9') || optarg[1] == '.')
-            app_error(cli->prog, "%s: '%s' is negative: no flag takes a negative number", flag,
+            app_error(p->prog, "%s: '%s' is negative: no flag takes a negative number", flag,
                       optarg);
         else
-            app_error(cli->prog, "%s needs a value: '%s' starts with '-' (give %s=%s if it is "
+            app_error(p->prog, "%s needs a value: '%s' starts with '-' (give %s=%s if it is "
                       "meant as the value)", flag, optarg, flag, optarg);
         return false;
     }
-    for (uint32_t i = 0; i < *seen_n; i++)
-        if (seen[i] == c) {
-            app_error(cli->prog, "%s is given twice (give it once)", flag);
-            return false;
-        }
-    seen[(*seen_n)++] = c;
+    if (o->given & (1ull << row)) {
+        app_error(p->prog, "%s is given twice (give it once)", flag);
+        return false;
+    }
     return true;
 }
 
-int app_options_parse(int argc, char **argv, const app_mode_cli *cli, app_sim_options *sim)
+/* ---- the loop ------------------------------------------------------------- */
+
+int app_options_parse(int argc, char **argv, uint32_t mode, const char *prog, app_options *o)
 {
-    struct option all[SHARED_N + MODE_OPTS_MAX + 1];
-    char shorts[3 + 2 * MODE_OPTS_MAX];
-    if (!merge(cli, all, shorts)) {
-        app_error(cli->prog, "more than %u options in this mode", MODE_OPTS_MAX);
-        return 2;
+    parse p = {.mode = mode, .prog = prog, .cli = {prog}};
+    p.list_max = mode == APP_BENCH ? APP_MAX_LIST : 1u;
+    bool window_args = mode == APP_BENCH && argc > 1 && strcmp(argv[1], "--window-args") == 0;
+    uint32_t n = 0, help_row = 0;
+    for (uint32_t i = 0; i < APP_FLAG_COUNT; i++) {
+        const app_flag *f = &APP_FLAGS[i];
+        /* --window-args: the window's own flags too, to be left out */
+        char elem[40];
+        snprintf(elem, sizeof elem, "--%s", f->name);
+        bool dropped = window_args && !(f->modes & mode) && other_mode_flag(mode, elem) == f;
+        if (!(f->modes & mode) && !dropped) continue;
+        p.all[n++] = (struct option){f->name, f->arg ? required_argument : no_argument, NULL,
+                                     256 + (int)i};
+        if (strcmp(f->name, "help") == 0) {
+            p.all[n - 1].val = 'h';
+            help_row = i;
+        }
     }
-    int seen[SHARED_N + MODE_OPTS_MAX];
-    uint32_t seen_n = 0;
-    bool help = false;
+    p.all[n] = (struct option){NULL, 0, NULL, 0};
     int c;
     opterr = 0;
     optind = 1;
-    sim->given = 0;
+    o->given = 0;
+    o->left_out[0] = '\0';
     /* '+': no permutation, so argv[optind] before a call is the argument
      * that call reads (a cluster of short flags included). */
-    for (int at = optind; (c = getopt_long(argc, argv, shorts, all, NULL)) != -1; at = optind) {
+    for (int at = optind; (c = getopt_long(argc, argv, "+:h", p.all, NULL)) != -1; at = optind) {
         if (c == '?' || c == ':') {
-            report(cli, c, argv[at], all);
+            report(&p, c, argv[at]);
             return 2;
         }
-        if (c == 0) continue; /* a flag that sets a variable by itself */
-        if (!check_given(cli, c, argv, argc, at, seen, &seen_n)) return 2;
-        bool shared = c >= APP_OPT_ENTITIES && c < APP_OPT_MODE_FIRST;
-        bool ok = shared ? apply_shared(cli, c, optarg, sim)
-                         : cli->apply(c, optarg, cli->mode_options);
-        if (!ok) return 2;
-        if (shared) sim->given |= APP_GIVEN(c);
-        help |= c == 'h';
+        uint32_t row = c == 'h' ? help_row : (uint32_t)c - 256u;
+        const app_flag *f = &APP_FLAGS[row];
+        if (!check_value(&p, f, o, argv, argc, at, row)) return 2;
+        if (strcmp(f->name, "window-args") == 0 && at != 1) {
+            app_error(prog, "--window-args comes first: the rest is the window's command line");
+            return 2;
+        }
+        o->given |= 1ull << row;
+        if (!(f->modes & mode)) { /* --window-args: left out */
+            size_t used = strlen(o->left_out);
+            bool apart = optarg && at + 1 < argc && optarg == argv[at + 1];
+            snprintf(o->left_out + used, sizeof o->left_out - used, "%s%s%s%s", used ? " " : "",
+                     argv[at], apart ? " " : "", apart ? optarg : "");
+            continue;
+        }
+        if (!apply(&p, f, optarg, o)) return 2;
     }
     if (optind < argc) {
-        app_error(cli->prog, "unexpected argument '%s' (see %s --help)", argv[optind], cli->prog);
+        app_error(prog, "unexpected argument '%s' (see %s --help)", argv[optind], prog);
         return 2;
     }
-    return help || (check_counts(cli, sim) && check_density(cli, sim)) ? 0 : 2;
+    if (!o->help && !check_sim(prog, &o->sim)) return 2;
+    return 0;
+}
+
+const char *app_options_first_given(const app_options *o, const char *const *skip)
+{
+    for (uint32_t i = 0; i < APP_FLAG_COUNT; i++) {
+        bool skipped = false;
+        for (const char *const *s = skip; *s; s++) skipped |= strcmp(*s, APP_FLAGS[i].name) == 0;
+        if (!skipped && (o->given & (1ull << i))) return APP_FLAGS[i].name;
+    }
+    return NULL;
+}
+
+bool app_options_given(const app_options *o, const char *name)
+{
+    for (uint32_t i = 0; i < APP_FLAG_COUNT; i++)
+        if ((o->given & (1ull << i)) && strcmp(APP_FLAGS[i].name, name) == 0) return true;
+    return false;
 }
 
 /* ---- help ----------------------------------------------------------------- */
 
-/* items[0..n) of words (or numbers when words is NULL), comma-separated. */
-static void join(char *buf, size_t size, const uint32_t *items, uint32_t n,
-                 const char *const *words)
+/* The default value of a row of a value kind into buf. */
+static void print_default(char *buf, size_t size, const app_flag *f, const app_options *d)
 {
+    const uint32_t *v = (const uint32_t *)((const char *)d + f->at);
+    uint32_t n = f->kind == APP_COUNTS || f->kind == APP_WORDS
+                     ? *(const uint32_t *)((const char *)d + f->n_at)
+                     : 1u;
     buf[0] = '\0';
     for (uint32_t i = 0; i < n; i++) {
         size_t used = strlen(buf);
-        if (words)
-            snprintf(buf + used, size - used, "%s%s", i ? "," : "", words[items[i]]);
+        if (f->words)
+            snprintf(buf + used, size - used, "%s%s", i ? "," : "", f->words[v[i]]);
         else
-            snprintf(buf + used, size - used, "%s%u", i ? "," : "", (unsigned)items[i]);
+            snprintf(buf + used, size - used, "%s%u", i ? "," : "", (unsigned)v[i]);
     }
 }
 
-static void usage_lists(FILE *f, bool list, const app_sim_options *d)
+/* The help of row f with its {tokens} filled in. */
+static void expand(char *buf, size_t size, const app_flag *f, const app_options *d)
 {
-    char counts[APP_MAX_LIST * 12], ip[16], storage[24];
-    uint32_t idx[2];
-    join(counts, sizeof counts, d->counts, d->count_n, NULL);
-    for (uint32_t i = 0; i < d->ip_n; i++) idx[i] = d->ip_on[i] ? 1u : 0u;
-    join(ip, sizeof ip, idx, d->ip_n, IP_WORDS);
-    for (uint32_t i = 0; i < d->storage_n; i++) idx[i] = d->storages[i] == ECS_STORAGE_FIXED;
-    join(storage, sizeof storage, idx, d->storage_n, STORAGE_WORDS);
-    if (list)
-        fprintf(f,
-                "  --entities LIST           particle counts, comma-separated, each 1..%u\n"
-                "                            and at most what the world holds (circles\n"
-                "                            covering %g times its area)\n"
-                "                            (default %s)\n"
-                "  --inner-parallelism LIST  on, off, or both (= on,off) (default %s)\n"
-                "  --storage LIST            fixed, dynamic, or both (= fixed,dynamic)\n"
-                "                            (default %s)\n",
-                (unsigned)ECS_MAX_ENTITIES, SIM_COVERAGE_MAX, counts, ip, storage);
-    else
-        fprintf(f,
-                "  --entities N              particles, 1..%u and at most what the world\n"
-                "                            holds (circles covering %g times its area)\n"
-                "                            (default %s)\n"
-                "  --inner-parallelism IP    on or off (default %s)\n"
-                "  --storage KIND            fixed or dynamic (default %s)\n",
-                (unsigned)ECS_MAX_ENTITIES, SIM_COVERAGE_MAX, counts, ip, storage);
+    char def[APP_MAX_LIST * 12] = "";
+    bool value = f->kind == APP_COUNT || f->kind == APP_COUNTS || f->kind == APP_WORD ||
+                 f->kind == APP_WORDS;
+    if (value) print_default(def, sizeof def, f, d);
+    size_t n = 0;
+    for (const char *s = f->help; *s && n + 1 < size;) {
+        char num[16] = "";
+        const char *sub = NULL, *end = strchr(s, '}');
+        if (*s == '{' && end) {
+            size_t len = (size_t)(end - s) + 1;
+            if (strncmp(s, "{lo}", len) == 0) snprintf(num, sizeof num, "%u", (unsigned)f->lo);
+            if (strncmp(s, "{hi}", len) == 0) snprintf(num, sizeof num, "%u", (unsigned)f->hi);
+            if (strncmp(s, "{list}", len) == 0) snprintf(num, sizeof num, "%u", APP_MAX_LIST);
+            sub = strncmp(s, "{default}", len) == 0 ? def : num;
+            s = end + 1;
+            n += (size_t)snprintf(buf + n, size - n, "%s", sub);
+        } else {
+            buf[n++] = *s++;
+        }
+        if (n >= size) n = size - 1;
+    }
+    buf[n] = '\0';
+    if (value && !strstr(f->help, "{default}") && n < size)
+        snprintf(buf + n, size - n, " (default %s)", def);
 }
 
-void app_options_usage(FILE *f, uint32_t list_max, const app_sim_options *d)
+/* "  --name ARG" in 28 columns, then text wrapped to 78 columns, each
+ * line after the first indented by 28. */
+static void print_row(FILE *f, const char *head, const char *text)
 {
-    bool list = list_max > 1u;
-    uint32_t cpus = app_online_cpus();
-    usage_lists(f, list, d);
-    if (list)
-        fprintf(f,
-                "  --threads LIST            workers including the caller, each 1..%u:\n"
-                "                            counts comma-separated (1,2,4,8) or ranges\n"
-                "                            LOW..HIGH, every count in between (1..16),\n"
-                "                            mixed (1..4,8), at most %u counts in all\n",
-                APP_MAX_THREADS, (unsigned)APP_MAX_LIST);
-    else
-        fprintf(f, "  --threads N               workers including the caller, 1..%u\n",
-                APP_MAX_THREADS);
-    if (d->thread_n == 1 && d->threads[0] == cpus)
-        fprintf(f, "                            (default: online CPUs, here %u)\n", cpus);
-    else
-        fprintf(f, "                            (default %u)\n", (unsigned)d->threads[0]);
-    fprintf(f, "  --seed S                  Park-Miller seed, 0..%u (default %u): the\n"
-               "                            generator's own range, every seed distinct but\n"
-               "                            0, which it maps to 1 as the thesis\n",
-            (unsigned)APP_SEED_MAX, (unsigned)d->seed);
-    fprintf(f,
-            "  --fixed-limit N           entity limit of fixed storage, 1..%u\n"
-            "                            (default %u%s); with fixed storage\n"
-            "                            selected %s must be <= N (dynamic\n"
-            "                            storage starts at %u entities and doubles)\n",
-            (unsigned)ECS_MAX_ENTITIES, (unsigned)d->fixed_limit,
-            d->fixed_limit == APP_THESIS_FIXED_LIMIT ? ", the thesis's" : "",
-            list ? "every count" : "--entities", (unsigned)ECS_DEFAULT_CAPACITY);
-    fprintf(f,
-            "  --kernel K                collision kernel: scalar, avx2, avx512 or auto\n"
-            "                            (default auto: the widest this CPU has, here %s)\n"
-            "  --loops K                 vector level of the element-wise loops (life,\n"
-            "                            fade, keep_in_bounds): scalar, avx2, avx512 or\n"
-            "                            auto (default auto, here %s), apart from --kernel;\n"
-            "                            every level gives the same state\n"
-            "  --world WxH               world size in units, each side a whole number\n"
-            "                            from %u to %u, the grid (cells of 5.05 units)\n"
-            "                            at most %u cells (default 1440x900, the\n"
-            "                            thesis's; e.g. 3220x2012 holds 1000000 particles\n"
-            "                            at the density of 200000 in the default world)\n",
-            sim_kernel_name(sim_kernel_resolve(SIM_KERNEL_AUTO)),
-            sim_kernel_name(sim_kernel_resolve(SIM_KERNEL_AUTO)), (unsigned)world_side_min(),
-            (unsigned)SIM_WORLD_SIDE_MAX,
-            (unsigned)SIM_GRID_CELLS_MAX);
+    int col = fprintf(f, "  %-26s", head);
+    bool first = true; /* of its line */
+    if (col > 28) {
+        fprintf(f, "\n%28s", "");
+        col = 28;
+    }
+    for (const char *s = text + strspn(text, " "); *s; s += strspn(s, " ")) {
+        int word = (int)strcspn(s, " ");
+        if (!first && col + 1 + word > 78) {
+            fprintf(f, "\n%28s", "");
+            col = 28;
+            first = true;
+        }
+        col += fprintf(f, "%s%.*s", first ? "" : " ", word, s);
+        first = false;
+        s += word;
+    }
+    fputc('\n', f);
 }
 
-void app_options_usage_numbers(FILE *f, uint32_t list_max)
+void app_options_usage(FILE *f, uint32_t mode, const app_options *d)
 {
+    for (uint32_t i = 0; i < APP_FLAG_COUNT; i++) {
+        const app_flag *r = &APP_FLAGS[i];
+        if (!(r->modes & mode)) continue;
+        char head[64], text[1024];
+        bool list = mode == APP_BENCH && (r->kind == APP_COUNTS || r->kind == APP_WORDS);
+        if (strcmp(r->name, "help") == 0)
+            snprintf(head, sizeof head, "-h, --help");
+        else
+            snprintf(head, sizeof head, "--%s%s%s", r->name, r->arg ? " " : "",
+                     list ? "LIST" : r->arg ? r->arg : "");
+        expand(text, sizeof text, r, d);
+        print_row(f, head, text);
+    }
+    /* the flags a "--s" would leave ambiguous, from the table */
+    char s_flags[128] = "";
+    for (uint32_t i = 0; i < APP_FLAG_COUNT; i++) {
+        size_t used = strlen(s_flags);
+        if ((APP_FLAGS[i].modes & mode) && APP_FLAGS[i].name[0] == 's')
+            snprintf(s_flags + used, sizeof s_flags - used, "%s--%s", used ? ", " : "",
+                     APP_FLAGS[i].name);
+    }
+    bool lists = mode == APP_BENCH;
     fprintf(f,
+            "\n"
+            "A flag that takes a value is given once; a value starting with '-' goes\n"
+            "after '=' (--trace=-x.json).%s A long flag may be shortened to any prefix\n"
+            "that names only it (--ent 1000 for --entities 1000; --s is refused:\n"
+            "%s).\n"
             "A number (but a side of WxH, which is plain digits) may be written 200000,\n"
             "200_000, 200k, 1.5M or 2e5 (k, M, G: 10^3, 10^6, 10^9; eN: 10^N) and must\n"
             "come to a whole number (1.5k is 1500, 1.2345k is refused). A comma never\n"
             "groups digits%s.\n",
-            list_max > 1u ? ": it separates the items of a list (1,500\n"
-                            "is 1 and 500; 50,000 is refused as unclear)"
-                          : " (50,000 is refused)");
+            lists ? " A value listed twice in one list is rejected." : "", s_flags,
+            lists ? ": it separates the items of a list (1,500\n"
+                    "is 1 and 500; 50,000 is refused as unclear)"
+                  : " (50,000 is refused)");
 }

@@ -10,38 +10,6 @@
 
 /* ---- options ---------------------------------------------------------------- */
 
-bool app_trace_parse_frames(const app_mode_cli *cli, const char *arg, app_trace_frames *out)
-{
-    size_t a = strcspn(arg, ":");
-    const char *b = arg + a + (arg[a] != '\0');
-    uint32_t first, last;
-    if (arg[a] != ':' || !app_scan_u32(arg, a, 0u, UINT32_MAX, &first) ||
-        !app_scan_u32(b, strlen(b), 0u, UINT32_MAX, &last)) {
-        app_error(cli->prog, "--trace-frames: '%s' is not A:B, two frame numbers in digits, "
-                  "1 <= A <= B (e.g. 1:5)", arg);
-        return false;
-    }
-    if (first == 0u) {
-        app_error(cli->prog, "--trace-frames: '%s': frames count from 1 (the first step); "
-                  "A >= 1", arg);
-        return false;
-    }
-    if (last < first) {
-        app_error(cli->prog, "--trace-frames: '%s': B (%u) is below A (%u); A <= B", arg,
-                  (unsigned)last, (unsigned)first);
-        return false;
-    }
-    if (last - first >= APP_TRACE_MAX_FRAMES) {
-        app_error(cli->prog, "--trace-frames: '%s' is %llu frames; at most %u (B - A < %u), "
-                  "which keeps a trace file to tens of MB", arg,
-                  (unsigned long long)last - first + 1u, APP_TRACE_MAX_FRAMES,
-                  APP_TRACE_MAX_FRAMES);
-        return false;
-    }
-    *out = (app_trace_frames){.first = first, .last = last, .given = true};
-    return true;
-}
-
 bool app_trace_check_options(const char *prog, const char *path, const app_trace_frames *f,
                              uint32_t run_frames)
 {

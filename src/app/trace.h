@@ -21,22 +21,6 @@
 #include "options.h"
 #include "out.h"
 
-#define APP_TRACE_FIRST_DEFAULT 1u
-#define APP_TRACE_LAST_DEFAULT 5u
-/* The most frames one run traces (B - A + 1): a frame of a run on 16
- * workers takes some hundreds of KB of JSON. */
-#define APP_TRACE_MAX_FRAMES 100u
-
-/* The frames to trace, 1-based, first..last inclusive. */
-typedef struct app_trace_frames {
-    uint32_t first, last;
-    bool given; /* --trace-frames was given */
-} app_trace_frames;
-
-/* --trace-frames A:B into *out: A and B plain digits, 1 <= A <= B, at most
- * APP_TRACE_MAX_FRAMES frames. False after one line naming the flag and
- * what is allowed. */
-bool app_trace_parse_frames(const app_mode_cli *cli, const char *arg, app_trace_frames *out);
 /* The trace flags against each other and a mode's --frames (0: no limit):
  * --trace-frames needs --trace, and a run of run_frames frames must reach
  * frame A. False after one line saying why. */

@@ -21,27 +21,13 @@
 #define BENCH_PROG "particles bench"
 #define BENCH_MAX_LIST APP_MAX_LIST /* items in --entities */
 #define BENCH_MAX_THREADS APP_MAX_THREADS
-#define BENCH_MAX_REPEAT 1000u
-#define BENCH_MAX_FRAMES 1000000u
+#define BENCH_MAX_REPEAT APP_BENCH_MAX_REPEAT
 #define BENCH_CPU_PROBE_MS 200u /* --cpu-probe default */
 #define BENCH_THESIS_FIXED_LIMIT APP_THESIS_FIXED_LIMIT
 
-/* The bench's options: the simulation's flags as options.h parsed them
- * (lists: every combination runs), and the bench's own. */
-typedef struct bench_options {
-    app_sim_options sim;
-    bool weak;                       /* --weak: particles and world grow with the threads */
-    uint32_t repeat;
-    uint32_t frames;                 /* 0: until every particle died */
-    uint32_t cpu_probe_ms;           /* each CPU's speed probe; 0: none */
-    const char *csv, *json, *chart;  /* NULL: not written */
-    const char *baseline;            /* --baseline: an earlier --json; NULL: none */
-    const char *compare;             /* --compare: a later --json, compared with
-                                        the baseline instead of running */
-    const char *trace;               /* --trace: NULL: not written */
-    app_trace_frames trace_frames;   /* --trace-frames */
-    bool quiet, print_dag, help;
-} bench_options;
+/* The bench's options: the command line's values (options.h), the
+ * simulation's as lists: every combination runs. */
+typedef app_options bench_options;
 
 /* Parses argv (argv[0] is the mode's name) into *o, checking every value
  * and the options against each other. Returns 0, or 2 after printing one

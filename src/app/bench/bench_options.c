@@ -1,6 +1,6 @@
-/* bench_options.c - the options of `particles bench`: its own flags (the
- * simulation's are parsed by options.c), their checks against each other,
- * --help, and the one way the bench reports a failure. */
+/* bench_options.c - the options of `particles bench`: its defaults, its
+ * flags (the table's, options.h) checked against each other, --help, and
+ * the one way the bench reports a failure. */
 #include "bench_internal.h"
 #include "bench_machine.h"
 #include "options.h"
@@ -9,57 +9,26 @@
 #include <string.h>
 #include <strings.h>
 
-enum {
-    OPT_REPEAT = APP_OPT_MODE_FIRST,
-    OPT_FRAMES,
-    OPT_CSV,
-    OPT_JSON,
-    OPT_CHART,
-    OPT_QUIET,
-    OPT_CPU_PROBE,
-    OPT_PRINT_DAG,
-    OPT_BASELINE,
-    OPT_COMPARE,
-    OPT_WEAK,
-    OPT_TRACE,
-    OPT_TRACE_FRAMES
-};
-
-static const struct option LONGOPTS[] = {
-    {"repeat", required_argument, NULL, OPT_REPEAT},
-    {"frames", required_argument, NULL, OPT_FRAMES},
-    {"csv", required_argument, NULL, OPT_CSV},
-    {"json", required_argument, NULL, OPT_JSON},
-    {"chart", required_argument, NULL, OPT_CHART},
-    {"quiet", no_argument, NULL, OPT_QUIET},
-    {"cpu-probe", required_argument, NULL, OPT_CPU_PROBE},
-    {"print-dag", no_argument, NULL, OPT_PRINT_DAG},
-    {"baseline", required_argument, NULL, OPT_BASELINE},
-    {"compare", required_argument, NULL, OPT_COMPARE},
-    {"weak", no_argument, NULL, OPT_WEAK},
-    {"trace", required_argument, NULL, OPT_TRACE},
-    {"trace-frames", required_argument, NULL, OPT_TRACE_FRAMES},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0}};
-
-static app_sim_options default_sim(void)
+static bench_options defaults(void)
 {
-    return (app_sim_options){
-        .counts = {50000u, 100000u, 200000u},
-        .count_n = 3,
-        .ip_on = {true, false},
-        .ip_n = 2,
-        .storages = {ECS_STORAGE_FIXED, ECS_STORAGE_DYNAMIC},
-        .storage_n = 2,
-        .threads = {app_online_cpus()},
-        .thread_n = 1,
-        .fixed_limit = BENCH_THESIS_FIXED_LIMIT,
-    };
+    return (bench_options){.sim = {.counts = {50000u, 100000u, 200000u},
+                                   .count_n = 3,
+                                   .ip_on = {1u, 0u},
+                                   .ip_n = 2,
+                                   .storages = {ECS_STORAGE_FIXED, ECS_STORAGE_DYNAMIC},
+                                   .storage_n = 2,
+                                   .threads = {app_online_cpus()},
+                                   .thread_n = 1,
+                                   .fixed_limit = BENCH_THESIS_FIXED_LIMIT},
+                           .repeat = 3,
+                           .cpu_probe_ms = BENCH_CPU_PROBE_MS,
+                           .trace_frames = {.first = APP_TRACE_FIRST_DEFAULT,
+                                            .last = APP_TRACE_LAST_DEFAULT}};
 }
 
 void bench_options_usage(FILE *f)
 {
-    const app_sim_options d = default_sim();
+    const bench_options d = defaults();
     fputs("usage: particles bench [options]\n"
           "Runs the thesis particle simulation headless for every combination of the\n"
           "listed counts, inner parallelism (IP), storage settings and thread counts,\n"
@@ -68,61 +37,7 @@ void bench_options_usage(FILE *f)
           "beside ours (and, for several thread counts, the scaling tables).\n"
           "\n",
           f);
-    app_options_usage(f, BENCH_MAX_LIST, &d);
-    fprintf(f,
-            "  --repeat R                repeats per configuration, 1..%u (default 3)\n"
-            "  --frames F                stop after F frames, 0..%u (default 0: run\n"
-            "                            until every particle died, as the thesis); a run\n"
-            "                            also ends early once every particle died\n"
-            "  --csv FILE                write one row per run (- : standard output)\n"
-            "  --json FILE               write machine, options, runs and per-configuration\n"
-            "                            mean, sd and median (- : standard output)\n"
-            "  --chart FILE              draw mean total ms per count with sd error bars;\n"
-            "                            with several thread counts, speedup (--weak:\n"
-            "                            efficiency) against threads per (count, IP,\n"
-            "                            storage) with the ideal line; FILE ending in\n"
-            "                            .png or .svg (needs gnuplot)\n"
-            "  --weak                    weak scaling, with two or more thread counts:\n"
-            "                            --entities and --world are what the smallest\n"
-            "                            thread count B runs; at T threads the particles\n"
-            "                            are scaled by T/B and each world side by\n"
-            "                            sqrt(T/B) (both rounded): constant density\n"
-            "  --quiet                   no progress line and no tables on stdout; files\n"
-            "                            are still written\n"
-            "  --cpu-probe MS            before the runs and after each repeat, time each\n"
-            "                            CPU (the first 64 this process may use) for MS\n"
-            "                            ms, all at once, 0..%u (default %u; 0: not at\n"
-            "                            all): half a chain of dependent multiply-adds,\n"
-            "                            half a sweep of loads and stores over 256 KiB;\n"
-            "                            their speeds go under the header and into the\n"
-            "                            JSON (not probed when neither is written). A\n"
-            "                            shared virtual machine's cores can differ for\n"
-            "                            minutes, which caps any speedup from threads\n"
-            "  --baseline FILE           compare each configuration's total ms with the\n"
-            "                            same configuration (particles, IP, storage) in\n"
-            "                            FILE, a JSON an earlier run wrote with --json:\n"
-            "                            the medians, their change, and whether it is\n"
-            "                            beyond the noise (see Baseline below)\n"
-            "  --compare FILE            with --baseline: compare FILE, a later --json,\n"
-            "                            with the baseline instead of running; takes no\n"
-            "                            other option\n"
-            "  --trace FILE              write the ECS timeline of frames --trace-frames of\n"
-            "                            each configuration's first repeat as a Chrome\n"
-            "                            trace, JSON (- : standard output; see Traces)\n"
-            "  --trace-frames A:B        the frames --trace keeps, 1-based, A through B,\n"
-            "                            1 <= A <= B, at most %u (default %u:%u); with\n"
-            "                            --frames N, B <= N (the default stops at N)\n"
-            "  --print-dag               print the system DAG as Graphviz dot and exit;\n"
-            "                            takes no other option\n"
-            "  -h, --help                print this and exit\n"
-            "\n"
-            "A flag that takes a value is given once; a value starting with '-' goes\n"
-            "after '=' (--csv=-x.csv). A value listed twice in one list is rejected.\n"
-            "A long flag may be shortened to any prefix that names only it (--ent\n"
-            "1000 for --entities 1000; --s is refused: --seed or --storage).\n",
-            BENCH_MAX_REPEAT, BENCH_MAX_FRAMES, BENCH_PROBE_MAX_MS, BENCH_CPU_PROBE_MS,
-            APP_TRACE_MAX_FRAMES, APP_TRACE_FIRST_DEFAULT, APP_TRACE_LAST_DEFAULT);
-    app_options_usage_numbers(f, BENCH_MAX_LIST);
+    app_options_usage(f, APP_BENCH, &d);
     fprintf(f,
             "\n"
             "Files: every FILE is checked before the first run (two flags naming one\n"
@@ -185,66 +100,13 @@ void bench_options_usage(FILE *f)
             (unsigned)BENCH_MWU_EXACT_MAX, BENCH_MWU_ALPHA, BENCH_MWU_ALPHA, BENCH_CHECK_FRAME);
 }
 
-/* The bench's own flags. */
-typedef struct bench_parse {
-    app_mode_cli cli;
-    bench_options *o;
-    const char *run_flag; /* the first flag given that --print-dag ignores */
-} bench_parse;
-
-static bool apply(int c, const char *arg, void *ctx)
-{
-    bench_parse *p = ctx;
-    const app_mode_cli *cli = &p->cli;
-    bench_options *o = p->o;
-    if (c != OPT_PRINT_DAG && c != 'h' && c != OPT_BASELINE && c != OPT_COMPARE && !p->run_flag) {
-        for (const struct option *l = LONGOPTS; l->name; l++)
-            if (l->val == c) p->run_flag = l->name;
-    }
-    switch (c) {
-    case OPT_REPEAT: return app_parse_u32(cli, "--repeat", arg, 1u, BENCH_MAX_REPEAT, &o->repeat);
-    case OPT_FRAMES: return app_parse_u32(cli, "--frames", arg, 0u, BENCH_MAX_FRAMES, &o->frames);
-    case OPT_CSV: return app_parse_file(cli, "--csv", arg, &o->csv);
-    case OPT_JSON: return app_parse_file(cli, "--json", arg, &o->json);
-    case OPT_CHART: return app_parse_file(cli, "--chart", arg, &o->chart);
-    case OPT_QUIET: o->quiet = true; return true;
-    case OPT_CPU_PROBE:
-        return app_parse_u32(cli, "--cpu-probe", arg, 0u, BENCH_PROBE_MAX_MS, &o->cpu_probe_ms);
-    case OPT_PRINT_DAG: o->print_dag = true; return true;
-    case OPT_BASELINE: return app_parse_file(cli, "--baseline", arg, &o->baseline);
-    case OPT_COMPARE: return app_parse_file(cli, "--compare", arg, &o->compare);
-    case OPT_WEAK: o->weak = true; return true;
-    case OPT_TRACE: return app_parse_file(cli, "--trace", arg, &o->trace);
-    case OPT_TRACE_FRAMES: return app_trace_parse_frames(cli, arg, &o->trace_frames);
-    case 'h': o->help = true; return true;
-    default: return false;
-    }
-}
-
-static bool has_suffix(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n > k && strcasecmp(s + n - k, suffix) == 0;
-}
-
-/* The chart's name; whether two flags name one file is checked on the
- * files themselves (bench.c, out.h). */
-static bool check_files(const bench_options *o)
-{
-    if (o->chart && !has_suffix(o->chart, ".png") && !has_suffix(o->chart, ".svg")) {
-        bench_error("--chart: '%s' is not a file name ending in .png or .svg", o->chart);
-        return false;
-    }
-    return true;
-}
-
 /* --print-dag and --compare run nothing: a run option with them would be
  * ignored; --compare needs the baseline it compares with, and a comparison
  * is printed with the tables, which --quiet leaves out. */
-static bool check_no_run(const bench_parse *p, uint32_t given)
+static bool check_no_run(const bench_options *o)
 {
-    const bench_options *o = p->o;
-    const char *other = p->run_flag ? p->run_flag : app_shared_flag_name(given);
+    static const char *const no_run[] = {"print-dag", "help", "baseline", "compare", NULL};
+    const char *other = app_options_first_given(o, no_run);
     if (o->print_dag && (other || o->baseline || o->compare)) {
         bench_error("--print-dag prints the system graph and runs nothing: --%s does not apply",
                     other ? other : o->baseline ? "baseline" : "compare");
@@ -294,27 +156,32 @@ static bool check_weak(const bench_options *o)
     return true;
 }
 
+/* --window-args: the quick benchmark where the window's command line
+ * leaves a value at its default. */
+static void quick_defaults(bench_options *o)
+{
+    if (!app_options_given(o, "entities")) {
+        o->sim.counts[0] = 50000u;
+        o->sim.count_n = 1;
+    }
+    if (!app_options_given(o, "inner-parallelism")) {
+        o->sim.ip_on[0] = 0u;
+        o->sim.ip_on[1] = 1u;
+    }
+    if (!app_options_given(o, "repeat")) o->repeat = 1;
+}
+
 int bench_options_parse(int argc, char **argv, bench_options *o)
 {
-    *o = (bench_options){.sim = default_sim(),
-                         .repeat = 3,
-                         .cpu_probe_ms = BENCH_CPU_PROBE_MS,
-                         .trace_frames = {.first = APP_TRACE_FIRST_DEFAULT,
-                                          .last = APP_TRACE_LAST_DEFAULT}};
-    static const char *const window_flags[] = {"screenshot", "vsync",    "assets",
-                                               "draw",       "size",     "color",
-                                               "zoom",       "center",   "timeline",
-                                               "timeline-report", NULL};
-    bench_parse p = {{BENCH_PROG, BENCH_MAX_LIST, LONGOPTS, apply, NULL, "particles",
-                      window_flags},
-                     o, NULL};
-    p.cli.mode_options = &p;
-    int rc = app_options_parse(argc, argv, &p.cli, &o->sim);
+    *o = defaults();
+    int rc = app_options_parse(argc, argv, APP_BENCH, BENCH_PROG, o);
     if (rc != 0 || o->help) return rc;
-    return check_no_run(&p, o->sim.given) && check_files(o) && check_weak(o) &&
-                   app_trace_check_options(BENCH_PROG, o->trace, &o->trace_frames, o->frames)
-               ? 0
-               : 2;
+    if (o->window_args) quick_defaults(o);
+    if (!check_no_run(o) || !check_weak(o) ||
+        !app_trace_check_options(BENCH_PROG, o->trace, &o->trace_frames, o->frames))
+        return 2;
+    if (o->left_out[0]) bench_error("left out, for the window only: %s", o->left_out);
+    return 0;
 }
 
 /* ---- messages ------------------------------------------------------------ */

@@ -45,7 +45,7 @@ typedef struct window_app {
     window_platform plat;
     gfx_renderer *gfx;
     sim_world *world;
-    gfx_batch *batches; /* one per render subtask: max_threads */
+    gfx_batch *batches; /* one per render subtask: threads_max */
     app_out shot;       /* --screenshot, staged before the window opens */
     window_trace trace; /* --trace */
     window_stats stats;
@@ -93,7 +93,7 @@ static int create_world(window_app *a)
     cfg.storage = a->opt.sim.storages[0];
     cfg.capacity = a->opt.sim.storages[0] == ECS_STORAGE_FIXED ? a->opt.sim.fixed_limit : 0u;
     cfg.workers = a->opt.sim.threads[0];
-    cfg.max_workers = a->opt.max_threads;
+    cfg.max_workers = a->opt.threads_max;
     cfg.inner_parallelism_off = !a->opt.sim.ip_on[0];
     cfg.kernel = a->opt.sim.kernel;
     cfg.loops = a->opt.sim.loops;
@@ -107,8 +107,8 @@ static int create_world(window_app *a)
         app_error(PROG, "the simulation could not start: %s", err.message);
         return 1;
     }
-    a->batches = calloc(a->opt.max_threads + 1u, sizeof *a->batches);
-    if (!a->batches || window_colors_init(&a->colors, a->opt.max_threads + 1u) != 0) {
+    a->batches = calloc(a->opt.threads_max + 1u, sizeof *a->batches);
+    if (!a->batches || window_colors_init(&a->colors, a->opt.threads_max + 1u) != 0) {
         app_error(PROG, "out of memory");
         return 1;
     }
@@ -456,7 +456,7 @@ static void hud(window_app *a, const window_hud_layout *l)
 static uint32_t gather_batches(window_app *a)
 {
     uint32_t n = sim_render_batches(a->world);
-    if (n > a->opt.max_threads + 1u) n = a->opt.max_threads + 1u; /* never: render splits per worker */
+    if (n > a->opt.threads_max + 1u) n = a->opt.threads_max + 1u; /* never: render splits per worker */
     for (uint32_t b = 0; b < n; b++) {
         uint32_t count = 0;
         const sim_instance *items = sim_render_batch(a->world, b, &count);

@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const WINDOW_COLOR_NAMES[WINDOW_COLOR_COUNT] = {"thesis", "speed", "worker", "cell"};
-
 /* Hues far apart first, so that the few workers of a small machine get
  * the most different colours. */
 static const gfx_color WORKERS[WINDOW_WORKER_COLORS] = {

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "gfx.h"
+#include "options.h"
 #include "sim.h"
 
 typedef enum window_color {
@@ -18,8 +19,11 @@ typedef enum window_color {
     WINDOW_COLOR_COUNT
 } window_color;
 
-/* "thesis", "speed", "worker", "cell": --color's words, in enum order. */
-extern const char *const WINDOW_COLOR_NAMES[WINDOW_COLOR_COUNT];
+/* "thesis", "speed", "worker", "cell": --color's words, in enum order
+ * (the table of flags holds them, options.h). */
+#define WINDOW_COLOR_NAMES APP_COLOR_NAMES
+_Static_assert(WINDOW_COLOR_COUNT == sizeof APP_COLOR_NAMES / sizeof APP_COLOR_NAMES[0],
+               "a --color word per colouring");
 
 /* The colours told apart per worker; worker w gets entry w mod this. */
 #define WINDOW_WORKER_COLORS 12u

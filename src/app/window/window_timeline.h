@@ -161,8 +161,8 @@ bool window_timeline_default_shown(uint32_t width, uint32_t height);
  * --timeline-report's file checked here, against the staged --screenshot
  * and --trace too (kind 0: not given). 0, or 2 after one line saying why
  * that file cannot be written. */
-struct window_options;
-int window_timeline_start(window_timeline *t, const struct window_options *o, const app_out *shot,
+struct app_options; /* window_options, window_cli.h */
+int window_timeline_start(window_timeline *t, const struct app_options *o, const app_out *shot,
                           const app_out *trace);
 void window_timeline_free(window_timeline *t);
 
