@@ -510,7 +510,7 @@ typedef struct ecs_query {
  * ECS_ERR_INVALID for a NULL def or out, an empty all, a count without
  * ids, a component listed twice (in one list or two) or more than
  * ECS_QUERY_MAX_OPTIONAL optional ones; ECS_ERR_NOMEM. *out is the zero
- * handle on failure. Costs one pass over the entities. */
+ * handle on failure. Costs two passes over the entity slots. */
 ecs_status ecs_query_create(ecs_context *ctx, const ecs_query_def *def, ecs_query *out);
 /* ECS_ERR_MISUSE for a handle that names no query (destroyed, or never
  * made) and as above; its lists are freed. */
