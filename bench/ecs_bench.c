@@ -621,13 +621,13 @@ static double query_walk(ecs_context *ctx, ecs_query q)
 {
     double t0 = now_ms();
     ecs_query_iter it = ecs_query_iter_begin(ctx, q);
+    size_t sv, sa; /* all terms: one column for every run */
+    vec2 *restrict v = ecs_query_column(&it, C_VELOCITY, &sv);
+    const vec2 *restrict a = ecs_query_column(&it, C_ACCELERATION, &sa);
+    if (sv != sizeof(vec2) || sa != sizeof(vec2))
+        fail(1, "query: columns of stride %zu and %zu, not %zu", sv, sa, sizeof(vec2));
     while (ecs_query_next(&it)) {
-        size_t sv, sa;
-        vec2 *restrict v = ecs_query_column(&it, C_VELOCITY, &sv);
-        const vec2 *restrict a = ecs_query_column(&it, C_ACCELERATION, &sa);
-        if (sv != sizeof(vec2) || sa != sizeof(vec2))
-            fail(1, "query: columns of stride %zu and %zu, not %zu", sv, sa, sizeof(vec2));
-        for (uint32_t i = it.first, end = it.first + it.count; i < end; i++) {
+        for (uint32_t i = it.first; i < it.first + it.count; i++) {
             v[i].x += a[i].x * DT;
             v[i].y += a[i].y * DT;
         }

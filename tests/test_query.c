@@ -358,6 +358,11 @@ static void test_runs_and_columns(void **state)
     const bool want_c[] = {false, false, false, true, false, true};
     const bool want_y[] = {false, false, false, false, true, true};
     ecs_query_iter it = ecs_query_iter_begin(ctx, q);
+    /* Before the first run: the all terms' columns (the same in every
+     * run), no optional one. */
+    const void *col_a = ecs_query_column(&it, C_A, NULL);
+    assert_ptr_equal(col_a, ecs_column(ctx, C_A));
+    assert_null(ecs_query_column(&it, C_C, NULL));
     uint32_t runs = 0;
     while (ecs_query_next(&it)) {
         assert_true(runs < ARRAY_LEN(want_first));
@@ -367,6 +372,7 @@ static void test_runs_and_columns(void **state)
         const unsigned char *a = ecs_query_column(&it, C_A, &sa);
         const unsigned char *b = ecs_query_column(&it, C_B, &sb);
         const unsigned char *c = ecs_query_column(&it, C_C, &sc);
+        assert_ptr_equal(a, col_a);
         assert_int_equal(sa, sizeof(uint32_t));
         assert_int_equal(sb, sizeof(uint64_t));
         assert_int_equal(c != NULL, want_c[runs]);

@@ -250,10 +250,12 @@ void ecs__queries_fini(ecs_context *ctx)
 
 /* ---- iteration ------------------------------------------------------------ */
 
-/* An iterator over matches [begin, end) of the groups taken in order. */
+/* An iterator over matches [begin, end) of the groups taken in order;
+ * before its first run it holds the components of all (every run does). */
 static ecs_query_iter iter_over(ecs_context *ctx, const ecs_qry *s, uint32_t begin, uint32_t end)
 {
-    return (ecs_query_iter){.parts = 1u, .ctx = ctx, .q_ = s, .at_ = begin, .end_ = end};
+    return (ecs_query_iter){
+        .parts = 1u, .ctx = ctx, .q_ = s, .has_ = s ? s->all : 0u, .at_ = begin, .end_ = end};
 }
 
 ecs_query_iter ecs_query_iter_begin(ecs_context *ctx, ecs_query q)

@@ -550,8 +550,10 @@ bool ecs_query_next(ecs_query_iter *it);
  * the run's entities lack, and for a component with no column (a tag;
  * any component whose ecs_column is NULL): reach those per entity with
  * ecs_get, and ask ecs_query_has whether the run holds them. A component
- * not in all or optional is a misuse: NULL. Writing through it is fine
- * where no one else reads or writes those elements meanwhile. */
+ * not in all or optional is a misuse: NULL. A component of all has the
+ * same column in every run: it may be fetched once, before the first
+ * ecs_query_next. Writing through it is fine where no one else reads or
+ * writes those elements meanwhile. */
 void *ecs_query_column(const ecs_query_iter *it, uint32_t component, size_t *stride);
 /* Whether every entity of the current run holds the component (a term
  * of all, or an optional one present in the run); false, a misuse, for a
