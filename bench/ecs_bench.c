@@ -589,6 +589,88 @@ static void print_flecs_reference(const series *m)
                flecs[k].flecs_ms);
 }
 
+/* One walk of the query, applying the integrate update; its time in ms. */
+static double query_walk(ecs_context *ctx, ecs_query q)
+{
+    double t0 = now_ms();
+    ecs_query_iter it = ecs_query_iter_begin(ctx, q);
+    size_t sv, sa; /* all terms: one column for every run */
+    vec2 *restrict v = ecs_query_column(&it, C_VELOCITY, &sv);
+    const vec2 *restrict a = ecs_query_column(&it, C_ACCELERATION, &sa);
+    if (sv != sizeof(vec2) || sa != sizeof(vec2))
+        bench_fail(1, "query: columns of stride %zu and %zu, not %zu", sv, sa, sizeof(vec2));
+    while (ecs_query_next(&it)) {
+        for (uint32_t i = it.first; i < it.first + it.count; i++) {
+            v[i].x += a[i].x * DT;
+            v[i].y += a[i].y * DT;
+        }
+    }
+    return now_ms() - t0;
+}
+
+/* One step; the time of the integrate system's subtask in ms (its span
+ * in the step's timeline: the system's loop alone). */
+static double system_loop(ecs_context *ctx)
+{
+    check(ecs_step(ctx, NULL, NULL), "ecs_step");
+    ecs_timeline tl;
+    if (!ecs_timeline_get(ctx, &tl) || tl.span_count < 1)
+        bench_fail(1, "query: the step recorded no timeline");
+    return (double)(tl.spans[0].end_ns - tl.spans[0].start_ns) / 1e6;
+}
+
+/* (8) A query of two all terms (velocity, acceleration) and one none term
+ * (a tag no entity holds, so both loops visit the same N entities) walked
+ * on the calling thread, against the integrate system's loop over the
+ * same columns (one worker, inner parallelism off), each applying the
+ * same update: in pairs after a warm-up pair, the walk first in every
+ * other pair so that neither always follows the other. Prints the walk's
+ * row; returns the median of the pairs' walk / system ratios. */
+static double bench_query(const options *o, double baseline)
+{
+    static const ecs_component_def comps[] = {
+        {"velocity", sizeof(vec2), 0}, {"acceleration", sizeof(vec2), 0}, {"frozen", 0, 0}};
+    ecs_config cfg = ecs_default_config();
+    cfg.components = comps;
+    cfg.component_count = 3;
+    cfg.systems = &INTEGRATE_SYSTEM;
+    cfg.system_count = 1;
+    cfg.capacity = o->entities;
+    cfg.workers = 1;
+    cfg.inner_parallelism_off = true;
+    ecs_context *ctx = new_context(&cfg);
+    for (uint32_t i = 0; i < o->entities; i++)
+        spawn(ctx, o->seed);
+    ecs_refresh(ctx);
+    const ecs_query_def def = {.all = ECS_IDS(C_VELOCITY, C_ACCELERATION), .none = ECS_IDS(2)};
+    ecs_query q;
+    check(ecs_query_create(ctx, &def, &q), "ecs_query_create");
+    if (ecs_query_count(ctx, q) != o->entities)
+        bench_fail(1, "query: %u matches, expected %u", ecs_query_count(ctx, q), o->entities);
+    series walk = {"query walk, 2 all + 1 none terms", xcalloc(o->repeat, sizeof(double)), 0, 0};
+    series ratio = {"walk / system", xcalloc(o->repeat, sizeof(double)), 0, 0};
+    for (uint32_t r = 0; r <= o->repeat; r++) { /* pair 0: the warm-up */
+        double walk_ms, system_ms;
+        if (r % 2) {
+            walk_ms = query_walk(ctx, q);
+            system_ms = system_loop(ctx);
+        } else {
+            system_ms = system_loop(ctx);
+            walk_ms = query_walk(ctx, q);
+        }
+        if (r == 0) continue;
+        walk.ms[r - 1] = walk_ms;
+        ratio.ms[r - 1] = system_ms > 0.0 ? walk_ms / system_ms : 0.0;
+    }
+    series_finish(&walk, o->repeat);
+    series_finish(&ratio, o->repeat);
+    print_row(&walk, baseline, o->entities);
+    ecs_context_destroy(ctx);
+    free(walk.ms);
+    free(ratio.ms);
+    return ratio.median;
+}
+
 static void write_csv(const options *o, FILE *f, const series *m)
 {
     fprintf(f, "measurement,repeat,ms,entities,threads,seed\n");
@@ -651,6 +733,7 @@ int main(int argc, char **argv)
     for (int k = 0; k < M_COUNT; k++) /* ratios for the iteration rows only */
         print_row(&m[rows[k]], k < 4 ? base : 0.0,
                   rows[k] == M_EMPTY || rows[k] == M_ONE || rows[k] == M_CHAIN ? 0 : o.entities);
+    double query_ratio = bench_query(&o, base);
     printf("(each ecs step row is one whole ecs_step, refresh included; the empty and 1-entity\n"
            " steps are the mean over %u steps per repetition; \"+ refresh\" rows time the calls and the\n"
            " refresh that makes the entities visible to systems (subscribes or reclaims them),\n"
@@ -667,6 +750,7 @@ int main(int argc, char **argv)
     print_figure("empty step of the 9-system DAG", m[M_EMPTY].median * 1e3, " us");
     print_figure("1-entity step of the 9-system DAG", m[M_ONE].median * 1e3, " us");
     print_figure("context creation, a chain of 2000 systems", m[M_CHAIN].median, " ms");
+    print_figure("query walk / system loop, 1 thread (median of pair ratios)", query_ratio, "x");
     if (o.entities == 1000000u) print_flecs_reference(m);
 
     if (o.csv) {

@@ -357,6 +357,7 @@ void ecs_context_destroy(ecs_context *ctx)
     ecs__compact_fini(ctx);
     ecs__balance_fini(ctx);
     ecs__parallel_fini(ctx);
+    ecs__queries_fini(ctx);
     ecs__timeline_fini(ctx);
     for (uint32_t s = 0; ctx->systems && s < ctx->system_count; s++) {
         ecs_sys *sys = &ctx->systems[s];

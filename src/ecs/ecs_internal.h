@@ -72,6 +72,13 @@ typedef struct ecs_stamp {
     uint32_t worker;
 } ecs_stamp;
 
+/* What a kept list (a class's subscription, a query's group) holds: the
+ * live entities whose mask has every bit of all and none of none; none
+ * when all is empty. A system's: its components, nothing excluded. */
+typedef struct ecs_terms {
+    uint64_t all, none;
+} ecs_terms;
+
 /* Cache-line aligned: neighbouring subtasks run on different threads and
  * each writes its own counters. */
 typedef struct ecs_subtask_ {
@@ -157,6 +164,7 @@ typedef struct ecs_reach {
     uint32_t *mark, *stack, stamp;
 } ecs_reach;
 typedef struct ecs_range_job ecs_range_job; /* parallel.c */
+typedef struct ecs_qry ecs_qry;             /* query.c */
 
 /* One worker's time in balanced subtasks this step (balance.c); written
  * by that worker only, read by the owner once the step's systems are done. */
@@ -238,6 +246,13 @@ struct ecs_context {
     atomic_uint pending_compacts;
     ecs_range_job *range_jobs; /* max_workers: ecs_parallel_for's ranges (parallel.c) */
     atomic_uint pending_ranges;
+    /* Queries (query.c): slots, each made once and kept (its generation
+     * with it); the refresh matches their lists one after the other,
+     * through scratch shared by them all. */
+    ecs_qry **queries;
+    uint32_t query_slots;
+    uint32_t *query_scratch;
+    size_t query_scratch_cap;
     ecs_status step_status;
     /* The first misuse detected (any thread): 0 none, 1 being written, 2
      * written; the message is read once the step's threads are done. */
@@ -314,6 +329,16 @@ void ecs__release_index(ecs_context *ctx, uint32_t index);
 /* ecs_parallel_for's jobs, one per possible worker (parallel.c). */
 bool ecs__parallel_init(ecs_context *ctx);
 void ecs__parallel_fini(ecs_context *ctx);
+/* ecs_parallel_for, its misuses naming fn. */
+ecs_status ecs__parallel_for(ecs_context *ctx, const char *fn, uint32_t n, uint32_t min_per_part,
+                             ecs_range_fn range, void *user);
+/* Queries (query.c): their lists follow the capacity, get room for a
+ * refresh round's batch (false when out of memory), and are matched
+ * against it after the systems' lists. */
+bool ecs__queries_grow(ecs_context *ctx, uint32_t capacity);
+bool ecs__queries_reserve(ecs_context *ctx, uint32_t kills);
+void ecs__queries_match(ecs_context *ctx);
+void ecs__queries_fini(ecs_context *ctx);
 /* Scheduler (schedule.c). ecs__step runs a step whose arguments were
  * checked (ecs_step, ecs_step_systems with ctx->subset set). */
 ecs_status ecs__step(ecs_context *ctx, ecs_step_fn fn, void *user);
@@ -324,6 +349,13 @@ void ecs__subtask_fini(ecs_subtask_ *st);
  * tells its systems apart. */
 void ecs__classes_init(ecs_context *ctx);
 void ecs__refresh(ecs_context *ctx, bool with_deferred);
+/* One kept list against the round's batch (refresh.c): room in set for
+ * the batch's newcomers (false when out of memory), then the matching,
+ * by lists of who leaves and joins when the batch is small against the
+ * list and scratch (room for the batch twice) is given, else by sweep. */
+bool ecs__list_reserve(const ecs_context *ctx, ecs_oset *set, uint32_t kills);
+bool ecs__list_few_changes(const ecs_context *ctx, const ecs_oset *set);
+void ecs__list_match(ecs_context *ctx, ecs_oset *set, ecs_terms terms, uint32_t *scratch);
 /* Removals split over the workers (compact.c): the systems' removed
  * lists are set and the leaving members' bits cleared; each list is
  * compacted and its count lowered. False (nothing done) with fewer than

@@ -37,6 +37,7 @@ bool ecs__grow(ecs_context *ctx, uint32_t capacity)
      * grows once (a follower's own list is made when it leaves). */
     for (uint32_t s = 0; s < ctx->system_count; s++)
         if (ctx->systems[s].leader == s && !ecs_oset_grow(&ctx->systems[s].own, capacity)) return false;
+    if (!ecs__queries_grow(ctx, capacity)) return false;
     ctx->capacity = capacity;
     return true;
 }

@@ -78,9 +78,6 @@ const void *ecs_iter_get_read(const ecs_iter *it, uint32_t component, uint32_t i
     return entity_value(it, it->sub_->sys->required, component, index, "read");
 }
 
-/* entities is strictly ascending, so entities[q] - entities[p] >= q - p,
- * with equality exactly while the run from p is unbroken: gallop, then
- * binary search for the run's end. */
 bool ecs_iter_next_run(ecs_iter *it, uint32_t *first, uint32_t *count)
 {
     if (!ecs__out_arg(it->ctx, first, "ecs_iter_next_run", "first") ||
@@ -88,22 +85,9 @@ bool ecs_iter_next_run(ecs_iter *it, uint32_t *first, uint32_t *count)
         return false;
     uint32_t p = it->run_cursor_;
     if (p >= it->count) return false;
-    const uint32_t *e = it->entities;
-    uint32_t base = e[p];
-    uint32_t lo = p, step = 1; /* lo: last index known inside the run */
-    while (lo + step < it->count && e[lo + step] - base == lo + step - p) {
-        lo += step;
-        step *= 2;
-    }
-    uint32_t hi = lo + step < it->count ? lo + step : it->count; /* first index known outside */
-    while (hi - lo > 1) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (e[mid] - base == mid - p) lo = mid;
-        else hi = mid;
-    }
-    *first = base;
-    *count = lo + 1 - p;
-    it->run_cursor_ = lo + 1;
+    *first = it->entities[p];
+    *count = ecs_run_length(it->entities + p, it->count - p);
+    it->run_cursor_ = p + *count;
     return true;
 }
 

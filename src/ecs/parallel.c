@@ -1,5 +1,5 @@
 /* parallel.c - ecs_parallel_for: a loop over [0, n) in ranges on the pool,
- * between steps (the work of spawning, say). Range k is addressed to
+ * between steps (the work of spawning, say; ecs_query_parallel's ranges). Range k is addressed to
  * thread k like a system's subtask k (pool.h), the caller runs range 0,
  * and whoever ends the last range wakes the caller. */
 #include "ecs_internal.h"
@@ -50,7 +50,13 @@ static void range_job(ecs_job *job)
 ecs_status ecs_parallel_for(ecs_context *ctx, uint32_t n, uint32_t min_per_part,
                             ecs_range_fn fn, void *user)
 {
-    ecs_status st = ecs__check_between_steps(ctx, "ecs_parallel_for");
+    return ecs__parallel_for(ctx, "ecs_parallel_for", n, min_per_part, fn, user);
+}
+
+ecs_status ecs__parallel_for(ecs_context *ctx, const char *name, uint32_t n,
+                             uint32_t min_per_part, ecs_range_fn fn, void *user)
+{
+    ecs_status st = ecs__check_between_steps(ctx, name);
     if (st != ECS_OK) return st;
     if (!fn) return ECS_ERR_INVALID;
     uint32_t parts = ecs_parallel_parts(ctx, n, min_per_part);
@@ -73,7 +79,7 @@ ecs_status ecs_parallel_for(ecs_context *ctx, uint32_t n, uint32_t min_per_part,
         range_run(&ctx->range_jobs[0]);
     } else {
         atomic_store_explicit(&ctx->pending_ranges, parts, memory_order_relaxed);
-        ecs__push_jobs(ctx, "ecs_parallel_for", &ctx->range_jobs[0].job, sizeof(ecs_range_job),
+        ecs__push_jobs(ctx, name, &ctx->range_jobs[0].job, sizeof(ecs_range_job),
                        parts, 0);
         range_job(&ctx->range_jobs[0].job);
         ecs_pool_wait(ctx->pool, &ctx->pending_ranges);

@@ -4,7 +4,8 @@
  *   2. kill marks, in the same order;
  *   3. matching: every created, changed or killed entity is subscribed to
  *      or unsubscribed from each system (systems in parallel when the
- *      batch is large), then callbacks run in system order;
+ *      batch is large), then callbacks run in system order; the queries'
+ *      lists follow (query.c), the same way;
  *   4. killed indices are reclaimed: on_reclaim gets each dead handle,
  *      then the indices join the free set (ecs_create takes the lowest).
  * Steps 3 and 4 work on a snapshot of the pending sets and repeat until
@@ -106,16 +107,18 @@ static void run_deferred(ecs_context *ctx)
     }
 }
 
-/* Whether an entity with this mask belongs in sys's subscription. */
-static bool wants_mask(const ecs_sys *sys, uint64_t mask)
+/* Whether an entity with this mask belongs in a list of these terms. */
+static bool wants_mask(ecs_terms t, uint64_t mask)
 {
-    return sys->required != 0 && (mask & sys->required) == sys->required;
+    return t.all != 0 && (mask & t.all) == t.all && (mask & t.none) == 0;
 }
 
-static bool wants(const ecs_context *ctx, const ecs_sys *sys, uint32_t index)
+static bool wants(const ecs_context *ctx, ecs_terms t, uint32_t index)
 {
-    return ctx->states[index] == ECS_SLOT_ALIVE && wants_mask(sys, ctx->masks[index]);
+    return ctx->states[index] == ECS_SLOT_ALIVE && wants_mask(t, ctx->masks[index]);
 }
+
+static ecs_terms sys_terms(const ecs_sys *sys) { return (ecs_terms){sys->required, 0}; }
 
 /* ---- classes -------------------------------------------------------------
  * Systems whose subscriptions hold the same entities share one list: its
@@ -168,10 +171,10 @@ static bool split_by(ecs_context *ctx, uint64_t mask)
     for (uint32_t l = 0; l < ctx->system_count; l++) {
         ecs_sys *leader = &ctx->systems[l], *to = NULL;
         if (!leads(leader)) continue;
-        bool want = wants_mask(leader, mask);
+        bool want = wants_mask(sys_terms(leader), mask);
         for (uint32_t s = l + 1u; s < ctx->system_count; s++) {
             ecs_sys *sys = &ctx->systems[s];
-            if (sys->leader != l || wants_mask(sys, mask) == want) continue;
+            if (sys->leader != l || wants_mask(sys_terms(sys), mask) == want) continue;
             if (to) {
                 follow(sys, to);
             } else { /* the first to leave leads the others */
@@ -204,24 +207,35 @@ static bool split_classes(ecs_context *ctx)
 /* Few changes against a large subscription go by block moves, which need
  * the lists of who leaves and who joins (see ecs_oset_apply), and so do
  * callbacks; otherwise the changes are applied as they are found. */
-static bool needs_lists(const ecs_context *ctx, const ecs_sys *sys)
+bool ecs__list_few_changes(const ecs_context *ctx, const ecs_oset *set)
 {
-    return sys->def.on_subscribe || sys->def.on_unsubscribe ||
-           (uint64_t)ctx->batch_match.count * 16u < sys->subs->count;
+    return (uint64_t)ctx->batch_match.count * 16u < set->count;
 }
 
-/* Splits the batch into who leaves and who joins, ascending. */
-static void find_lists(ecs_context *ctx, ecs_sys *sys)
+static bool needs_lists(const ecs_context *ctx, const ecs_sys *sys)
+{
+    return sys->def.on_subscribe || sys->def.on_unsubscribe || ecs__list_few_changes(ctx, sys->subs);
+}
+
+/* Splits the batch into who leaves set and who joins it, ascending. */
+static void find_changes(ecs_context *ctx, const ecs_oset *set, ecs_terms t, uint32_t *removed,
+                         uint32_t *added, uint32_t *nremoved, uint32_t *nadded)
 {
     uint32_t nr = 0, na = 0, id;
     for (ecs_sset_cursor c = ecs_sset_first(&ctx->batch_match); ecs_sset_next(&c, &id);) {
-        bool member = ecs_oset_contains(sys->subs, id);
-        bool want = wants(ctx, sys, id);
-        if (member && !want) sys->removed[nr++] = id;
-        else if (!member && want) sys->added[na++] = id;
+        bool member = ecs_oset_contains(set, id);
+        bool want = wants(ctx, t, id);
+        if (member && !want) removed[nr++] = id;
+        else if (!member && want) added[na++] = id;
     }
-    sys->removed_count = nr;
-    sys->added_count = na;
+    *nremoved = nr;
+    *nadded = na;
+}
+
+static void find_lists(ecs_context *ctx, ecs_sys *sys)
+{
+    find_changes(ctx, sys->subs, sys_terms(sys), sys->removed, sys->added, &sys->removed_count,
+                 &sys->added_count);
 }
 
 /* The lists, then the subscription updated keeping it ascending. */
@@ -235,12 +249,11 @@ static void match_by_lists(ecs_context *ctx, ecs_sys *sys)
  * counts who joins, one over dense compacts it, and one back over the
  * batch merges the newcomers in from the top. A large batch (a bulk
  * create or kill) touches no scratch memory. */
-static void match_by_sweep(ecs_context *ctx, ecs_sys *sys)
+static void match_by_sweep(ecs_context *ctx, ecs_oset *subs, ecs_terms t)
 {
-    ecs_oset *subs = sys->subs;
     uint32_t nr = 0, na = 0, id;
     for (ecs_sset_cursor c = ecs_sset_first(&ctx->batch_match); ecs_sset_next(&c, &id);) {
-        bool member = ecs_oset_contains(subs, id), want = wants(ctx, sys, id);
+        bool member = ecs_oset_contains(subs, id), want = wants(ctx, t, id);
         if (member && !want) {
             ecs_oset_drop(subs, id);
             nr++;
@@ -252,20 +265,32 @@ static void match_by_sweep(ecs_context *ctx, ecs_sys *sys)
     if (na) {
         ecs_oset_merge m = ecs_oset_merge_begin(subs, na);
         for (ecs_sset_cursor c = ecs_sset_last(&ctx->batch_match); ecs_sset_prev(&c, &id);)
-            if (wants(ctx, sys, id) && !ecs_oset_contains(subs, id)) ecs_oset_merge_add(&m, id);
+            if (wants(ctx, t, id) && !ecs_oset_contains(subs, id)) ecs_oset_merge_add(&m, id);
         ecs_oset_merge_end(&m);
     }
-    sys->removed_count = 0;
-    sys->added_count = 0;
+}
+
+void ecs__list_match(ecs_context *ctx, ecs_oset *set, ecs_terms terms, uint32_t *scratch)
+{
+    if (!scratch || !ecs__list_few_changes(ctx, set)) {
+        match_by_sweep(ctx, set, terms);
+        return;
+    }
+    uint32_t nr, na, *removed = scratch, *added = scratch + ctx->batch_match.count;
+    find_changes(ctx, set, terms, removed, added, &nr, &na);
+    ecs_oset_apply(set, removed, nr, added, na);
 }
 
 /* Touches only sys (and reads the batch and the entity slots); a system
  * that follows a leader has nothing of its own to change. */
 static void match_system(ecs_context *ctx, ecs_sys *sys)
 {
-    if (!leads(sys)) sys->removed_count = sys->added_count = 0;
-    else if (needs_lists(ctx, sys)) match_by_lists(ctx, sys);
-    else match_by_sweep(ctx, sys);
+    if (leads(sys) && needs_lists(ctx, sys)) {
+        match_by_lists(ctx, sys);
+        return;
+    }
+    if (leads(sys)) match_by_sweep(ctx, sys->subs, sys_terms(sys));
+    sys->removed_count = sys->added_count = 0;
 }
 
 static void match_job(ecs_job *job)
@@ -276,24 +301,30 @@ static void match_job(ecs_job *job)
         ecs_pool_notify(sys->ctx->pool, &sys->ctx->pending_matches);
 }
 
-/* Room for the batch: each class's list for all of it but the `kills`
- * killed joining (once per class, growing by doubling), and the lists of
- * who leaves and joins. */
+/* A list's room: for all of the batch but the `kills` killed joining
+ * (growing by doubling). */
+bool ecs__list_reserve(const ecs_context *ctx, ecs_oset *set, uint32_t kills)
+{
+    uint32_t n = ctx->batch_match.count;
+    uint64_t room = (uint64_t)set->count + (n - (kills < n ? kills : n));
+    return ecs_oset_reserve(set, room < set->universe ? (uint32_t)room : set->universe);
+}
+
+/* Room for the batch: each class's list (once per class) and the queries'
+ * lists, and the lists of who leaves and joins. */
 static bool reserve_scratch(ecs_context *ctx, uint32_t kills)
 {
     size_t n = ctx->batch_match.count;
     for (uint32_t s = 0; s < ctx->system_count; s++) {
         ecs_sys *sys = &ctx->systems[s];
         if (!leads(sys)) continue;
-        uint64_t room = (uint64_t)sys->subs->count + (n - (kills < n ? kills : n));
-        if (!ecs_oset_reserve(sys->subs, room < sys->subs->universe ? (uint32_t)room : sys->subs->universe))
-            return false;
+        if (!ecs__list_reserve(ctx, sys->subs, kills)) return false;
         if (!needs_lists(ctx, sys)) continue;
         if (ecs_reserve((void **)&sys->removed, &sys->removed_cap, n, sizeof(uint32_t)) ||
             ecs_reserve((void **)&sys->added, &sys->added_cap, n, sizeof(uint32_t)))
             return false;
     }
-    return true;
+    return ecs__queries_reserve(ctx, kills);
 }
 
 /* Subscribed entries, over all systems, from which a small batch goes by
@@ -456,6 +487,7 @@ void ecs__refresh(ecs_context *ctx, bool with_deferred)
         }
         if (kills) mark_kills(ctx);
         match_all(ctx);
+        ecs__queries_match(ctx);
         if (kills) reclaim(ctx);
         ecs_sset_clear(&ctx->batch_match);
     }

@@ -66,6 +66,24 @@ uint32_t ecs_lower_bound(const uint32_t *a, uint32_t lo, uint32_t hi, uint32_t v
     return lo;
 }
 
+/* a[q] - a[0] >= q, with equality exactly while the run from a[0] is
+ * unbroken: gallop, then binary search for the run's end. */
+uint32_t ecs_run_length(const uint32_t *a, uint32_t n)
+{
+    uint32_t base = a[0], lo = 0, step = 1; /* lo: last position known inside the run */
+    while (lo + step < n && a[lo + step] - base == lo + step) {
+        lo += step;
+        step *= 2u;
+    }
+    uint32_t hi = lo + step < n ? lo + step : n; /* first position known outside */
+    while (hi - lo > 1u) {
+        uint32_t mid = lo + (hi - lo) / 2u;
+        if (a[mid] - base == mid) lo = mid;
+        else hi = mid;
+    }
+    return lo + 1u;
+}
+
 /* The same, searching outward from lo first: O(log d) for an answer d
  * places on. */
 static uint32_t gallop(const uint32_t *a, uint32_t lo, uint32_t hi, uint32_t v)

@@ -25,6 +25,9 @@ typedef struct ecs_oset {
 
 /* First position in a[lo, hi) (ascending) holding a value >= v; hi if none. */
 uint32_t ecs_lower_bound(const uint32_t *a, uint32_t lo, uint32_t hi, uint32_t v);
+/* How many of a[0, n) (strictly ascending, n >= 1) count up by one from
+ * a[0]: the run of consecutive values a loop over dense starts with. */
+uint32_t ecs_run_length(const uint32_t *a, uint32_t n);
 
 bool ecs_oset_init(ecs_oset *s, uint32_t universe);
 void ecs_oset_fini(ecs_oset *s);

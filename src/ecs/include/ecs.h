@@ -22,20 +22,25 @@
  * thread that owns the context, outside ecs_step's system phase (the step
  * callback is fine), except where its comment allows system callbacks
  * (ecs_output, ecs_system_subtasks, ecs_system_pass, ecs_resource,
- * ecs_resource_read, ecs_subscribed). ecs_iter_ functions
- * are for process callbacks.
+ * ecs_resource_read, ecs_subscribed, ecs_query_count). ecs_iter_ functions
+ * are for process callbacks; ecs_query_next, _column and _has work on an
+ * iterator, wherever it was handed out (see Queries).
  *
  * Misuse is checked in every build, release builds included (real checks,
  * not asserts), once per call and never per entity:
  *   - a structural call (create, kill, add, remove, their bulk forms,
- *     refresh, step, step_systems, system_enable, set_workers, set_inner_parallelism, parallel_for,
- *     context_destroy) while systems or ecs_parallel_for's ranges run;
- *     from a refresh callback, the same but create, kill, add and remove;
- *     from a step callback, ecs_step, ecs_step_systems and
- *     ecs_context_destroy;
- *   - a system, component or resource id that does not exist, given to
- *     any call that takes one (ecs_add, ecs_remove and ecs_create_bulk return
+ *     refresh, step, step_systems, system_enable, set_workers,
+ *     set_inner_parallelism, parallel_for, context_destroy, the query
+ *     calls but next, column, has and count) while systems or
+ *     ecs_parallel_for's ranges run; from a refresh callback, the same
+ *     but create, kill, add and remove; from a step callback, ecs_step,
+ *     ecs_step_systems and ecs_context_destroy;
+ *   - a system, component or resource id that does not exist, or a query
+ *     handle that names no query, given to any call that takes one
+ *     (ecs_add, ecs_remove and ecs_create_bulk return
  *     ECS_ERR_UNKNOWN_COMPONENT for it instead, as documented there);
+ *   - ecs_query_column or ecs_query_has of a component not among the
+ *     query's all and optional terms;
  *   - ecs_iter_read, ecs_iter_stride or ecs_iter_get_read of a component
  *     the system does not declare, ecs_iter_write or ecs_iter_get of one
  *     it does not write; the same for resources
@@ -557,6 +562,115 @@ uint32_t ecs_system_subtasks(const ecs_context *ctx, uint32_t system);
 /* The first misuse detected since the last step began (or, outside steps,
  * since ecs_context_create), as one line; "" if none. */
 const char *ecs_misuse_message(const ecs_context *ctx);
+
+/* ---- Queries ------------------------------------------------------------ */
+
+/* A query: the entities that hold every component of all, none of none,
+ * and any of optional, tags included. It is cached: made when created
+ * (matching the entities alive then), its lists are then changed by each
+ * refresh for the entities created, changed or killed since the last one,
+ * as the systems' subscriptions are, so iterating does no matching.
+ * Changes made between refreshes show in it at the next refresh.
+ *
+ * Its matches come in runs of consecutive entity indices that agree on
+ * which optional components they hold: in a run, an optional component's
+ * column is valid for every entity or NULL for all of them, and a loop
+ * over the run needs no test per entity. Runs are grouped by that
+ * presence (group g holds the matches with optional[j] for each bit j
+ * set in g, groups in ascending g), each group in ascending index order;
+ * with no optional term every match is in one ascending group.
+ *
+ * Threads: ecs_query_create, _destroy, _iter_begin and _parallel from the
+ * owner thread outside the system phase (between steps, the step
+ * callback); while systems or ecs_parallel_for's ranges run, or from a
+ * refresh callback, they are a misuse. ecs_query_next, _column and _has
+ * work on an iterator: ecs_query_parallel hands one to each range, on the
+ * pool's threads. An iteration is valid until the next refresh, create
+ * (storage may grow) or the query's destroy; ecs_query_count may be
+ * called from system callbacks too (the lists change only at refresh). */
+
+/* Optional terms per query: its matches are kept in 2^optional lists. */
+#define ECS_QUERY_MAX_OPTIONAL 4u
+
+typedef struct ecs_query_def {
+    ecs_ids all;      /* at least one component */
+    ecs_ids none;
+    ecs_ids optional; /* at most ECS_QUERY_MAX_OPTIONAL */
+} ecs_query_def;
+
+/* A query handle: a value, like an entity's. The generation changes each
+ * time the slot is reused, so a destroyed query's handle never names
+ * another; the zero handle is never a query. */
+typedef struct ecs_query {
+    uint32_t index;
+    uint32_t generation;
+} ecs_query;
+
+/* ECS_ERR_MISUSE (as above, or a component id that does not exist);
+ * ECS_ERR_INVALID for a NULL def or out, an empty all, a count without
+ * ids, a component listed twice (in one list or two) or more than
+ * ECS_QUERY_MAX_OPTIONAL optional ones; ECS_ERR_NOMEM. *out is the zero
+ * handle on failure. Costs two passes over the entity slots. */
+ecs_status ecs_query_create(ecs_context *ctx, const ecs_query_def *def, ecs_query *out);
+/* ECS_ERR_MISUSE for a handle that names no query (destroyed, or never
+ * made) and as above; its lists are freed. */
+ecs_status ecs_query_destroy(ecs_context *ctx, ecs_query q);
+/* The query's matches as of the last refresh; 0 (a misuse) for a handle
+ * that names no query. */
+uint32_t ecs_query_count(const ecs_context *ctx, ecs_query q);
+
+/* Walks the matches run by run:
+ *     ecs_query_iter it = ecs_query_iter_begin(ctx, q);
+ *     while (ecs_query_next(&it)) {
+ *         vec2 *p = ecs_query_column(&it, C_POS, NULL);
+ *         for (uint32_t i = it.first; i < it.first + it.count; i++) p[i] ...
+ *     }
+ * Only the public fields are yours. */
+typedef struct ecs_query_iter {
+    uint32_t first, count; /* the run: entity indices first .. first + count - 1 */
+    uint32_t part, parts;  /* ecs_query_parallel's range, 0 of 1 outside it */
+    ecs_context *ctx;
+    /* private */
+    const struct ecs_qry *q_;
+    uint64_t has_;
+    uint32_t group_, group_start_, at_, end_;
+} ecs_query_iter;
+
+/* An iterator over every match; on a misuse (as above, or a handle that
+ * names no query) one that yields nothing. */
+ecs_query_iter ecs_query_iter_begin(ecs_context *ctx, ecs_query q);
+/* The next run into first and count; false when there is none. */
+bool ecs_query_next(ecs_query_iter *it);
+/* A component's column for the current run: the element of entity index
+ * i (it.first <= i < it.first + it.count) is at (char *)base + i *
+ * stride, stride being ecs_column_stride (written to *stride when stride
+ * is not NULL; 0 with a NULL column). Indexing as an array of the
+ * component's type is right only where the stride equals its size (a
+ * component stored in its own column). NULL for an optional component
+ * the run's entities lack, and for a component with no column (a tag;
+ * any component whose ecs_column is NULL): reach those per entity with
+ * ecs_get, and ask ecs_query_has whether the run holds them. A component
+ * not in all or optional is a misuse: NULL. A component of all has the
+ * same column in every run: it may be fetched once, before the first
+ * ecs_query_next. Writing through it is fine where no one else reads or
+ * writes those elements meanwhile. */
+void *ecs_query_column(const ecs_query_iter *it, uint32_t component, size_t *stride);
+/* Whether every entity of the current run holds the component (a term
+ * of all, or an optional one present in the run); false, a misuse, for a
+ * component not in all or optional. */
+bool ecs_query_has(const ecs_query_iter *it, uint32_t component);
+
+/* The matches split into ecs_parallel_parts(ctx, ecs_query_count,
+ * min_per_part) ranges on the pool, as ecs_parallel_for splits [0, n):
+ * fn(it, user) once per range, it walking that range's runs (it->part of
+ * it->parts); each match is in exactly one range, and the call returns
+ * when all are done. Same rules as ecs_parallel_for (fn may not create,
+ * kill, add or remove; ECS_ERR_MISUSE for misuse during it), plus
+ * ECS_ERR_MISUSE for a handle that names no query and ECS_ERR_INVALID
+ * for a NULL fn. */
+typedef void (*ecs_query_fn)(ecs_query_iter *it, void *user);
+ecs_status ecs_query_parallel(ecs_context *ctx, ecs_query q, uint32_t min_per_part,
+                              ecs_query_fn fn, void *user);
 
 /* ---- Inside a process callback ------------------------------------------ */
 
