@@ -1,5 +1,5 @@
 /* test_parallel_for.c - ecs_parallel_for: every index once, in ascending
- * ranges that ecs_parallel_parts predicts, at 1, 2, 3 and 8 workers and
+ * ranges that ecs_parallel_ranges predicts, at 1, 2, 3 and 8 workers and
  * with inner parallelism off (one range); the writes of every range seen
  * by the caller; structural calls from a range refused; the call itself
  * refused inside a step. The ranges only record; the test thread asserts. */
@@ -41,20 +41,20 @@ static ecs_context *make(uint32_t workers, bool inner_off)
     return ctx_create_ok(&cfg);
 }
 
-static void check_cover(ecs_context *ctx, uint32_t n, uint32_t min_per_part)
+static void check_cover(ecs_context *ctx, uint32_t n, uint32_t min_per_range)
 {
     ranges r = {.hits = calloc(n ? n : 1u, sizeof(uint32_t))};
     assert_non_null(r.hits);
-    uint32_t parts = ecs_parallel_parts(ctx, n, min_per_part);
+    uint32_t parts = ecs_parallel_ranges(ctx, n, min_per_range);
     assert_true(parts >= 1 && parts <= MAX_PARTS);
-    assert_int_equal(ecs_parallel_for(ctx, n, min_per_part, record, &r), ECS_OK);
+    assert_int_equal(ecs_parallel_for(ctx, n, min_per_range, record, &r), ECS_OK);
     assert_int_equal(atomic_load(&r.calls), parts);
     assert_int_equal(atomic_load(&r.bad_part), 0);
     for (uint32_t k = 0; k < parts; k++) {
         assert_int_equal(r.parts_seen[k], parts);
         assert_int_equal(r.begin[k], k == 0 ? 0u : r.end[k - 1]); /* ascending, no gap */
         assert_true(r.end[k] >= r.begin[k]);
-        if (parts > 1) assert_true(r.end[k] - r.begin[k] >= min_per_part);
+        if (parts > 1) assert_true(r.end[k] - r.begin[k] >= min_per_range);
     }
     assert_int_equal(r.end[parts - 1], n);
     for (uint32_t i = 0; i < n; i++) assert_int_equal(r.hits[i], 1); /* each index once */
@@ -68,9 +68,9 @@ static void test_covers_every_index_once(void **state)
     for (size_t w = 0; w < ARRAY_LEN(workers); w++) {
         ecs_context *ctx = make(workers[w], false);
         /* One part per worker while the ranges stay long enough. */
-        assert_int_equal(ecs_parallel_parts(ctx, 100000, 1000), workers[w]);
-        assert_int_equal(ecs_parallel_parts(ctx, 2500, 1000), workers[w] < 2 ? workers[w] : 2);
-        assert_int_equal(ecs_parallel_parts(ctx, 999, 1000), 1);
+        assert_int_equal(ecs_parallel_ranges(ctx, 100000, 1000), workers[w]);
+        assert_int_equal(ecs_parallel_ranges(ctx, 2500, 1000), workers[w] < 2 ? workers[w] : 2);
+        assert_int_equal(ecs_parallel_ranges(ctx, 999, 1000), 1);
         check_cover(ctx, 100000, 1000);
         check_cover(ctx, 2500, 1000);
         check_cover(ctx, 7, 1);
@@ -84,10 +84,10 @@ static void test_inner_parallelism_off_is_one_range(void **state)
 {
     (void)state;
     ecs_context *ctx = make(4, true);
-    assert_int_equal(ecs_parallel_parts(ctx, 100000, 1), 1);
+    assert_int_equal(ecs_parallel_ranges(ctx, 100000, 1), 1);
     check_cover(ctx, 100000, 1);
     ecs_set_inner_parallelism(ctx, true);
-    assert_int_equal(ecs_parallel_parts(ctx, 100000, 1), 4);
+    assert_int_equal(ecs_parallel_ranges(ctx, 100000, 1), 4);
     check_cover(ctx, 100000, 1);
     ecs_context_destroy(ctx);
 }

@@ -222,14 +222,14 @@ static ecs_query random_world(ecs_context *ctx, uint32_t n, uint64_t seed, const
     return q;
 }
 
-#define MAX_PARTS 8u
+#define MAX_RANGES 8u
 
 typedef struct cover {
     ecs_context *ctx;
     const ecs_query_def *def;
     atomic_uint *hits;
     atomic_uint calls, bad;
-    uint32_t parts_seen[MAX_PARTS];
+    uint32_t ranges_seen[MAX_RANGES];
 } cover;
 
 /* A range marks its matches and checks each run's optional presence
@@ -238,11 +238,11 @@ static void cover_range(ecs_query_iter *it, void *user)
 {
     cover *c = user;
     atomic_fetch_add(&c->calls, 1);
-    if (it->part >= MAX_PARTS || it->part >= it->parts) {
+    if (it->range >= MAX_RANGES || it->range >= it->ranges) {
         atomic_fetch_add(&c->bad, 1);
         return;
     }
-    c->parts_seen[it->part] = it->parts;
+    c->ranges_seen[it->range] = it->ranges;
     while (ecs_query_next(it)) {
         for (uint32_t i = it->first; i < it->first + it->count; i++) {
             atomic_fetch_add(&c->hits[i], 1);
@@ -260,11 +260,11 @@ static void check_cover(ecs_context *ctx, ecs_query q, const ecs_query_def *def,
     uint32_t cap = ecs_capacity(ctx), count = ecs_query_count(ctx, q);
     cover c = {.ctx = ctx, .def = def, .hits = xcalloc(cap, sizeof(atomic_uint))};
     for (uint32_t i = 0; i < cap; i++) atomic_init(&c.hits[i], 0);
-    uint32_t parts = ecs_parallel_parts(ctx, count, min);
+    uint32_t parts = ecs_parallel_ranges(ctx, count, min);
     assert_int_equal(ecs_query_parallel(ctx, q, min, cover_range, &c), ECS_OK);
     assert_int_equal(atomic_load(&c.calls), parts);
     assert_int_equal(atomic_load(&c.bad), 0);
-    for (uint32_t k = 0; k < parts; k++) assert_int_equal(c.parts_seen[k], parts);
+    for (uint32_t k = 0; k < parts; k++) assert_int_equal(c.ranges_seen[k], parts);
     uint32_t matched = 0;
     for (uint32_t i = 0; i < cap; i++) {
         bool want = filter(ctx, def, i);
@@ -286,7 +286,7 @@ static void test_parallel_covers_each_match_once(void **state)
     assert_true(ecs_query_count(ctx, q3) > 1000u);
     for (uint32_t w = 1; w <= 4; w++) {
         assert_int_equal(ecs_set_workers(ctx, w), ECS_OK);
-        assert_int_equal(ecs_parallel_parts(ctx, ecs_query_count(ctx, q0), 64), w);
+        assert_int_equal(ecs_parallel_ranges(ctx, ecs_query_count(ctx, q0), 64), w);
         check_cover(ctx, q0, &defs[0], 64);
         check_cover(ctx, q3, &defs[3], 64); /* ranges that cross groups */
         check_cover(ctx, q3, &defs[3], 1);

@@ -214,7 +214,7 @@ static void test_bulk_clones_while_growing(void **state)
 /* ---- Systems ------------------------------------------------------------ */
 
 /* age: every holder of pos and hp loses one hp a step (through
- * ecs_iter_get, checked against the stride where there is a column), at
+ * ecs_iter_write_at, checked against the stride where there is a column), at
  * 0 it drops hp, at 3 it makes an entity and gets the tag; a negative x
  * kills. give: every fifth holder of pos (by y and index) gets hp back,
  * deferred. All by index and value, so the result is the same for every
@@ -226,8 +226,8 @@ static void age_process(ecs_iter *it)
     size_t ps = ecs_iter_stride(it, C_POS), hs = ecs_iter_stride(it, C_HP);
     for (uint32_t k = 0; k < it->count; k++) {
         uint32_t i = it->entities[k];
-        const vec2 *p = ecs_iter_get_read(it, C_POS, i);
-        int32_t *h = ecs_iter_get(it, C_HP, i);
+        const vec2 *p = ecs_iter_read_at(it, C_POS, i);
+        int32_t *h = ecs_iter_write_at(it, C_HP, i);
         assert_non_null(h);
         if (hp) { /* a column or a group member: the stride gives the same address */
             assert_ptr_equal(h, hp + (size_t)i * hs);
@@ -249,7 +249,7 @@ static void give_process(ecs_iter *it)
 {
     for (uint32_t k = 0; k < it->count; k++) {
         uint32_t i = it->entities[k];
-        const vec2 *p = ecs_iter_get_read(it, C_POS, i);
+        const vec2 *p = ecs_iter_read_at(it, C_POS, i);
         if (((uint32_t)p->y + i) % 5 == 0) {
             int32_t hp = (int32_t)(i % 9) + 1;
             ecs_iter_defer_add(it, ecs_iter_handle(it, i), C_HP, &hp);
@@ -330,7 +330,7 @@ static void test_systems_same_for_kinds_and_workers(void **state)
 static void read_sparse_process(ecs_iter *it)
 {
     assert_null(ecs_iter_read(it, C_HP)); /* no column */
-    assert_null(ecs_iter_get(it, C_HP, 0)); /* only read: a misuse */
+    assert_null(ecs_iter_write_at(it, C_HP, 0)); /* only read: a misuse */
 }
 
 static void test_sparse_iter_rules(void **state)

@@ -330,7 +330,7 @@ void ecs__release_index(ecs_context *ctx, uint32_t index);
 bool ecs__parallel_init(ecs_context *ctx);
 void ecs__parallel_fini(ecs_context *ctx);
 /* ecs_parallel_for, its misuses naming fn. */
-ecs_status ecs__parallel_for(ecs_context *ctx, const char *fn, uint32_t n, uint32_t min_per_part,
+ecs_status ecs__parallel_for(ecs_context *ctx, const char *fn, uint32_t n, uint32_t min_per_range,
                              ecs_range_fn range, void *user);
 /* Queries (query.c): their lists follow the capacity, get room for a
  * refresh round's batch (false when out of memory), and are matched

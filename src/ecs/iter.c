@@ -68,12 +68,12 @@ static void *entity_value(const ecs_iter *it, uint64_t mask, uint32_t component,
     return ecs__slot(ctx, index, component);
 }
 
-void *ecs_iter_get(const ecs_iter *it, uint32_t component, uint32_t index)
+void *ecs_iter_write_at(const ecs_iter *it, uint32_t component, uint32_t index)
 {
     return entity_value(it, it->sub_->sys->write_mask, component, index, "write");
 }
 
-const void *ecs_iter_get_read(const ecs_iter *it, uint32_t component, uint32_t index)
+const void *ecs_iter_read_at(const ecs_iter *it, uint32_t component, uint32_t index)
 {
     return entity_value(it, it->sub_->sys->required, component, index, "read");
 }

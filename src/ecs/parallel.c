@@ -13,7 +13,7 @@ struct ecs_range_job {
     ecs_context *ctx;
     ecs_range_fn fn;
     void *user;
-    uint32_t begin, end, part, parts;
+    uint32_t begin, end, range, ranges;
 };
 
 bool ecs__parallel_init(ecs_context *ctx)
@@ -24,17 +24,17 @@ bool ecs__parallel_init(ecs_context *ctx)
 
 void ecs__parallel_fini(ecs_context *ctx) { ecs_free(ctx->range_jobs); }
 
-uint32_t ecs_parallel_parts(const ecs_context *ctx, uint32_t n, uint32_t min_per_part)
+uint32_t ecs_parallel_ranges(const ecs_context *ctx, uint32_t n, uint32_t min_per_range)
 {
     if (ctx->inner_off || n == 0) return 1;
-    uint32_t most = min_per_part > 1 ? n / min_per_part : n;
+    uint32_t most = min_per_range > 1 ? n / min_per_range : n;
     if (most < 1) most = 1;
     return most < ctx->workers ? most : ctx->workers;
 }
 
 static void range_run(ecs_range_job *j)
 {
-    j->fn(j->user, j->begin, j->end, j->part, j->parts);
+    j->fn(j->user, j->begin, j->end, j->range, j->ranges);
 }
 
 static void range_job(ecs_job *job)
@@ -47,40 +47,40 @@ static void range_job(ecs_job *job)
         ecs_pool_notify(ctx->pool, &ctx->pending_ranges);
 }
 
-ecs_status ecs_parallel_for(ecs_context *ctx, uint32_t n, uint32_t min_per_part,
+ecs_status ecs_parallel_for(ecs_context *ctx, uint32_t n, uint32_t min_per_range,
                             ecs_range_fn fn, void *user)
 {
-    return ecs__parallel_for(ctx, "ecs_parallel_for", n, min_per_part, fn, user);
+    return ecs__parallel_for(ctx, "ecs_parallel_for", n, min_per_range, fn, user);
 }
 
 ecs_status ecs__parallel_for(ecs_context *ctx, const char *name, uint32_t n,
-                             uint32_t min_per_part, ecs_range_fn fn, void *user)
+                             uint32_t min_per_range, ecs_range_fn fn, void *user)
 {
     ecs_status st = ecs__check_between_steps(ctx, name);
     if (st != ECS_OK) return st;
     if (!fn) return ECS_ERR_INVALID;
-    uint32_t parts = ecs_parallel_parts(ctx, n, min_per_part);
-    for (uint32_t k = 0; k < parts; k++)
+    uint32_t ranges = ecs_parallel_ranges(ctx, n, min_per_range);
+    for (uint32_t k = 0; k < ranges; k++)
         ctx->range_jobs[k] = (ecs_range_job){
             .job.run = range_job,
             .ctx = ctx,
             .fn = fn,
             .user = user,
-            .begin = ecs__share_start(n, k, parts),
-            .end = ecs__share_start(n, k + 1u, parts),
-            .part = k,
-            .parts = parts,
+            .begin = ecs__share_start(n, k, ranges),
+            .end = ecs__share_start(n, k + 1u, ranges),
+            .range = k,
+            .ranges = ranges,
         };
     /* Structural calls from a range are refused as they are while
-     * systems run (whatever the part count, so 1 worker behaves as 8). */
+     * systems run (whatever the range count, so 1 worker behaves as 8). */
     unsigned misuses = atomic_load_explicit(&ctx->misuse_count, memory_order_relaxed);
     ctx->running = true;
-    if (parts == 1) {
+    if (ranges == 1) {
         range_run(&ctx->range_jobs[0]);
     } else {
-        atomic_store_explicit(&ctx->pending_ranges, parts, memory_order_relaxed);
+        atomic_store_explicit(&ctx->pending_ranges, ranges, memory_order_relaxed);
         ecs__push_jobs(ctx, name, &ctx->range_jobs[0].job, sizeof(ecs_range_job),
-                       parts, 0);
+                       ranges, 0);
         range_job(&ctx->range_jobs[0].job);
         ecs_pool_wait(ctx->pool, &ctx->pending_ranges);
     }

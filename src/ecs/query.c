@@ -255,7 +255,7 @@ void ecs__queries_fini(ecs_context *ctx)
 static ecs_query_iter iter_over(ecs_context *ctx, const ecs_qry *s, uint32_t begin, uint32_t end)
 {
     return (ecs_query_iter){
-        .parts = 1u, .ctx = ctx, .q_ = s, .has_ = s ? s->all : 0u, .at_ = begin, .end_ = end};
+        .ranges = 1u, .ctx = ctx, .q_ = s, .has_ = s ? s->all : 0u, .at_ = begin, .end_ = end};
 }
 
 ecs_query_iter ecs_query_iter_begin(ecs_context *ctx, ecs_query q)
@@ -323,16 +323,16 @@ typedef struct query_ranges {
     void *user;
 } query_ranges;
 
-static void query_range(void *user, uint32_t begin, uint32_t end, uint32_t part, uint32_t parts)
+static void query_range(void *user, uint32_t begin, uint32_t end, uint32_t range, uint32_t ranges)
 {
     const query_ranges *r = user;
     ecs_query_iter it = iter_over(r->ctx, r->s, begin, end);
-    it.part = part;
-    it.parts = parts;
+    it.range = range;
+    it.ranges = ranges;
     r->fn(&it, r->user);
 }
 
-ecs_status ecs_query_parallel(ecs_context *ctx, ecs_query q, uint32_t min_per_part,
+ecs_status ecs_query_parallel(ecs_context *ctx, ecs_query q, uint32_t min_per_range,
                               ecs_query_fn fn, void *user)
 {
     ecs_status st = ecs__check_between_steps(ctx, "ecs_query_parallel");
@@ -341,6 +341,6 @@ ecs_status ecs_query_parallel(ecs_context *ctx, ecs_query q, uint32_t min_per_pa
     if (!s) return ECS_ERR_MISUSE;
     if (!fn) return ECS_ERR_INVALID;
     query_ranges r = {ctx, s, fn, user};
-    return ecs__parallel_for(ctx, "ecs_query_parallel", match_count(s), min_per_part, query_range,
+    return ecs__parallel_for(ctx, "ecs_query_parallel", match_count(s), min_per_range, query_range,
                              &r);
 }

@@ -179,7 +179,7 @@ static ecs_status spawn_all(sim_world *w, sim_rng rng, uint32_t n, char *msg, si
     s.radius = sim__malloc_written(m * sizeof *s.radius);
     s.idx = sim__malloc_written(m * sizeof *s.idx);
     ecs_entity *made = NULL;
-    uint32_t parts = ecs_parallel_parts(ctx, n, SPAWN_MIN_PART);
+    uint32_t parts = ecs_parallel_ranges(ctx, n, SPAWN_MIN_PART);
     ecs_status st = ECS_ERR_NOMEM;
     snprintf(msg, size, "out of memory spawning %u particles", (unsigned)n);
     /* Between steps, on the owner thread, with nothing else running: no

@@ -41,8 +41,8 @@
  *     ECS_ERR_UNKNOWN_COMPONENT for it instead, as documented there);
  *   - ecs_query_column or ecs_query_has of a component not among the
  *     query's all and optional terms;
- *   - ecs_iter_read, ecs_iter_stride or ecs_iter_get_read of a component
- *     the system does not declare, ecs_iter_write or ecs_iter_get of one
+ *   - ecs_iter_read, ecs_iter_stride or ecs_iter_read_at of a component
+ *     the system does not declare, ecs_iter_write or ecs_iter_write_at of one
  *     it does not write; the same for resources
  *     (ecs_iter_resource_read and _write, and ecs_resource and
  *     ecs_resource_read while systems run, from a callback of a system
@@ -182,7 +182,7 @@ typedef struct ecs_ids {
  *     component only, so its memory follows the holders, not the
  *     capacity. It has no column: ecs_column, ecs_iter_read and
  *     ecs_iter_write give NULL and the stride is 0; reach a value with
- *     ecs_get, or ecs_iter_get / ecs_iter_get_read in a system. ecs_add
+ *     ecs_get, or ecs_iter_write_at / ecs_iter_read_at in a system. ecs_add
  *     of it may fail with ECS_ERR_NOMEM. Not for a tag, not in a group. */
 typedef struct ecs_component_def {
     const char *name;
@@ -524,11 +524,11 @@ bool ecs_inner_parallelism(const ecs_context *ctx);
 
 /* A loop over [0, n) on the pool, between steps (owner thread, never
  * while systems run or inside a refresh: ECS_ERR_MISUSE): fn(user, begin,
- * end, part, parts) for each of `parts` ranges, ascending and covering
+ * end, range, ranges) for each of `ranges` ranges, ascending and covering
  * [0, n) once, range k addressed to worker k; returns when all are done,
- * their writes visible to the caller. parts is ecs_parallel_parts(ctx, n,
- * min_per_part): one per active worker but no range shorter than
- * min_per_part, and 1 when inner parallelism is off, so the same
+ * their writes visible to the caller. ranges is ecs_parallel_ranges(ctx, n,
+ * min_per_range): one per active worker but no range shorter than
+ * min_per_range, and 1 when inner parallelism is off, so the same
  * arguments give the same ranges until the workers or inner parallelism
  * change. fn may read and write columns (ecs_column) but not create,
  * kill, add or remove: those calls are refused and this call returns
@@ -536,11 +536,11 @@ bool ecs_inner_parallelism(const ecs_context *ctx);
  * and still fails the step; ecs_misuse_message keeps the first). For work whose
  * result must not depend on the worker count, fn's result should not
  * depend on the ranges (spawning draws each entity from its index). */
-typedef void (*ecs_range_fn)(void *user, uint32_t begin, uint32_t end, uint32_t part,
-                             uint32_t parts);
-ecs_status ecs_parallel_for(ecs_context *ctx, uint32_t n, uint32_t min_per_part,
+typedef void (*ecs_range_fn)(void *user, uint32_t begin, uint32_t end, uint32_t range,
+                             uint32_t ranges);
+ecs_status ecs_parallel_for(ecs_context *ctx, uint32_t n, uint32_t min_per_range,
                             ecs_range_fn fn, void *user);
-uint32_t ecs_parallel_parts(const ecs_context *ctx, uint32_t n, uint32_t min_per_part);
+uint32_t ecs_parallel_ranges(const ecs_context *ctx, uint32_t n, uint32_t min_per_range);
 
 /* Outputs a system produced in the last step, as batches to be read in
  * batch order: batch b holds what subtask b % S pushed in pass b / S (S
@@ -628,7 +628,7 @@ uint32_t ecs_query_count(const ecs_context *ctx, ecs_query q);
  * Only the public fields are yours. */
 typedef struct ecs_query_iter {
     uint32_t first, count; /* the run: entity indices first .. first + count - 1 */
-    uint32_t part, parts;  /* ecs_query_parallel's range, 0 of 1 outside it */
+    uint32_t range, ranges; /* ecs_query_parallel's range, 0 of 1 outside it */
     ecs_context *ctx;
     /* private */
     const struct ecs_qry *q_;
@@ -660,16 +660,16 @@ void *ecs_query_column(const ecs_query_iter *it, uint32_t component, size_t *str
  * component not in all or optional. */
 bool ecs_query_has(const ecs_query_iter *it, uint32_t component);
 
-/* The matches split into ecs_parallel_parts(ctx, ecs_query_count,
- * min_per_part) ranges on the pool, as ecs_parallel_for splits [0, n):
- * fn(it, user) once per range, it walking that range's runs (it->part of
- * it->parts); each match is in exactly one range, and the call returns
+/* The matches split into ecs_parallel_ranges(ctx, ecs_query_count,
+ * min_per_range) ranges on the pool, as ecs_parallel_for splits [0, n):
+ * fn(it, user) once per range, it walking that range's runs (it->range of
+ * it->ranges); each match is in exactly one range, and the call returns
  * when all are done. Same rules as ecs_parallel_for (fn may not create,
  * kill, add or remove; ECS_ERR_MISUSE for misuse during it), plus
  * ECS_ERR_MISUSE for a handle that names no query and ECS_ERR_INVALID
  * for a NULL fn. */
 typedef void (*ecs_query_fn)(ecs_query_iter *it, void *user);
-ecs_status ecs_query_parallel(ecs_context *ctx, ecs_query q, uint32_t min_per_part,
+ecs_status ecs_query_parallel(ecs_context *ctx, ecs_query q, uint32_t min_per_range,
                               ecs_query_fn fn, void *user);
 
 /* ---- Inside a process callback ------------------------------------------ */
@@ -705,8 +705,8 @@ size_t ecs_iter_stride(const ecs_iter *it, uint32_t component);
  * not hold it (and for a tag). Safe from every subtask at once: the
  * storage changes only at refresh. Each subtask writes only its own
  * entities' values. */
-void *ecs_iter_get(const ecs_iter *it, uint32_t component, uint32_t index);
-const void *ecs_iter_get_read(const ecs_iter *it, uint32_t component, uint32_t index);
+void *ecs_iter_write_at(const ecs_iter *it, uint32_t component, uint32_t index);
+const void *ecs_iter_read_at(const ecs_iter *it, uint32_t component, uint32_t index);
 
 /* A resource's data, checked against the system's declaration the same
  * way: read needs resource_reads or resource_writes, write needs
