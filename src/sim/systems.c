@@ -188,7 +188,7 @@ static void solve_list(sim_vec2 *pos, sim_vec2 *vel, const sim_contact_list *l)
  * dependent writes. */
 #define WALL_BLOCK 64u /* slots tested together by put_rows_inside */
 
-static void put_rows_inside(const sim_params *p, const sim_grid *g, uint32_t row_lo,
+static inline void put_rows_inside(const sim_params *p, const sim_grid *g, uint32_t row_lo,
                             uint32_t row_hi, sim_vec2 *pos, sim_vec2 *vel, const float *radius,
                             size_t rs)
 {
@@ -252,9 +252,27 @@ static void sys_solve_contacts(ecs_iter *it)
     uint32_t rows = g->rows;
     uint32_t hi = end * SIM_BAND_ROWS + 1u < rows ? end * SIM_BAND_ROWS + 1u : rows;
     uint32_t lo = it->subtask == 0u ? 0u : first * SIM_BAND_ROWS + 1u;
-    if (lo < hi)
-        put_rows_inside(&s->p, g, lo, hi, pos, vel, ecs_iter_read(it, SIM_C_CIRCLE),
-                        ecs_iter_stride(it, SIM_C_CIRCLE) / sizeof(float));
+    const float *radius = ecs_iter_read(it, SIM_C_CIRCLE);
+    size_t rs = ecs_iter_stride(it, SIM_C_CIRCLE) / sizeof *radius; /* sim_layout */
+    if (lo >= hi) return;
+    if (rs == 1u) put_rows_inside(&s->p, g, lo, hi, pos, vel, radius, 1u);
+    else put_rows_inside(&s->p, g, lo, hi, pos, vel, radius, rs);
+}
+
+/* The instances of a subtask. Inlined twice: with unit strides (the soa
+ * layout, where the loads stay contiguous) and with the group's. The
+ * color moves as one 32-bit word: copied as four bytes, the vectorised
+ * loop over a contiguous range is slower than the index walk. */
+static inline void render_copy(ecs_iter *it, sim_instance *out, const sim_vec2 *pos,
+                               const float *radius, size_t rs, const sim_rgba *color, size_t cs)
+{
+    SIM_EACH(it, i, {
+        out->x = pos[i].x;
+        out->y = pos[i].y;
+        out->radius = radius[i * rs];
+        memcpy(&out->color, &color[i * cs], sizeof out->color);
+        out++;
+    });
 }
 
 static void sys_render(ecs_iter *it)
@@ -267,16 +285,8 @@ static void sys_render(ecs_iter *it)
     if (it->count == 0) return;
     sim_instance *out = ecs_iter_output_push(it, it->count);
     if (!out) return; /* the step reports ECS_ERR_NOMEM */
-    /* The color moves as one 32-bit word: copied as four bytes, the
-     * vectorised loop over a contiguous range is slower than the index
-     * walk. */
-    SIM_EACH(it, i, {
-        out->x = pos[i].x;
-        out->y = pos[i].y;
-        out->radius = radius[i * rs];
-        memcpy(&out->color, &color[i * cs], sizeof out->color);
-        out++;
-    });
+    if (rs == 1u && cs == 1u) render_copy(it, out, pos, radius, 1u, color, 1u);
+    else render_copy(it, out, pos, radius, rs, color, cs);
 }
 
 static void sys_life(ecs_iter *it)
