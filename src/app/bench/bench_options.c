@@ -11,12 +11,14 @@
 
 static bench_options defaults(void)
 {
-    return (bench_options){.sim = {.counts = {50000u, 100000u, 200000u},
+    bench_options d = {.sim = {.counts = {50000u, 100000u, 200000u},
                                    .count_n = 3,
                                    .ip_on = {1u, 0u},
                                    .ip_n = 2,
                                    .storages = {ECS_STORAGE_FIXED, ECS_STORAGE_DYNAMIC},
                                    .storage_n = 2,
+                                   .layouts = {SIM_LAYOUT_THESIS, SIM_LAYOUT_SOA},
+                                   .layout_n = 2,
                                    .threads = {app_online_cpus()},
                                    .thread_n = 1,
                                    .fixed_limit = BENCH_THESIS_FIXED_LIMIT},
@@ -24,6 +26,8 @@ static bench_options defaults(void)
                            .cpu_probe_ms = BENCH_CPU_PROBE_MS,
                            .trace_frames = {.first = APP_TRACE_FIRST_DEFAULT,
                                             .last = APP_TRACE_LAST_DEFAULT}};
+    for (uint32_t k = 0; k < SIM_SYSTEM_COUNT; k++) d.system_on[k] = true;
+    return d;
 }
 
 void bench_options_usage(FILE *f)
@@ -31,10 +35,11 @@ void bench_options_usage(FILE *f)
     const bench_options d = defaults();
     fputs("usage: particles bench [options]\n"
           "Runs the thesis particle simulation headless for every combination of the\n"
-          "listed counts, inner parallelism (IP), storage settings and thread counts,\n"
-          "--repeat times (for each repeat, each count, each IP, each storage, each\n"
-          "thread count), and prints the thesis's tables with its published figures\n"
-          "beside ours (and, for several thread counts, the scaling tables).\n"
+          "listed counts, inner parallelism (IP), storage settings, layouts and thread\n"
+          "counts, --repeat times (for each repeat, each count, each IP, each storage,\n"
+          "each layout, each thread count), and prints the thesis's tables with its\n"
+          "published figures beside ours, the layouts side by side (and, for several\n"
+          "thread counts, the scaling tables).\n"
           "\n",
           f);
     app_options_usage(f, APP_BENCH, &d);
