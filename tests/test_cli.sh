@@ -167,6 +167,8 @@ bad "--systems collision,collision (duplicate)" "--systems: 'collision' is liste
 bad "--systems collision,,render (an empty item)" "--systems: empty item in 'collision,,render'" \
     bench --systems collision,,render "${files[@]}"
 bad "--systems '' (empty)" "--systems: empty item in ''" bench --systems "" "${files[@]}"
+bad "--systems without life and --frames (runs that would not end)" \
+    "--systems without life: no particle dies" bench --systems collision "${files[@]}"
 bad "--storage fixed,fixed (duplicate)" "--storage" bench --storage fixed,fixed "${files[@]}"
 bad "--threads 0" "--threads" bench --threads 0 "${files[@]}"
 bad "--kernel sse" "--kernel" bench --kernel sse "${files[@]}"

@@ -306,7 +306,8 @@ const app_flag APP_FLAGS[] = {
      .help = "run only these systems each frame, the others disabled from the first frame: "
              "names comma-separated, each once, of acceleration, velocity, keep_in_bounds, "
              "spatial_partition, collision, solve_contacts, render, life, fade (default: all); "
-             "the state then differs from a run of all"},
+             "the state then differs from a run of all; without life no particle dies, so "
+             "--frames is needed"},
     {"print-dag", NULL, APP_BENCH, APP_SWITCH, AT(print_dag),
      .help = "print the system DAG as Graphviz dot and exit; takes no other option"},
     {"window-args", NULL, APP_BENCH, APP_SWITCH, AT(window_args),

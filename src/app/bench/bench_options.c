@@ -176,13 +176,23 @@ static void quick_defaults(bench_options *o)
     if (!app_options_given(o, "repeat")) o->repeat = 1;
 }
 
+/* --systems without life: no particle dies, so a run to the end would
+ * never end. */
+static bool check_systems(const bench_options *o)
+{
+    if (o->system_on[SIM_S_LIFE] || o->frames) return true;
+    bench_error("--systems without life: no particle dies, so the runs would not end; give "
+                "--frames N or list life");
+    return false;
+}
+
 int bench_options_parse(int argc, char **argv, bench_options *o)
 {
     *o = defaults();
     int rc = app_options_parse(argc, argv, APP_BENCH, BENCH_PROG, o);
     if (rc != 0 || o->help) return rc;
     if (o->window_args) quick_defaults(o);
-    if (!check_no_run(o) || !check_weak(o) ||
+    if (!check_no_run(o) || !check_weak(o) || !check_systems(o) ||
         !app_trace_check_options(BENCH_PROG, o->trace, &o->trace_frames, o->frames))
         return 2;
     if (o->left_out[0]) bench_error("left out, for the window only: %s", o->left_out);
