@@ -15,9 +15,10 @@ mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# Median of column $2 of CSV $1 over the rows whose first field is $3.
+# Median of the column named $2 of CSV $1 over the rows whose count is $3.
 median() {
-    awk -F, -v col="$2" -v n="$3" 'NR > 1 && $1 == n { print $col }' "$1" | sort -g |
+    awk -F, -v name="$2" -v n="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) col = i; next }
+        $1 == n { print $col }' "$1" | sort -g |
         awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
@@ -27,11 +28,11 @@ median() {
     echo "## 1 thread, 200 000 particles, IP on, fixed storage, 5 repeats"
     # Not --quiet: the header's CPU speeds (printed after the runs, like
     # the tables, so the timings are the same) are kept with the figure.
-    "$particles" bench --entities 200000 --inner-parallelism on --storage fixed --threads 1 \
+    "$particles" bench --entities 200000 --inner-parallelism on --storage fixed --layout soa --threads 1 \
         --repeat 5 --csv "$tmp/t1.csv" > "$tmp/t1.txt"
     sed -n '/^cpu speed/,/^$/p' "$tmp/t1.txt" || true
     cp "$tmp/t1.csv" "$out/engine-1thread.csv"
-    m=$(median "$tmp/t1.csv" 8 200000)
+    m=$(median "$tmp/t1.csv" total_ms 200000)
     awk -v m="$m" 'BEGIN { printf "median total %.1f ms\n", m }'
     echo
     echo "## constant density (the density of 200 000 in 1440x900), 2 threads, IP on, fixed, 3 rounds (medians)"
@@ -44,7 +45,7 @@ median() {
         for spec in $specs; do
             n=${spec%%:*}
             "$particles" bench --entities "$n" --world "${spec#*:}" --fixed-limit "$n" \
-                --inner-parallelism on --storage fixed --threads 2 --repeat 1 --quiet \
+                --inner-parallelism on --storage fixed --layout soa --threads 2 --repeat 1 --quiet \
                 --csv "$tmp/d.csv"
             if [ -s "$tmp/all.csv" ]; then tail -n +2 "$tmp/d.csv" >> "$tmp/all.csv"
             else cp "$tmp/d.csv" "$tmp/all.csv"; fi
@@ -55,9 +56,10 @@ median() {
     for spec in $specs; do
         n=${spec%%:*}
         world=${spec#*:}
-        ms=$(median "$tmp/all.csv" 8 "$n")
-        frames=$(median "$tmp/all.csv" 7 "$n")
-        rss=$(awk -F, -v n="$n" 'NR > 1 && $1 == n && $13 > m { m = $13 } END { print m }' "$tmp/all.csv")
+        ms=$(median "$tmp/all.csv" total_ms "$n")
+        frames=$(median "$tmp/all.csv" frames "$n")
+        rss=$(awk -F, -v n="$n" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "peak_rss_mib") c = i; next }
+                  $1 == n && $c > m { m = $c } END { print m }' "$tmp/all.csv")
         ns=$(awk -v ms="$ms" -v n="$n" -v f="$frames" 'BEGIN { printf "%.2f", ms * 1e6 / (n * f) }')
         [ -n "$base" ] || base=$ns
         awk -v n="$n" -v w="$world" -v ms="$ms" -v ns="$ns" -v b="$base" -v rss="$rss" \

@@ -2,10 +2,11 @@
 # Builds the release preset (installing what is missing), then runs a
 # benchmark. Usage:
 #   bench/run.sh [ARGS...]     quick: particles bench on 50 000 particles,
-#                              inner parallelism on/off, fixed/dynamic, 1 repeat
+#                              inner parallelism on/off, fixed/dynamic, soa/thesis
+#                              layout, 1 repeat
 #                              (a few seconds); ARGS replace those defaults
 #   bench/run.sh full [DIR]    the thesis matrix (50k/100k/200k x IP on/off x
-#                              fixed/dynamic, 5 repeats, 2 threads) written to
+#                              fixed/dynamic x soa/thesis, 5 repeats, 2 threads) written to
 #                              DIR/particles.{txt,csv,json,png}
 #   bench/run.sh ecs [ARGS...] the ECS micro-benchmark (ecs_bench --help)
 #   bench/run.sh engine [DIR]  1-thread 200 000 and constant-density scaling
@@ -13,7 +14,7 @@
 #                              DIR/engine.txt and DIR/engine-*.csv (bench/engine.sh)
 #   bench/run.sh scaling [DIR] strong scaling over 1, 2, 4, ... threads up to
 #                              the online CPUs (and their number), 50 000 and
-#                              200 000 particles, IP on, fixed storage, 3
+#                              200 000 particles, IP on, fixed storage, soa, 3
 #                              repeats, written to DIR/scaling.{txt,csv,json,png}
 #                              and DIR/scaling-COUNT.csv (threads,ms; ms = the
 #                              median total ms per run) (bench/scaling.sh)

@@ -36,7 +36,7 @@ thread_counts() {
 threads=${SCALING_THREADS:-$(thread_counts "$(nproc)")}
 entities=${SCALING_ENTITIES:-50000,200000}
 "$particles" bench --entities "$entities" --threads "$threads" --inner-parallelism on \
-    --storage fixed --frames "${SCALING_FRAMES:-0}" --repeat "${SCALING_REPEAT:-3}" \
+    --storage fixed --layout soa --frames "${SCALING_FRAMES:-0}" --repeat "${SCALING_REPEAT:-3}" \
     --csv "$out/scaling.csv" --json "$out/scaling.json" --chart "$out/scaling.png" |
     tee "$out/scaling.txt"
 

@@ -7,7 +7,7 @@
 # Each is a path that runs `particles` (OTHER may be a script that runs it
 # under an emulator). For a few seeds and worlds, both run the same bench
 # at 1, 2 and 4 threads, inner parallelism on and off, fixed and dynamic
-# storage; every run's frame count and hashes (after frame 100, at the
+# storage, soa and thesis layout; every run's frame count and hashes (after frame 100, at the
 # frame when half the particles died, after the last frame) must be the
 # same in both. Prints one line per case with its hashes; exits 1 on a difference or a
 # failed run, 2 on bad usage.
@@ -22,7 +22,7 @@ trap 'rm -rf "$tmp"' EXIT
 # Seed, particles, world: a sparse run in the default world, dense ones in
 # small worlds (many contacts, particles pushed against the walls).
 cases=("1 3000 1440x900" "987654 3000 240x160" "42 1500 120x90")
-runs_per_case=12 # 2 IP x 2 storage x 3 thread counts
+runs_per_case=24 # 2 IP x 2 storage x 2 layouts x 3 thread counts
 common=(--threads 1,2,4 --inner-parallelism both --storage both --repeat 1 --frames 110
         --cpu-probe 0 --quiet --csv -)
 
@@ -31,7 +31,7 @@ common=(--threads 1,2,4 --inner-parallelism both --storage both --repeat 1 --fra
 hashes() {
     awk -F, 'NR == 1 {
                  for (i = 1; i <= NF; i++)
-                     if ($i ~ /^(count|inner_parallelism|storage|threads|seed|frames|hash_frame[0-9]+|half_dead_frame|hash_half_dead|final_hash|world_w|world_h)$/)
+                     if ($i ~ /^(count|inner_parallelism|storage|layout|threads|seed|frames|hash_frame[0-9]+|half_dead_frame|hash_half_dead|final_hash|world_w|world_h)$/)
                          keep[++n] = i
              }
              { line = $keep[1]; for (j = 2; j <= n; j++) line = line "," $keep[j]; print line }' "$1"
@@ -52,7 +52,7 @@ for c in "${cases[@]}"; do
         hashes "$tmp/$side.csv" >"$tmp/$side.keys"
     done
     rows=$(($(wc -l <"$tmp/ref.keys") - 1))
-    alive=$(awk -F, 'NR > 1 && length($7) == 16 && $7 ~ /^[0-9a-f]+$/' "$tmp/ref.keys" | wc -l)
+    alive=$(awk -F, 'NR > 1 && length($8) == 16 && $8 ~ /^[0-9a-f]+$/' "$tmp/ref.keys" | wc -l)
     if [ "$rows" -ne $runs_per_case ] || [ "$alive" -ne $runs_per_case ]; then
         echo "FAIL seed $seed, world $world: $rows runs, $alive with a hash at frame 100, want $runs_per_case"
         failed=1
@@ -62,9 +62,9 @@ for c in "${cases[@]}"; do
         failed=1
     else
         echo "ok   seed $seed, $count particles, world $world: $rows runs agree on" \
-             "$(awk -F, 'NR > 1 {print "frame 100 " $7 ", frame " $6 " " $10}' "$tmp/ref.keys" | sort -u | paste -sd';')"
+             "$(awk -F, 'NR > 1 {print "frame 100 " $8 ", frame " $7 " " $11}' "$tmp/ref.keys" | sort -u | paste -sd';')"
     fi
-    firsts+=("$(awk -F, 'NR == 2 {print $7}' "$tmp/ref.keys")")
+    firsts+=("$(awk -F, 'NR == 2 {print $8}' "$tmp/ref.keys")")
 done
 # Different seeds and worlds give different states: a hash that ignored the
 # particles would make every comparison above agree.

@@ -26,7 +26,7 @@ cd "$tmp" || exit 2
 
 failed=0
 run=(bench --entities 100 --frames 3 --repeat 1 --threads 1 --inner-parallelism on
-    --storage dynamic --quiet --csv out.csv --json out.json --trace out.trace --trace-frames 2:3
+    --storage dynamic --layout soa --quiet --csv out.csv --json out.json --trace out.trace --trace-frames 2:3
     --cpu-probe 1)
 
 PARTICLES_ALLOC_REPORT=$tmp/report "$bin" "${run[@]}" 2>err
@@ -37,7 +37,10 @@ if [ $rc -ne 0 ] || [ "${n:-0}" -lt 10 ]; then
     exit 1
 fi
 echo "ok   the run without failures: $n allocations (largest $largest bytes)"
-hashes() { awk -F, 'NR > 1 { print $14 $15 $16 $17 }' "$1"; }
+hashes() { # the columns hash_frame100 .. final_hash, found by name
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "hash_frame100") c = i; next }
+        { print $c $(c + 1) $(c + 2) $(c + 3) }' "$1"
+}
 clean=$(hashes out.csv)
 
 bad_k=0

@@ -33,7 +33,7 @@ check() { # NAME CONDITION-RESULT(0/1) DETAIL
     if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1: $3"; failed=1; fi
 }
 
-run=(bench --entities 2000 --inner-parallelism on,off --storage fixed --threads 2 --repeat 5
+run=(bench --entities 2000 --inner-parallelism on,off --storage fixed --layout soa --threads 2 --repeat 5
      --cpu-probe 0)
 "$bin" "${run[@]}" --frames 1 --quiet --json "$tmp/base.json" 2>"$tmp/err"
 check "baseline run" $? "$(cat "$tmp/err")"
@@ -54,7 +54,7 @@ for r in d["runs"]:
     r["total_ms"] *= 100
 json.dump(d, open(sys.argv[2], "w"))' "$tmp/base.json" "$tmp/slow.json"
 verdicts() { # WORD FILE: configuration lines with WORD at p = 0.008 or 0.012
-    grep -cE "^ +2000  IP (on |off)  fixed    median .* $1 \(p = 0\.0(08|12), 5 vs 5 runs\)\$" "$2"
+    grep -cE "^ +2000  IP (on |off)  fixed    soa     median .* $1 \(p = 0\.0(08|12), 5 vs 5 runs\)\$" "$2"
 }
 "$bin" bench --baseline "$tmp/base.json" --compare "$tmp/slow.json" >"$tmp/out" 2>"$tmp/err"
 rc=$?
@@ -69,13 +69,13 @@ check "every total 100 times shorter: faster" $(( rc != 0 || $(verdicts faster "
 "$bin" "${run[@]}" --frames 200 --baseline "$tmp/base.json" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 note=$(grep -c '^note: the baseline ran with frames 1, this run with frames 200' "$tmp/out")
-lines=$(grep -cE '^ +2000  IP (on |off)  fixed    median .*(faster|slower|no significant change) \(p = [0-9.]+, 5 vs 5 runs\) *$' "$tmp/out")
+lines=$(grep -cE '^ +2000  IP (on |off)  fixed    soa     median .*(faster|slower|no significant change) \(p = [0-9.]+, 5 vs 5 runs\) *$' "$tmp/out")
 check "200 frames against 1: a note on the frames, one line per configuration" \
     $(( rc != 0 || lines != 2 || note != 1 )) \
     "exit $rc: $(grep -A4 '^against' "$tmp/out") $(cat "$tmp/err")"
 
 # One run against one: too few to ever tell.
-"$bin" bench --entities 2000 --inner-parallelism on --storage fixed --threads 2 --repeat 1 \
+"$bin" bench --entities 2000 --inner-parallelism on --storage fixed --layout soa --threads 2 --repeat 1 \
     --frames 10 --cpu-probe 0 --json "$tmp/one.json" --quiet 2>"$tmp/err"
 "$bin" bench --baseline "$tmp/one.json" --compare "$tmp/one.json" >"$tmp/out" 2>&1
 grep -q 'too few runs to tell a change from noise (1 vs 1: no result could reach p < 0.05; against 1 baseline run at least 40 are needed: --repeat 40)$' "$tmp/out"
@@ -86,7 +86,7 @@ refused() { # NAME NEEDLE FILE [ENTITIES [ARGS...]]
     local name=$1 needle=$2 file=$3 entities=${4:-2000}
     shift 3
     shift $(($# > 0))
-    "$bin" bench --entities "$entities" --inner-parallelism on,off --storage fixed --threads 2 \
+    "$bin" bench --entities "$entities" --inner-parallelism on,off --storage fixed --layout soa --threads 2 \
         --repeat 5 --frames 10 --baseline "$file" "$@" >"$tmp/out" 2>"$tmp/err"
     local rc=$? line
     line=$(cat "$tmp/err")
@@ -132,7 +132,7 @@ which --baseline and --compare do not take" "$tmp/weak.json"
 # baseline untouched.
 cp "$tmp/base.json" "$tmp/keep.json"
 for out in --csv --json --trace; do
-    "$bin" bench --entities 2000 --inner-parallelism on,off --storage fixed --threads 2 --repeat 5 \
+    "$bin" bench --entities 2000 --inner-parallelism on,off --storage fixed --layout soa --threads 2 --repeat 5 \
         --frames 10 --baseline "$tmp/keep.json" "$out" "$tmp/keep.json" >"$tmp/out" 2>"$tmp/err"
     rc=$?
     check "refused: $out naming the baseline's file" \

@@ -36,7 +36,7 @@ check() { # NAME CONDITION-RESULT(0/1) DETAIL
 # NAME WHY: passes when WHY, the list of what is wrong, is empty.
 check_none() { check "$1" "$([ -z "$2" ] && echo 0 || echo 1)" "$2"; }
 
-"$bin" bench --threads 1,2 --entities 3000 --frames 20 --repeat 1 --cpu-probe 0 \
+"$bin" bench --threads 1,2 --entities 3000 --frames 20 --repeat 1 --cpu-probe 0 --layout soa \
     --csv "$tmp/s.csv" --json "$tmp/s.json" >"$tmp/out" 2>"$tmp/err"
 check "bench --threads 1,2 runs" $? "$(cat "$tmp/err")"
 
@@ -107,12 +107,12 @@ check "the JSON: threads [1, 2] in the options, 2 in four runs and four summarie
     "$(head -c 600 "$tmp/s.json")"
 "$bin" bench --baseline "$tmp/s.json" --compare "$tmp/s.json" >"$tmp/cmp" 2>"$tmp/err"
 rc=$?
-lines=$(grep -cE '^ +3000  IP (on|off) +(fixed|dynamic) +[12] threads  median' "$tmp/cmp")
+lines=$(grep -cE '^ +3000  IP (on|off) +(fixed|dynamic) +soa +[12] threads  median' "$tmp/cmp")
 check "--compare of a two-thread-count JSON: one line per configuration and thread count" \
     $(( rc != 0 || lines != 8 )) "exit $rc, $lines lines: $(cat "$tmp/cmp" "$tmp/err")"
 
 # --weak: particles and world grow with the threads.
-"$bin" bench --weak --threads 1,2 --entities 2000 --frames 10 --repeat 1 --cpu-probe 0 \
+"$bin" bench --weak --threads 1,2 --entities 2000 --frames 10 --repeat 1 --cpu-probe 0 --layout soa \
     --inner-parallelism on --storage fixed --csv "$tmp/w.csv" >"$tmp/wout" 2>"$tmp/err"
 check "bench --weak runs" $? "$(cat "$tmp/err")"
 got=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }

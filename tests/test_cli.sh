@@ -157,6 +157,18 @@ bad "--inner-parallelism maybe" "--inner-parallelism" \
 bad "--inner-parallelism on,on (duplicate)" "--inner-parallelism" \
     bench --inner-parallelism on,on "${files[@]}"
 bad "--storage elastic" "--storage" bench --storage elastic "${files[@]}"
+bad "--layout bogus" "--layout: 'bogus' is not one of soa, thesis" bench --layout bogus "${files[@]}"
+bad "--layout soa,soa (duplicate)" "--layout: 'soa' is listed twice" bench --layout soa,soa "${files[@]}"
+bad "--systems bogus names the systems" \
+    "--systems: 'bogus' is not a system; give some of acceleration, velocity, keep_in_bounds, spatial_partition, collision, solve_contacts, render, life, fade" \
+    bench --systems collision,bogus "${files[@]}"
+bad "--systems collision,collision (duplicate)" "--systems: 'collision' is listed twice" \
+    bench --systems collision,render,collision "${files[@]}"
+bad "--systems collision,,render (an empty item)" "--systems: empty item in 'collision,,render'" \
+    bench --systems collision,,render "${files[@]}"
+bad "--systems '' (empty)" "--systems: empty item in ''" bench --systems "" "${files[@]}"
+bad "--systems without life and --frames (runs that would not end)" \
+    "--systems without life: no particle dies" bench --systems collision "${files[@]}"
 bad "--storage fixed,fixed (duplicate)" "--storage" bench --storage fixed,fixed "${files[@]}"
 bad "--threads 0" "--threads" bench --threads 0 "${files[@]}"
 bad "--kernel sse" "--kernel" bench --kernel sse "${files[@]}"
@@ -292,6 +304,9 @@ wbad "run --inner-parallelism both: for the bench" "give on or off" run --inner-
 wbad "run --inner-parallelism on,off (one value)" "--inner-parallelism" \
     run --inner-parallelism on,off
 wbad "run --storage x" "--storage" run --storage x
+wbad "run --layout bogus" "--layout: 'bogus' is not one of soa, thesis" run --layout bogus
+wbad "run --layout both: for the bench" "give thesis or soa" run --layout both
+wbad "run --systems (a bench flag)" "--systems is a flag of particles bench" run --systems collision
 wbad "run --seed -1" "--seed" run --seed -1
 wbad "run --frames -1" "--frames" run --frames -1
 wbad "run --screenshot x.jpg" "--screenshot" run --screenshot x.jpg
@@ -417,7 +432,7 @@ for h in --help -h help; do
     report "particles $h"
 done
 
-window_words=("usage: particles [run]" --entities --inner-parallelism --storage --threads
+window_words=("usage: particles [run]" --entities --inner-parallelism --storage --layout --threads
     --seed --fixed-limit --kernel --world --frames --screenshot --vsync --assets --draw --size --help
     --color --zoom --center
     Controls "show/hide" "toggle inner parallelism" "+ / -" Space "one frame while paused"
@@ -439,9 +454,9 @@ else
     skip "particles run --help" "built without the window mode"
 fi
 
-all_options=(--entities --inner-parallelism --storage --threads --repeat --seed --frames
+all_options=(--entities --inner-parallelism --storage --layout --threads --repeat --seed --frames
     --fixed-limit --kernel --world --csv --json --chart --quiet --cpu-probe --print-dag --weak
-    --help)
+    --systems --help)
 for h in --help -h; do
     good "particles bench $h" bench "$h"
     for opt in "${all_options[@]}"; do
@@ -503,7 +518,8 @@ report "bench --print-dag (fade -> render, life -> fade)"
 hashes=
 for k in scalar auto; do
     good "bench --kernel $k --loops $k --world 720x450" bench --entities 20000 --frames 20 \
-        --repeat 1 --inner-parallelism on --storage fixed --kernel $k --loops $k --world 720x450
+        --repeat 1 --inner-parallelism on --storage fixed --layout soa --kernel $k --loops $k \
+        --world 720x450
     grep -qE "collision kernel: (scalar|avx2|avx512) \| loops: (scalar|avx2|avx512) \| world 720x450" "$out" ||
         good_why+=("stdout does not name the kernel, the loops and the world")
     grep -qxF "cpu speed against the fastest CPU (1.00), each CPU timed 200 ms at once in two loops: chain = dependent multiply-adds, sweep = loads and stores over 256 KiB:" "$out" ||
@@ -532,7 +548,7 @@ report "bench: kernels scalar and auto end on the same hash"
 # A unique prefix of a long flag is that flag (--help says so).
 rm -f "$tmp"/p.*
 good "bench --ent 3000 --fr 5 (prefixes)" bench --ent 3000 --fr 5 --rep 1 --inner on --stor fixed \
-    --qui --csv "$tmp/p.csv"
+    --lay soa --qui --csv "$tmp/p.csv"
 rows=$(awk -F, 'NR > 1 && $1 == 3000' "$tmp/p.csv" 2>/dev/null | wc -l)
 [ "$rows" -eq 1 ] || good_why+=("want one row for 3000 particles in p.csv, got $rows")
 report "bench: unique prefixes taken as their flags"
@@ -541,13 +557,14 @@ report "bench: unique prefixes taken as their flags"
 # order given, every repeat of each.
 rm -f "$tmp"/t.*
 good "bench --threads 1..2,4" bench --threads 1..2,4 --entities 300 --frames 2 --repeat 2 \
-    --inner on --storage fixed --quiet --csv "$tmp/t.csv"
+    --inner on --storage fixed --layout thesis --quiet --csv "$tmp/t.csv"
 got=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "threads") c = i; next }
     { printf "%s%s", sep, $c; sep = "," }' "$tmp/t.csv" 2>/dev/null)
 [ "$got" = "1,2,4,1,2,4" ] || good_why+=("want threads 1,2,4,1,2,4 in t.csv's rows, got '$got'")
 report "bench: --threads 1..2,4 runs 1, 2 and 4 threads, interleaved"
 
-# A tiny real run: 2 counts x 2 IP x 2 storage x 2 repeats = 16 runs.
+# A tiny real run: 2 counts x 2 IP x 2 storage x 2 layouts x 2 repeats =
+# 32 runs (both layouts by default), one final hash per count.
 rm -f "$tmp"/a.* "$tmp"/*.tmp
 good "bench tiny run" bench --entities 5000,6000 --frames 30 --repeat 2 --threads 2 --quiet \
     --csv "$tmp/a.csv" --json "$tmp/a.json"
@@ -562,7 +579,7 @@ else
     csv_why=$(awk -F, '
         NR == 1 {
             for (i = 1; i <= NF; i++) col[$i] = i
-            split("count inner_parallelism storage repeat frames final_hash hash_frame100 half_dead_frame hash_half_dead", want, " ")
+            split("count inner_parallelism storage layout systems repeat frames final_hash hash_frame100 half_dead_frame hash_half_dead", want, " ")
             for (k in want) if (!(want[k] in col)) { print "no column " want[k]; bad = 1 }
             if (bad) exit
             next
@@ -572,11 +589,13 @@ else
             if (NR == 2) fields = NF
             rows++
             c = $col["count"]
-            key = c "," $col["inner_parallelism"] "," $col["storage"] "," $col["repeat"]
+            key = c "," $col["inner_parallelism"] "," $col["storage"] "," $col["layout"] "," $col["repeat"]
             if (key in seen) print "configuration " key " twice"
             seen[key] = 1
             ip[$col["inner_parallelism"]] = 1
             st[$col["storage"]] = 1
+            lay[$col["layout"]] = 1
+            if ($col["systems"] != "all") print "row " NR - 1 ": systems " $col["systems"] ", not all"
             if ($col["frames"] != 30) print "row " NR - 1 ": frames " $col["frames"] ", not 30"
             if (!(c in hash)) hash[c] = $col["final_hash"]
             else if (hash[c] != $col["final_hash"])
@@ -585,14 +604,15 @@ else
         }
         END {
             if (bad) exit
-            if (rows != 16) print rows " rows, not 16"
+            if (rows != 32) print rows " rows, not 32"
             if (!("5000" in hash) || !("6000" in hash)) print "counts are not 5000 and 6000"
             if (!("on" in ip) || !("off" in ip)) print "inner_parallelism is not on and off"
             if (!("fixed" in st) || !("dynamic" in st)) print "storage is not fixed and dynamic"
+            if (!("soa" in lay) || !("thesis" in lay)) print "layout is not soa and thesis"
         }' "$tmp/a.csv" | head -n 5 | paste -sd ';')
     [ -z "$csv_why" ] || good_why+=("$csv_why")
 fi
-report "bench tiny run: CSV header + 16 rows, one hash per count, frames 30"
+report "bench tiny run: CSV header + 32 rows (both layouts), one hash per count, frames 30"
 
 good_why=()
 if ! command -v python3 >/dev/null 2>&1; then
@@ -602,9 +622,9 @@ elif ! python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/a.json" 
 else
     runs=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["runs"]))' \
         "$tmp/a.json" 2>&1)
-    [ "$runs" = 16 ] || good_why+=("runs: $runs, not 16")
+    [ "$runs" = 32 ] || good_why+=("runs: $runs, not 32")
 fi
-report "bench tiny run: JSON valid with 16 runs"
+report "bench tiny run: JSON valid with 32 runs"
 
 # --cpu-probe (default on): every CPU the bench may use, before the runs
 # and after each of the 2 repeats ("after" is the last), each speed of
@@ -654,9 +674,10 @@ report "bench tiny run: no *.tmp left"
 
 # Counts as people type them: 2k, 1.5e3, 2_500, and 1e1 frames.
 good "bench --entities 2k,1.5e3,2_500 --frames 1e1" bench --entities 2k,1.5e3,2_500 \
-    --frames 1e1 --repeat 1 --threads 2 --inner-parallelism on --storage fixed --quiet \
+    --frames 1e1 --repeat 1 --threads 2 --inner-parallelism on --storage fixed --layout soa --quiet \
     --csv "$tmp/n.csv"
-rows=$(awk -F, 'NR > 1 { print $1 ":" $7 }' "$tmp/n.csv" 2>/dev/null | paste -sd ' ')
+rows=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "frames") f = i; next }
+    { print $1 ":" $f }' "$tmp/n.csv" 2>/dev/null | paste -sd ' ')
 [ "$rows" = "2000:10 1500:10 2500:10" ] || good_why+=("counts:frames rows '$rows'")
 report "bench --entities 2k,1.5e3,2_500 --frames 1e1: 2000, 1500, 2500 particles, 10 frames"
 
@@ -670,16 +691,66 @@ good_why=()
 [ "$rc" -eq 0 ] || good_why+=("exit status $rc, not 0")
 [ "$(cat "$err")" = "particles bench: left out, for the window only: --vsync off --siz=800x600 --screenshot x.png" ] ||
     good_why+=("stderr is '$(show "$err")'")
-rows=$(awk -F, 'NR > 1 { print $1 "," $2 "," $3 }' "$tmp/w.csv" 2>/dev/null | sort | paste -sd ' ')
-[ "$rows" = "300,off,fixed 300,on,fixed" ] || good_why+=("runs: '$rows'")
+rows=$(awk -F, 'NR > 1 { print $1 "," $2 "," $3 "," $4 }' "$tmp/w.csv" 2>/dev/null | sort | paste -sd ' ')
+[ "$rows" = "300,off,fixed,soa 300,off,fixed,thesis 300,on,fixed,soa 300,on,fixed,thesis" ] ||
+    good_why+=("runs: '$rows'")
 report "bench --window-args: the window's flags left out and named, the rest run once"
 
 # "both" in the bench's lists, as its --help offers.
-good "bench --inner-parallelism both --storage both" bench --inner-parallelism both \
-    --storage both --entities 300 --frames 3 --repeat 1 --threads 2 --quiet --csv "$tmp/b.csv"
-rows=$(awk -F, 'NR > 1 { print $2 "," $3 }' "$tmp/b.csv" 2>/dev/null | sort | paste -sd ' ')
-[ "$rows" = "off,dynamic off,fixed on,dynamic on,fixed" ] || good_why+=("configurations: '$rows'")
-report "bench --inner-parallelism both --storage both: the four configurations"
+good "bench --inner-parallelism both --storage both --layout both" bench --inner-parallelism both \
+    --storage both --layout both --entities 300 --frames 3 --repeat 1 --threads 2 --quiet \
+    --csv "$tmp/b.csv"
+rows=$(awk -F, 'NR > 1 { print $2 "," $3 "," $4 }' "$tmp/b.csv" 2>/dev/null | sort | paste -sd ' ')
+[ "$rows" = "off,dynamic,soa off,dynamic,thesis off,fixed,soa off,fixed,thesis on,dynamic,soa on,dynamic,thesis on,fixed,soa on,fixed,thesis" ] ||
+    good_why+=("configurations: '$rows'")
+report "bench --inner-parallelism both --storage both --layout both: the eight configurations"
+
+# The layouts store the components apart or interleaved: the same state.
+# Past frame 100 with particles alive, soa and thesis agree on every hash,
+# the tables compare them (Table 3) and the determinism check covers both.
+good "bench --layout soa,thesis --frames 110" bench --layout soa,thesis --entities 3000 \
+    --frames 110 --repeat 1 --threads 2 --inner-parallelism on --storage fixed,dynamic \
+    --cpu-probe 0 --csv "$tmp/l.csv" --json "$tmp/l.json"
+hashes=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { print $c["layout"] " " $c["hash_frame100"] " " $c["final_hash"] }' "$tmp/l.csv" 2>/dev/null)
+[ "$(echo "$hashes" | awk '{ print $1 }' | sort | paste -sd ' ')" = "soa soa thesis thesis" ] ||
+    good_why+=("layouts in l.csv: '$hashes'")
+[ "$(echo "$hashes" | awk 'length($2) == 16 { print $2 " " $3 }' | sort -u | wc -l)" -eq 1 ] ||
+    good_why+=("the hashes differ across layouts (or are missing): '$hashes'")
+grep -q '^Table 3. Layout: ' "$out" || good_why+=("no Table 3")
+[ "$(grep -cE '^ +3000  on   (fixed|dynamic) .* \| +[0-9.]+ +[0-9.]+ +[-+][0-9.]+ %$' "$out")" -eq 2 ] ||
+    good_why+=("Table 3 lacks a row per storage: '$(grep -A4 '^Table 3' "$out" | tr '\n' '|')'")
+grep -q '^determinism: OK: .* its 4 run(s) (every IP, storage, layout,' "$out" ||
+    good_why+=("the determinism line is '$(grep '^determinism' "$out")'")
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+assert d["options"]["layout"] == ["soa", "thesis"], d["options"]
+assert sorted(r["layout"] for r in d["runs"]) == ["soa", "soa", "thesis", "thesis"]
+assert sorted(r["layout"] for r in d["summary"]) == ["soa", "soa", "thesis", "thesis"]' \
+    "$tmp/l.json" 2>/dev/null || good_why+=("l.json lacks the layouts")
+report "bench --layout soa,thesis: the same hashes in both layouts, Table 3, the JSON's layout"
+
+# --systems: only the systems listed run; the others take no time.
+good "bench --systems collision" bench --systems collision --entities 3000 --frames 20 \
+    --repeat 1 --threads 2 --inner-parallelism on --storage fixed --layout soa --cpu-probe 0 \
+    --csv "$tmp/s.csv" --json "$tmp/s.json"
+grep -qxF "systems: collision (the others disabled from the first frame: --systems)" "$out" ||
+    good_why+=("no systems line under the header")
+head=$(grep -A1 '^Per system' "$out" | tail -n 1)
+[[ $head == *" collision "* ]] && [[ $head != *velocity* ]] && [[ $head != *render* ]] ||
+    good_why+=("the per-system table's head is '$head'")
+sys_why=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { if ($c["systems"] != "collision") print "systems " $c["systems"]
+      if (!($c["ms_collision"] > 0)) print "ms_collision " $c["ms_collision"]
+      split("acceleration velocity keep_in_bounds spatial_partition solve_contacts render life fade", o, " ")
+      for (k in o) if ($c["ms_" o[k]] != 0) print "ms_" o[k] " " $c["ms_" o[k]] }
+    END { if (NR != 2) print NR - 1 " rows" }' "$tmp/s.csv" 2>&1 | paste -sd ';')
+[ -z "$sys_why" ] || good_why+=("s.csv: $sys_why")
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+assert d["options"]["systems"] == ["collision"], d["options"]
+ms = d["runs"][0]["systems_ms"]
+assert ms["collision"] > 0 and all(v == 0 for k, v in ms.items() if k != "collision"), ms' \
+    "$tmp/s.json" 2>/dev/null || good_why+=("s.json: systems not [\"collision\"] or other systems timed")
+report "bench --systems collision: the systems line, the CSV/JSON systems field, only collision timed"
 
 good "bench --help documents the seed range and the exit statuses" bench --help
 for word in 2147483646 "chart failed (CSV and JSON were written)" "128+N" "half of them have died"; do

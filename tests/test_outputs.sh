@@ -44,7 +44,7 @@ check() {
     if [ ${#why[@]} -eq 0 ]; then ok "$name"; else local IFS=';'; fail "$name" "${why[*]}"; fi
 }
 
-tiny=(bench --entities 300 --frames 5 --repeat 1 --threads 2 --inner-parallelism on
+tiny=(bench --entities 300 --frames 5 --repeat 1 --threads 2 --inner-parallelism on --layout soa
     --storage dynamic --quiet)
 
 # Files under $tmp (hidden ones too) but the scratch ones: to spot a
@@ -208,7 +208,7 @@ fi
 cd "$tmp" || exit 2
 
 # ---- signals during a long run -----------------------------------------------
-long=(bench --entities 20000 --repeat 1000 --threads 2 --inner-parallelism on --storage dynamic
+long=(bench --entities 20000 --repeat 1000 --layout soa --threads 2 --inner-parallelism on --storage dynamic
     --quiet)
 for sig in TERM INT HUP; do
     rm -rf w && mkdir w && cd w || exit 2
@@ -242,7 +242,7 @@ done
 # ---- one output that cannot be put in place: the others keep their content ---
 rm -rf w && mkdir w && cd w || exit 2
 echo oldcsv >out.csv && echo oldjson >out.json
-"$bin" bench --entities 20000 --repeat 20 --frames 60 --threads 2 --inner-parallelism on \
+"$bin" bench --entities 20000 --repeat 20 --layout soa --frames 60 --threads 2 --inner-parallelism on \
     --storage dynamic --quiet --csv out.csv --json out.json >../o 2>../e &
 pid=$!
 for _ in $(seq 1 400); do # staged (bounded), then out.json becomes a directory
@@ -267,7 +267,7 @@ rm -rf w && mkdir w && cd w || exit 2
 # 32 counts x 4 configurations: a JSON of ~170 KiB, more than a pipe
 # holds, so the writer meets the closed pipe whatever the timing.
 counts=$(seq -s, 100 131)
-"$bin" bench --entities "$counts" --frames 2 --repeat 1 --threads 1 --fixed-limit 200 \
+"$bin" bench --entities "$counts" --frames 2 --repeat 1 --layout soa --threads 1 --fixed-limit 200 \
     --quiet --json - --csv out.csv 2>../e | head -c 10 >head.out
 rc=${PIPESTATUS[0]}
 check "--json - | head -c 10: an orderly stop, the other files written" \
@@ -276,7 +276,7 @@ check "--json - | head -c 10: an orderly stop, the other files written" \
     "$([ -s ../e ] && echo "stderr: $(head -c 200 ../e)")" \
     "$([ "$(csv_rows out.csv)" = 128 ] || echo 'out.csv not written')" \
     "$([ "$(ls -A | tr '\n' ' ')" = "head.out out.csv " ] || echo "files now: $(ls -A | tr '\n' ' ')")"
-"$bin" bench --entities 300 --frames 5 --repeat 1 --threads 2 --csv out.csv 2>../e | head -c 10 >head.out
+"$bin" bench --entities 300 --frames 5 --repeat 1 --layout soa --threads 2 --csv out.csv 2>../e | head -c 10 >head.out
 rc=${PIPESTATUS[0]}
 check "bench tables | head -c 10: exit 0 or 141, files written, no message" \
     "$([ $rc -eq 0 ] || [ $rc -eq 141 ] || echo "exit $rc")" \
@@ -286,7 +286,7 @@ check "bench tables | head -c 10: exit 0 or 141, files written, no message" \
 cd "$tmp" || exit 2
 
 rm -rf w && mkdir w && cd w || exit 2
-"$bin" bench --entities 300 --frames 5 --repeat 1 --threads 2 --csv out.csv >&- 2>../e
+"$bin" bench --entities 300 --frames 5 --repeat 1 --layout soa --threads 2 --csv out.csv >&- 2>../e
 r1=$?
 "$bin" "${tiny[@]}" --csv out2.csv >&- 2>../e2
 r2=$?
@@ -295,7 +295,7 @@ check "stdout closed (>&-): an error before any run; with --quiet the files are 
     "$([ -e out.csv ] && echo 'out.csv written although the run was refused')" \
     "$([ $r2 -eq 0 ] && [ "$(csv_rows out2.csv)" = 1 ] || echo "--quiet: exit $r2, out2.csv: $(head -c 80 out2.csv 2>/dev/null)")"
 if [ -w /dev/full ]; then
-    "$bin" bench --entities 300 --frames 5 --repeat 1 --threads 2 --csv out3.csv >/dev/full 2>../e
+    "$bin" bench --entities 300 --frames 5 --repeat 1 --layout soa --threads 2 --csv out3.csv >/dev/full 2>../e
     rc=$?
     check "stdout full (/dev/full): exit 1 naming standard output" \
         "$([ $rc -eq 1 ] && grep -q 'standard output' ../e || echo "exit $rc: $(head -c 200 ../e)")"

@@ -107,8 +107,8 @@ import json, sys
 for r in json.load(open(sys.argv[1]))["runs"]:
     if r["repeat"] == 1:
         t = r["threads"]
-        print("%d particles, IP %s, %s, %d thread%s" % (r["count"], r["inner_parallelism"],
-              r["storage"], t, "" if t == 1 else "s"))' "$1"
+        print("%d particles, IP %s, %s, %s, %d thread%s" % (r["count"], r["inner_parallelism"],
+              r["storage"], r["layout"], t, "" if t == 1 else "s"))' "$1"
 }
 
 # The checker catches what it is there to catch: an edge out of order, two
@@ -142,9 +142,10 @@ PY
 }
 
 run_bench() {
-    base=("$bin" bench --threads 2 --cpu-probe 0)
+    base=("$bin" bench --threads 2 --cpu-probe 0 --layout soa)
     # Four configurations, two repeats: the first repeat of each traced.
     "$bin" bench --entities 20000 --inner-parallelism on,off --storage fixed,dynamic --threads 3 \
+        --layout soa \
         --repeat 2 --frames 6 --cpu-probe 0 --quiet --trace-frames 2:5 --trace "$tmp/t.json" \
         --json "$tmp/j.json" 2>"$tmp/err"
     local rc=$?
@@ -167,10 +168,10 @@ assert steps and all(list(e["args"]["systems"]) == j["systems"] for e in steps),
 
     echo old >"$tmp/d.json"
     traced "default frames 1:5, the old file replaced" "$tmp/d.json" 1:5 3000 \
-        "3000 particles, IP on, fixed, 2 threads" --entities 3000 --inner-parallelism on \
+        "3000 particles, IP on, fixed, soa, 2 threads" --entities 3000 --inner-parallelism on \
         --storage fixed --frames 7 --repeat 1 --quiet --trace "$tmp/d.json"
     traced "--trace - writes the trace on standard output" "$tmp/out" 3:3 3000 \
-        "3000 particles, IP off, dynamic, 2 threads" --entities 3000 --inner-parallelism off \
+        "3000 particles, IP off, dynamic, soa, 2 threads" --entities 3000 --inner-parallelism off \
         --storage dynamic --frames 3 --repeat 1 --trace - --trace-frames 3:3
 
     # A run that ends before frame A: one note (the second repeat is not
@@ -178,8 +179,8 @@ assert steps and all(list(e["args"]["systems"]) == j["systems"] for e in steps),
     "${base[@]}" --entities 100 --inner-parallelism on --storage fixed --repeat 2 --quiet \
         --trace "$tmp/early.json" --trace-frames 5000:5001 2>"$tmp/err"
     ended_early "a run that ends before frame A: one note, a trace with no frames" $? \
-        "$tmp/early.json" "100 particles, IP on, fixed, 2 threads" \
-        '^particles bench: note: --trace: 100 particles, IP on, fixed, 2 threads ended after frame [0-9]+, before frame 5000 of --trace-frames 5000:5001: none of its frames traced$'
+        "$tmp/early.json" "100 particles, IP on, fixed, soa, 2 threads" \
+        '^particles bench: note: --trace: 100 particles, IP on, fixed, soa, 2 threads ended after frame [0-9]+, before frame 5000 of --trace-frames 5000:5001: none of its frames traced$'
 
     base+=(--entities 3000 --frames 20 --repeat 1 --quiet)
     local k=(--trace "$tmp/keep.png")

@@ -12,8 +12,8 @@
 # with none of the thesis's purples, cell shows the grid's many colours,
 # and bad --color and --zoom values are refused in one line. A spray on a
 # zoomed view lands under the pointer, Z shows the whole world again, and
-# + at the most workers says why, and key 5 switches collision off with
-# the run going on. Prints one line per case, exits 1 if any failed.
+# + at the most workers says why, key 5 switches collision off with
+# the run going on, and --layout thesis runs and draws the particles. Prints one line per case, exits 1 if any failed.
 set -u
 
 if [ $# -ne 2 ] || [ ! -x "$1" ] || [ ! -x "$2" ]; then
@@ -67,6 +67,19 @@ shot cell --threads 2 --color cell
 read -r th_hues th_sat th_purple < <("$probe" "$tmp/thesis.png" hues "${area[@]}")
 read -r sp_hues sp_sat sp_purple < <("$probe" "$tmp/speed.png" hues "${area[@]}")
 read -r ce_hues ce_sat _ < <("$probe" "$tmp/cell.png" hues "${area[@]}")
+# --layout thesis: the components interleaved; the window runs its frames
+# and draws the particles with their own colours (purples among them, as
+# with the default layout). The state's equality across layouts is the
+# bench's to check (test_cli.sh): two windows' pictures of one run differ
+# by some pixels.
+shot layout --threads 2 --layout thesis
+read -r la_hues la_sat la_purple < <("$probe" "$tmp/layout.png" hues "${area[@]}")
+if grep -qE '^frames 10, ' "$out" && [ "${la_sat:-0}" -gt 10000 ] &&
+    [ "${la_purple:-0}" -gt 1000 ]; then
+    ok "--layout thesis --frames 10: $la_sat coloured pixels, $la_purple purple (soa: $th_sat, $th_purple)"
+else
+    fail "--layout thesis --frames 10" "stdout '$(head -c 200 "$out")', ${la_sat:-?} coloured pixels, ${la_purple:-?} purple; $(head -c 300 "$err")"
+fi
 # The thesis's random colours hold purples; the speed ramp has none.
 if [ "${th_purple:-0}" -gt 1000 ] && [ "${sp_sat:-0}" -gt 10000 ] &&
     [ "${sp_purple:-1}" -lt $((sp_sat / 200)) ]; then

@@ -13,6 +13,18 @@
 const char *const APP_COLOR_NAMES[4] = {"thesis", "speed", "worker", "cell"};
 static const char *const OFF_ON[] = {"off", "on"};
 static const char *const STORAGES[] = {"dynamic", "fixed"}; /* ecs_storage order */
+static const char *const LAYOUTS[] = {"soa", "thesis"};      /* sim_layout order */
+const char *const APP_SYSTEM_NAMES[SIM_SYSTEM_COUNT] = {
+    [SIM_S_ACCELERATION] = "acceleration",
+    [SIM_S_VELOCITY] = "velocity",
+    [SIM_S_KEEP_IN_BOUNDS] = "keep_in_bounds",
+    [SIM_S_SPATIAL_PARTITION] = "spatial_partition",
+    [SIM_S_COLLISION] = "collision",
+    [SIM_S_SOLVE_CONTACTS] = "solve_contacts",
+    [SIM_S_RENDER] = "render",
+    [SIM_S_LIFE] = "life",
+    [SIM_S_FADE] = "fade",
+};
 static const char *const DRAWS[] = {"points", "quads"};
 static const char *const AUTO_OFF_ON[] = {"auto", "off", "on"};
 static const char *const PNG[] = {".png"};
@@ -163,6 +175,42 @@ static bool parse_trace_frames(const char *prog, const char *arg, app_options *o
     return true;
 }
 
+/* --systems a,b: names of APP_SYSTEM_NAMES, each once, not empty. */
+static bool parse_systems(const char *prog, const char *arg, app_options *o)
+{
+    char allowed[256] = "";
+    for (uint32_t k = 0; k < SIM_SYSTEM_COUNT; k++) {
+        size_t used = strlen(allowed);
+        snprintf(allowed + used, sizeof allowed - used, "%s%s", k ? ", " : "", APP_SYSTEM_NAMES[k]);
+    }
+    bool on[SIM_SYSTEM_COUNT] = {false};
+    for (const char *s = arg;; s++) {
+        size_t len = strcspn(s, ",");
+        uint32_t k = 0;
+        while (k < SIM_SYSTEM_COUNT &&
+               (strlen(APP_SYSTEM_NAMES[k]) != len || strncmp(APP_SYSTEM_NAMES[k], s, len) != 0))
+            k++;
+        if (len == 0) {
+            app_error(prog, "--systems: empty item in '%s'", arg);
+            return false;
+        }
+        if (k == SIM_SYSTEM_COUNT) {
+            app_error(prog, "--systems: '%.*s' is not a system; give some of %s, comma-separated",
+                      (int)len, s, allowed);
+            return false;
+        }
+        if (on[k]) {
+            app_error(prog, "--systems: '%.*s' is listed twice", (int)len, s);
+            return false;
+        }
+        on[k] = true;
+        s += len;
+        if (*s == '\0') break;
+    }
+    memcpy(o->system_on, on, sizeof on);
+    return true;
+}
+
 /* ---- the table ------------------------------------------------------------ */
 
 #define WORDS(w) .words = (w), .word_n = sizeof(w) / sizeof((w)[0])
@@ -178,6 +226,10 @@ const app_flag APP_FLAGS[] = {
     {"storage", "KIND", APP_BOTH, APP_WORDS, AT(sim.storages), AT(sim.storage_n), WORDS(STORAGES),
      .help = "the ECS's component storage: fixed (at most --fixed-limit entities) or dynamic "
              "(grows by doubling); the bench: fixed, dynamic, or both (= fixed,dynamic)"},
+    {"layout", "LAYOUT", APP_BOTH, APP_WORDS, AT(sim.layouts), AT(sim.layout_n), WORDS(LAYOUTS),
+     .help = "how the particles' components are stored: soa (a column per component) or "
+             "thesis (circle and color interleaved in one group, as the thesis); the state is "
+             "the same in both; the bench: soa, thesis, or both (= thesis,soa)"},
     {"threads", "N", APP_BOTH, APP_COUNTS, AT(sim.threads), AT(sim.thread_n), 1u, APP_MAX_THREADS,
      .ranges = true,
      .help = "threads that step the simulation, the caller included, {lo}..{hi} (default: the "
@@ -250,6 +302,12 @@ const app_flag APP_FLAGS[] = {
      .parse = parse_trace_frames,
      .help = "the steps --trace keeps, 1-based, A through B, 1 <= A <= B, at most {hi} "
              "(default 1:5); with --frames N, B <= N (the default stops at N)"},
+    {"systems", "LIST", APP_BENCH, APP_CUSTOM, .parse = parse_systems,
+     .help = "run only these systems each frame, the others disabled from the first frame: "
+             "names comma-separated, each once, of acceleration, velocity, keep_in_bounds, "
+             "spatial_partition, collision, solve_contacts, render, life, fade (default: all); "
+             "the state then differs from a run of all; without life no particle dies, so "
+             "--frames is needed"},
     {"print-dag", NULL, APP_BENCH, APP_SWITCH, AT(print_dag),
      .help = "print the system DAG as Graphviz dot and exit; takes no other option"},
     {"window-args", NULL, APP_BENCH, APP_SWITCH, AT(window_args),

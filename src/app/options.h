@@ -55,6 +55,8 @@ typedef struct app_sim_options {
     uint32_t ip_n;
     uint32_t storages[2]; /* ecs_storage values, in the order given */
     uint32_t storage_n;
+    uint32_t layouts[2]; /* sim_layout values, in the order given */
+    uint32_t layout_n;
     uint32_t threads[APP_MAX_LIST]; /* threads, the caller included, in the order given */
     uint32_t thread_n;
     uint32_t seed;
@@ -79,6 +81,7 @@ typedef struct app_options {
     const char *compare;            /* a later --json, compared with the baseline */
     bool quiet, print_dag, weak;    /* weak: particles and world grow with the threads */
     bool window_args;               /* the window's command line, run headless */
+    bool system_on[SIM_SYSTEM_COUNT]; /* --systems: those that run (all unless given) */
     char left_out[256];             /* window_args: the window's flags as given */
     /* the window's */
     uint32_t threads_max;           /* the most `+` may reach: max(threads, online CPUs) */
@@ -133,6 +136,9 @@ extern const uint32_t APP_FLAG_COUNT;
 
 /* The --color words, in window_color order. */
 extern const char *const APP_COLOR_NAMES[4];
+/* The systems' names, in enum sim_system order (as ecs_system_stats_get
+ * names them). */
+extern const char *const APP_SYSTEM_NAMES[SIM_SYSTEM_COUNT];
 
 /* The number of online CPUs, at least 1 and at most APP_MAX_THREADS. */
 uint32_t app_online_cpus(void);

@@ -120,8 +120,7 @@ static int write_outputs(bench_outputs *b, const bench_set *s, bool deterministi
 static void print_report(const bench_set *s)
 {
     bench_print_header(s);
-    bench_print_table1(s);
-    bench_print_table2(s);
+    bench_print_tables(s);
     bench_print_breakdown(s);
     bench_print_scaling(s);
 }

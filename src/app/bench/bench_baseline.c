@@ -26,9 +26,7 @@ static bool bench_samples_by_threads(uint32_t threads_a, uint32_t threads_b)
 static int bench_samples_find(const bench_samples *b, const bench_config *c, bool by_threads)
 {
     for (uint32_t i = 0; i < b->cfg_n; i++)
-        if (b->cfg[i].count == c->count && b->cfg[i].ip_on == c->ip_on &&
-            b->cfg[i].storage == c->storage && (!by_threads || b->cfg[i].threads == c->threads))
-            return (int)i;
+        if (bench_config_same(&b->cfg[i], c, by_threads)) return (int)i;
     return -1;
 }
 
@@ -64,9 +62,10 @@ bool bench_samples_of_set(bench_samples *b, const bench_set *s)
     b->opts = (bench_sample_opts){o->sim.thread_n == 1 ? o->sim.threads[0] : 0u, o->frames,
                                   o->sim.seed,
                                   o->sim.world_w ? o->sim.world_w : (uint32_t)d.world_w,
-                                  o->sim.world_w ? o->sim.world_h : (uint32_t)d.world_h, ""};
+                                  o->sim.world_w ? o->sim.world_h : (uint32_t)d.world_h, "", ""};
     snprintf(b->opts.kernel, sizeof b->opts.kernel, "%s",
              sim_kernel_name(sim_kernel_resolve(o->sim.kernel)));
+    bench_systems_name(b->opts.systems, sizeof b->opts.systems, o);
     for (uint32_t r = 0; r < o->repeat; r++)
         for (uint32_t c = 0; c < s->cfg_n; c++)
             if (!add_sample(b, &s->cfgs[c], bench_set_run(s, r, c)->total_ms)) {
@@ -151,12 +150,21 @@ static bool read_run(const cJSON *r, uint32_t threads, bench_config *c, double *
         return false;
     if (c->threads == 0) return false; /* several thread counts: each run names its own */
     const char *ip = str_of(r, "inner_parallelism"), *st = str_of(r, "storage");
+    const char *layout = str_of(r, "layout");
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(r, "total_ms");
     if (!u32_of(r, "count", ECS_MAX_ENTITIES, &c->count) || c->count == 0 || !ip || !st ||
         !cJSON_IsNumber(t) || !(t->valuedouble > 0.0 && t->valuedouble <= TOTAL_MS_MAX))
         return false;
     if (strcmp(ip, "on") && strcmp(ip, "off")) return false;
     if (strcmp(st, "fixed") && strcmp(st, "dynamic")) return false;
+    /* No layout: a run of the one layout there was, soa. */
+    c->layout = SIM_LAYOUT_SOA;
+    if (cJSON_GetObjectItemCaseSensitive(r, "layout")) {
+        if (!layout) return false;
+        for (c->layout = 0; c->layout < SIM_LAYOUT_COUNT; c->layout++)
+            if (strcmp(layout, sim_layout_name(c->layout)) == 0) break;
+        if (c->layout == SIM_LAYOUT_COUNT) return false;
+    }
     c->ip_on = strcmp(ip, "on") == 0;
     c->storage = strcmp(st, "fixed") == 0 ? ECS_STORAGE_FIXED : ECS_STORAGE_DYNAMIC;
     *ms = t->valuedouble;
@@ -178,6 +186,19 @@ static bool read_opts(const cJSON *o, bench_sample_opts *out)
         !u32_in(w0, UINT32_MAX, &out->world_w) || !u32_in(w1, UINT32_MAX, &out->world_h))
         return false;
     snprintf(out->kernel, sizeof out->kernel, "%s", kernel);
+    /* "systems": the names that ran; none given: all of them. */
+    const cJSON *sys = cJSON_GetObjectItemCaseSensitive(o, "systems"), *name;
+    snprintf(out->systems, sizeof out->systems, "all");
+    if (!sys) return true;
+    if (!cJSON_IsArray(sys)) return false;
+    char list[sizeof out->systems] = "";
+    int n = 0;
+    cJSON_ArrayForEach(name, sys) {
+        if (!cJSON_IsString(name)) return false;
+        size_t used = strlen(list);
+        snprintf(list + used, sizeof list - used, "%s%s", n++ ? "," : "", name->valuestring);
+    }
+    if (n < SIM_SYSTEM_COUNT) snprintf(out->systems, sizeof out->systems, "%s", list);
     return true;
 }
 
@@ -205,7 +226,7 @@ static const char *read_tree(const cJSON *root, bench_samples *b)
         double ms;
         if (!read_run(r, b->opts.threads, &c, &ms))
             return "a run lacks count, inner_parallelism, storage, threads or total_ms (a "
-                   "finite number of ms above 0)";
+                   "finite number of ms above 0), or names a layout other than soa and thesis";
         if (!add_sample(b, &c, ms))
             return "more runs of one configuration than --repeat allows, more configurations "
                    "than a run can have, or out of memory";
@@ -263,10 +284,11 @@ int bench_samples_load(bench_samples *b, const char *flag, const char *path)
 /* One line: none of base's configurations is among what is compared. */
 static bool no_match(const bench_samples *b, const char *flag, const char *what)
 {
+    char first[96];
+    bench_config_name(first, sizeof first, &b->cfg[0]);
     bench_error("%s %s: none of its configurations (particles, inner parallelism, storage, "
-                "threads; first %u, IP %s, %s, %u threads) is one of %s", flag, b->name,
-                (unsigned)b->cfg[0].count, bench_ip_name(b->cfg[0].ip_on),
-                bench_storage_name(b->cfg[0].storage), (unsigned)b->cfg[0].threads, what);
+                "layout, threads; first %u, %s) is one of %s", flag, b->name,
+                (unsigned)b->cfg[0].count, first, what);
     return false;
 }
 
@@ -274,15 +296,17 @@ bool bench_samples_match(const bench_samples *b, const char *flag, const bench_o
 {
     bool by_threads = bench_samples_by_threads(b->opts.threads,
                                                o->sim.thread_n == 1 ? o->sim.threads[0] : 0u);
-    for (uint32_t i = 0; i < o->sim.count_n; i++)
-        for (uint32_t k = 0; k < o->sim.ip_n; k++)
-            for (uint32_t m = 0; m < o->sim.storage_n; m++)
-                for (uint32_t t = 0; t < o->sim.thread_n; t++) {
-                    bench_config c = {o->sim.counts[i], o->sim.ip_on[k], o->sim.storages[m],
-                                      o->sim.threads[t]};
-                    if (bench_samples_find(b, &c, by_threads) >= 0) return true;
-                }
-    return no_match(b, flag, "this run's");
+    uint32_t n = bench_config_count(o);
+    bench_config *cfgs = malloc(n * sizeof *cfgs);
+    if (!cfgs) {
+        bench_error("%s %s: out of memory", flag, b->name);
+        return false;
+    }
+    bench_configs_of(o, cfgs);
+    bool found = false;
+    for (uint32_t c = 0; c < n && !found; c++) found = bench_samples_find(b, &cfgs[c], by_threads) >= 0;
+    free(cfgs);
+    return found || no_match(b, flag, "this run's");
 }
 
 bool bench_samples_overlap(const bench_samples *b, const char *flag, const bench_samples *cur)
@@ -341,14 +365,15 @@ static void differing(char *buf, size_t size, const bench_sample_opts *a,
     if (a->world_w != b->world_w || a->world_h != b->world_h)
         append(buf, size, "world %ux%u", (unsigned)a->world_w, (unsigned)a->world_h);
     if (strcmp(a->kernel, b->kernel) != 0) append(buf, size, "kernel %s", a->kernel);
+    if (strcmp(a->systems, b->systems) != 0) append(buf, size, "systems %s", a->systems);
 }
 
 static void print_line(const bench_samples *base, const bench_samples *cur, uint32_t c,
                        bool by_threads)
 {
     const bench_config *k = &cur->cfg[c];
-    printf("%9u  IP %-3s  %-7s  ", (unsigned)k->count, bench_ip_name(k->ip_on),
-           bench_storage_name(k->storage));
+    printf("%9u  IP %-3s  %-7s  %-6s  ", (unsigned)k->count, bench_ip_name(k->ip_on),
+           bench_storage_name(k->storage), sim_layout_name(k->layout));
     if (by_threads) printf("%3u threads  ", (unsigned)k->threads);
     int b = bench_samples_find(base, k, by_threads);
     if (b < 0) {
@@ -385,7 +410,7 @@ void bench_baseline_print(const bench_samples *base, const bench_samples *cur)
         printf("\nagainst the baseline %s", base->name);
     printf(" (total ms per run, medians; Mann-Whitney U test over the runs, two-sided, "
            "p < %.2f: beyond the noise):\n", BENCH_MWU_ALPHA);
-    char theirs[160], ours[160];
+    char theirs[400], ours[400];
     differing(theirs, sizeof theirs, &base->opts, &cur->opts);
     differing(ours, sizeof ours, &cur->opts, &base->opts);
     if (theirs[0])

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 uint32_t bench_base_threads(const bench_options *o)
 {
@@ -60,11 +61,55 @@ bool bench_world_check(const bench_options *o, uint32_t count, uint32_t threads,
     return true;
 }
 
+uint32_t bench_config_count(const bench_options *o)
+{
+    return o->sim.count_n * o->sim.ip_n * o->sim.storage_n * o->sim.layout_n * o->sim.thread_n;
+}
+
+void bench_configs_of(const bench_options *o, bench_config *out)
+{
+    const app_sim_options *m = &o->sim;
+    uint32_t c = 0;
+    for (uint32_t i = 0; i < m->count_n; i++)
+        for (uint32_t j = 0; j < m->ip_n; j++)
+            for (uint32_t k = 0; k < m->storage_n; k++)
+                for (uint32_t l = 0; l < m->layout_n; l++)
+                    for (uint32_t t = 0; t < m->thread_n; t++)
+                        out[c++] = (bench_config){m->counts[i], m->ip_on[j],
+                                                  (ecs_storage)m->storages[k],
+                                                  (sim_layout)m->layouts[l], m->threads[t]};
+}
+
+bool bench_config_same(const bench_config *a, const bench_config *b, bool by_threads)
+{
+    return a->count == b->count && a->ip_on == b->ip_on && a->storage == b->storage &&
+           a->layout == b->layout && (!by_threads || a->threads == b->threads);
+}
+
+void bench_config_name(char *buf, size_t size, const bench_config *c)
+{
+    snprintf(buf, size, "IP %s, %s, %s, %u thread%s", bench_ip_name(c->ip_on),
+             bench_storage_name(c->storage), sim_layout_name(c->layout), (unsigned)c->threads,
+             c->threads == 1u ? "" : "s");
+}
+
+void bench_systems_name(char *buf, size_t size, const bench_options *o)
+{
+    uint32_t on = 0;
+    buf[0] = '\0';
+    for (uint32_t k = 0; k < SIM_SYSTEM_COUNT; k++) {
+        if (!o->system_on[k]) continue;
+        size_t used = strlen(buf);
+        snprintf(buf + used, size - used, "%s%s", on++ ? "," : "", APP_SYSTEM_NAMES[k]);
+    }
+    if (on == SIM_SYSTEM_COUNT) snprintf(buf, size, "all");
+}
+
 bool bench_set_init(bench_set *s, const bench_options *o)
 {
     *s = (bench_set){.opt = o};
     bench_machine_read(&s->machine);
-    s->cfg_n = o->sim.count_n * o->sim.ip_n * o->sim.storage_n * o->sim.thread_n;
+    s->cfg_n = bench_config_count(o);
     s->cfgs = calloc(s->cfg_n, sizeof *s->cfgs);
     s->runs = calloc((size_t)s->cfg_n * o->repeat, sizeof *s->runs);
     s->sums = calloc(s->cfg_n, sizeof *s->sums);
@@ -73,13 +118,7 @@ bool bench_set_init(bench_set *s, const bench_options *o)
         bench_set_free(s);
         return false;
     }
-    uint32_t c = 0;
-    for (uint32_t i = 0; i < o->sim.count_n; i++)
-        for (uint32_t j = 0; j < o->sim.ip_n; j++)
-            for (uint32_t k = 0; k < o->sim.storage_n; k++)
-                for (uint32_t t = 0; t < o->sim.thread_n; t++)
-                    s->cfgs[c++] = (bench_config){o->sim.counts[i], o->sim.ip_on[j],
-                                                  o->sim.storages[k], o->sim.threads[t]};
+    bench_configs_of(o, s->cfgs);
     return true;
 }
 
@@ -102,15 +141,10 @@ const bench_result *bench_set_run(const bench_set *s, uint32_t repeat, uint32_t 
     return &s->runs[(size_t)repeat * s->cfg_n + cfg];
 }
 
-int bench_set_find(const bench_set *s, uint32_t count, bool ip_on, ecs_storage storage,
-                   uint32_t threads)
+int bench_set_find(const bench_set *s, const bench_config *k)
 {
-    for (uint32_t c = 0; c < s->cfg_n; c++) {
-        const bench_config *k = &s->cfgs[c];
-        if (k->count == count && k->ip_on == ip_on && k->storage == storage &&
-            k->threads == threads)
-            return (int)c;
-    }
+    for (uint32_t c = 0; c < s->cfg_n; c++)
+        if (bench_config_same(&s->cfgs[c], k, true)) return (int)c;
     return -1;
 }
 

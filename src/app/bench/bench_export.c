@@ -20,7 +20,7 @@
 
 static void csv_head(FILE *f, const bench_set *s)
 {
-    fprintf(f, "count,inner_parallelism,storage,threads,repeat,seed,frames,total_ms,spawn_ms,"
+    fprintf(f, "count,inner_parallelism,storage,layout,threads,systems,repeat,seed,frames,total_ms,spawn_ms,"
                "step_mean_ms,step_p99_ms,contacts_per_frame,peak_rss_mib,hash_frame%u,half_dead_frame,"
                "hash_half_dead,final_hash",
             BENCH_CHECK_FRAME);
@@ -32,9 +32,12 @@ static void csv_row(FILE *f, const bench_set *s, uint32_t r, uint32_t c)
 {
     const bench_config *k = &s->cfgs[c];
     const bench_result *x = bench_set_run(s, r, c);
-    fprintf(f, "%u,%s,%s,%u,%u,%u,%llu,%.3f,%.3f,%.4f,%.4f,%.1f,%.2f,", (unsigned)k->count,
-            bench_ip_name(k->ip_on), bench_storage_name(k->storage), (unsigned)k->threads,
-            (unsigned)x->repeat, (unsigned)s->opt->sim.seed, (unsigned long long)x->frames,
+    char systems[160];
+    bench_systems_name(systems, sizeof systems, s->opt);
+    for (char *p = systems; *p; p++) *p = *p == ',' ? '+' : *p; /* one field of the row */
+    fprintf(f, "%u,%s,%s,%s,%u,%s,%u,%u,%llu,%.3f,%.3f,%.4f,%.4f,%.1f,%.2f,", (unsigned)k->count,
+            bench_ip_name(k->ip_on), bench_storage_name(k->storage), sim_layout_name(k->layout),
+            (unsigned)k->threads, systems, (unsigned)x->repeat, (unsigned)s->opt->sim.seed, (unsigned long long)x->frames,
             x->total_ms, x->spawn_ms, x->step_mean_ms, x->step_p99_ms, x->contacts_per_frame,
             x->peak_rss_mib);
     if (x->has_check) fprintf(f, "%016llx", (unsigned long long)x->check_hash);
@@ -86,6 +89,12 @@ static void json_options(FILE *f, const bench_options *o)
     fprintf(f, "], \"storage\": [");
     for (uint32_t i = 0; i < o->sim.storage_n; i++)
         fprintf(f, "%s\"%s\"", i ? ", " : "", bench_storage_name(o->sim.storages[i]));
+    fprintf(f, "], \"layout\": [");
+    for (uint32_t i = 0; i < o->sim.layout_n; i++)
+        fprintf(f, "%s\"%s\"", i ? ", " : "", sim_layout_name((sim_layout)o->sim.layouts[i]));
+    fprintf(f, "], \"systems\": [");
+    for (uint32_t k = 0, n = 0; k < SIM_SYSTEM_COUNT; k++)
+        if (o->system_on[k]) fprintf(f, "%s\"%s\"", n++ ? ", " : "", APP_SYSTEM_NAMES[k]);
     const sim_params d = sim_default_params();
     /* One thread count: a number, as before lists; several: a list. */
     fprintf(f, "], \"threads\": %s", o->sim.thread_n > 1 ? "[" : "");
@@ -178,9 +187,9 @@ static void json_config(FILE *f, const bench_set *s, const bench_config *k)
 {
     bench_world w = bench_world_of(s->opt, k->count, k->threads);
     fprintf(f, "\"count\": %u, \"inner_parallelism\": \"%s\", \"storage\": \"%s\", "
-               "\"threads\": %u, \"particles\": %u, \"world\": [%u, %u]",
+               "\"layout\": \"%s\", \"threads\": %u, \"particles\": %u, \"world\": [%u, %u]",
             (unsigned)k->count, bench_ip_name(k->ip_on), bench_storage_name(k->storage),
-            (unsigned)k->threads, (unsigned)w.particles, (unsigned)w.w, (unsigned)w.h);
+            sim_layout_name(k->layout), (unsigned)k->threads, (unsigned)w.particles, (unsigned)w.w, (unsigned)w.h);
 }
 
 static void json_run(FILE *f, const bench_set *s, uint32_t r, uint32_t c)
@@ -269,7 +278,7 @@ void bench_export_json(FILE *f, const bench_set *s, bool deterministic)
 
 extern char **environ;
 
-#define MAX_SERIES 4u
+#define MAX_SERIES 8u
 
 bool bench_chart_find(char *exe, size_t size)
 {
@@ -295,19 +304,18 @@ bool bench_chart_find(char *exe, size_t size)
     return false;
 }
 
-/* The selected configurations of one count, baseline first: IP off before
- * on, fixed before dynamic. */
-static uint32_t series(const bench_options *o, bench_config out[MAX_SERIES])
+/* The selected configurations of the first count, baseline first: IP off
+ * before on, fixed before dynamic, soa before thesis. */
+static uint32_t series(const bench_set *s, bench_config out[MAX_SERIES])
 {
-    static const bool ips[2] = {false, true};
-    static const ecs_storage kinds[2] = {ECS_STORAGE_FIXED, ECS_STORAGE_DYNAMIC};
     uint32_t n = 0;
     for (int i = 0; i < 2; i++)
-        for (int k = 0; k < 2; k++)
-            for (uint32_t a = 0; a < o->sim.ip_n; a++)
-                for (uint32_t b = 0; b < o->sim.storage_n; b++)
-                    if (o->sim.ip_on[a] == ips[i] && o->sim.storages[b] == kinds[k])
-                        out[n++] = (bench_config){0u, ips[i], kinds[k], o->sim.threads[0]};
+        for (int k = ECS_STORAGE_FIXED; k >= 0; k--)
+            for (int l = 0; l < SIM_LAYOUT_COUNT; l++) {
+                bench_config c = {s->cfgs[0].count, i == 1, (ecs_storage)k, (sim_layout)l,
+                                  s->cfgs[0].threads};
+                if (bench_set_find(s, &c) >= 0) out[n++] = c;
+            }
     return n;
 }
 
@@ -320,7 +328,9 @@ static void script_data(FILE *f, const bench_set *s, const bench_config *ser, ui
         uint32_t count = s->opt->sim.counts[i];
         fprintf(f, "%u", (unsigned)count);
         for (uint32_t j = 0; j < n; j++) {
-            int c = bench_set_find(s, count, ser[j].ip_on, ser[j].storage, ser[j].threads);
+            bench_config k = ser[j];
+            k.count = count;
+            int c = bench_set_find(s, &k);
             fprintf(f, " %.3f %.3f", s->sums[c].total.mean, s->sums[c].total.sd);
         }
         fputc('\n', f);
@@ -370,9 +380,9 @@ static void script_plot(FILE *f, const bench_config *ser, uint32_t n)
 {
     fprintf(f, "plot ");
     for (uint32_t j = 0; j < n; j++)
-        fprintf(f, "%s$totals using %u:%u%s title 'IP %s, %s'", j ? ", " : "", 2u + 2u * j,
+        fprintf(f, "%s$totals using %u:%u%s title 'IP %s, %s, %s'", j ? ", " : "", 2u + 2u * j,
                 3u + 2u * j, j == 0 ? ":xtic(1)" : "", bench_ip_name(ser[j].ip_on),
-                bench_storage_name(ser[j].storage));
+                bench_storage_name(ser[j].storage), sim_layout_name(ser[j].layout));
     fputc('\n', f);
 }
 
@@ -446,8 +456,9 @@ static void write_scaling(FILE *f, const bench_set *s, const char *out, bool svg
     fprintf(f, " with lines dashtype 2 lc rgb '#808080'");
     for (uint32_t g = 0; g < groups; g++) {
         const bench_config *k = &s->cfgs[g * o->sim.thread_n];
-        fprintf(f, ", $g%u using 1:2 with linespoints title '%u, IP %s, %s'", (unsigned)g,
-                (unsigned)k->count, bench_ip_name(k->ip_on), bench_storage_name(k->storage));
+        fprintf(f, ", $g%u using 1:2 with linespoints title '%u, IP %s, %s, %s'", (unsigned)g,
+                (unsigned)k->count, bench_ip_name(k->ip_on), bench_storage_name(k->storage),
+                sim_layout_name(k->layout));
     }
     fprintf(f, "\nset output\n");
 }
@@ -535,7 +546,7 @@ int bench_chart_write(const bench_set *s, const char *exe, const char *out, cons
 {
     bool svg = strlen(name) >= 4 && strcasecmp(name + strlen(name) - 4, ".svg") == 0;
     bench_config ser[MAX_SERIES];
-    uint32_t n = series(s->opt, ser);
+    uint32_t n = series(s, ser);
     pid_t pid;
     FILE *to;
     if (!start_gnuplot(exe, &pid, &to)) return 1;

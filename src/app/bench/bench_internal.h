@@ -51,12 +51,26 @@ void bench_error(const char *fmt, ...)
  * empty, so its final hash covers the frame count only. */
 #define BENCH_CHECK_FRAME 100u
 
+/* One configuration: a value of each of the simulation's lists. */
 typedef struct bench_config {
     uint32_t count; /* as given: with --weak, the particles at the smallest thread count */
     bool ip_on;
     ecs_storage storage;
+    sim_layout layout;
     uint32_t threads;
 } bench_config;
+
+/* Every configuration of o, in (count, IP, storage, layout, threads)
+ * order of the options, into out (room for bench_config_count(o)). */
+uint32_t bench_config_count(const bench_options *o);
+void bench_configs_of(const bench_options *o, bench_config *out);
+/* Whether a and b are one configuration (their threads too, where
+ * by_threads). */
+bool bench_config_same(const bench_config *a, const bench_config *b, bool by_threads);
+/* "IP on, fixed, soa, 4 threads" into buf. */
+void bench_config_name(char *buf, size_t size, const bench_config *c);
+/* The systems --systems runs, comma-separated, or "all". */
+void bench_systems_name(char *buf, size_t size, const bench_options *o);
 
 /* What one configuration simulates: with --weak its particles and world
  * sides grow with threads / the smallest thread count (the particles by
@@ -111,8 +125,8 @@ typedef struct bench_summary {
 typedef struct bench_set {
     const bench_options *opt;
     bench_machine machine;
-    uint32_t cfg_n;        /* counts x IP values x storages x thread counts */
-    bench_config *cfgs;    /* in (count, IP, storage, threads) order of the options */
+    uint32_t cfg_n;        /* counts x IP values x storages x layouts x thread counts */
+    bench_config *cfgs;    /* bench_configs_of's */
     bench_result *runs;    /* repeat r of configuration c at r * cfg_n + c */
     bench_summary *sums;   /* per configuration */
     char systems[SIM_SYSTEM_COUNT][BENCH_NAME_MAX];
@@ -124,9 +138,8 @@ void bench_set_free(bench_set *s);
 
 uint32_t bench_set_run_count(const bench_set *s);
 const bench_result *bench_set_run(const bench_set *s, uint32_t repeat, uint32_t cfg);
-/* The index of a configuration, or -1 if it was not selected. */
-int bench_set_find(const bench_set *s, uint32_t count, bool ip_on, ecs_storage storage,
-                   uint32_t threads);
+/* The index of configuration k, or -1 if it was not selected. */
+int bench_set_find(const bench_set *s, const bench_config *k);
 /* False if some run fell back to getrusage for its peak memory. */
 bool bench_set_rss_per_run(const bench_set *s);
 
@@ -181,14 +194,16 @@ int bench_run_print_dag(const bench_options *o);
 /* Machine, threads, repeats, seed, frames mode (and a note if peak memory
  * fell back to getrusage). */
 void bench_print_header(const bench_set *s);
-/* IP off (baseline) vs on per count and storage, beside the thesis. */
-void bench_print_table1(const bench_set *s);
-/* Fixed (baseline) vs dynamic per count and IP, beside the thesis. */
-void bench_print_table2(const bench_set *s);
+/* Table 1, IP off (baseline) vs on per count, storage and layout, and
+ * Table 2, fixed (baseline) vs dynamic per count, IP and layout, beside
+ * the thesis; Table 3, soa (baseline) vs thesis layout per count, IP and
+ * storage. Each per thread count, where two values of what it compares
+ * ran. */
+void bench_print_tables(const bench_set *s);
 /* Mean ms per frame per system, frames, contacts, p99 step, memory, hash. */
 void bench_print_breakdown(const bench_set *s);
 
-/* One thread count of one (count, IP, storage) group, from the medians
+/* One thread count of one (count, IP, storage, layout) group, from the medians
  * over the repeats. Strong scaling: speedup = T(base) / T(threads),
  * efficiency = speedup * base / threads. Weak (--weak): efficiency =
  * T(base) / T(threads) and speedup = efficiency * threads / base (the
@@ -203,7 +218,7 @@ typedef struct bench_scale_point {
 bench_scale_point bench_scale_point_of(const bench_set *s, uint32_t cfg);
 
 /* The scaling tables, printed only with more than one thread count: per
- * (count, IP, storage) the points, then each system's ms per frame and
+ * (count, IP, storage, layout) the points, then each system's ms per frame and
  * speedup. */
 void bench_print_scaling(const bench_set *s);
 
@@ -236,14 +251,15 @@ double bench_mwu_p_min(size_t nx, size_t ny);
 /* The test of x[0..nx) against y[0..ny), both non-empty. */
 bench_mwu bench_mwu_test(const double *x, size_t nx, const double *y, size_t ny);
 
-/* counts x 2 IP x 2 storages x thread counts */
-#define BENCH_SAMPLES_MAX_CFG (BENCH_MAX_LIST * 4u * BENCH_MAX_LIST)
+/* counts x 2 IP x 2 storages x 2 layouts x thread counts */
+#define BENCH_SAMPLES_MAX_CFG (BENCH_MAX_LIST * 8u * BENCH_MAX_LIST)
 
 /* The options that change what a configuration's time means. */
 typedef struct bench_sample_opts {
     uint32_t threads; /* the one thread count of every run; 0: several */
     uint32_t frames, seed, world_w, world_h;
     char kernel[16];
+    char systems[160]; /* bench_systems_name's */
 } bench_sample_opts;
 
 /* Every run's total ms, grouped by configuration. */

@@ -11,12 +11,14 @@
 
 static bench_options defaults(void)
 {
-    return (bench_options){.sim = {.counts = {50000u, 100000u, 200000u},
+    bench_options d = {.sim = {.counts = {50000u, 100000u, 200000u},
                                    .count_n = 3,
                                    .ip_on = {1u, 0u},
                                    .ip_n = 2,
                                    .storages = {ECS_STORAGE_FIXED, ECS_STORAGE_DYNAMIC},
                                    .storage_n = 2,
+                                   .layouts = {SIM_LAYOUT_THESIS, SIM_LAYOUT_SOA},
+                                   .layout_n = 2,
                                    .threads = {app_online_cpus()},
                                    .thread_n = 1,
                                    .fixed_limit = BENCH_THESIS_FIXED_LIMIT},
@@ -24,6 +26,8 @@ static bench_options defaults(void)
                            .cpu_probe_ms = BENCH_CPU_PROBE_MS,
                            .trace_frames = {.first = APP_TRACE_FIRST_DEFAULT,
                                             .last = APP_TRACE_LAST_DEFAULT}};
+    for (uint32_t k = 0; k < SIM_SYSTEM_COUNT; k++) d.system_on[k] = true;
+    return d;
 }
 
 void bench_options_usage(FILE *f)
@@ -31,10 +35,11 @@ void bench_options_usage(FILE *f)
     const bench_options d = defaults();
     fputs("usage: particles bench [options]\n"
           "Runs the thesis particle simulation headless for every combination of the\n"
-          "listed counts, inner parallelism (IP), storage settings and thread counts,\n"
-          "--repeat times (for each repeat, each count, each IP, each storage, each\n"
-          "thread count), and prints the thesis's tables with its published figures\n"
-          "beside ours (and, for several thread counts, the scaling tables).\n"
+          "listed counts, inner parallelism (IP), storage settings, layouts and thread\n"
+          "counts, --repeat times (for each repeat, each count, each IP, each storage,\n"
+          "each layout, each thread count), and prints the thesis's tables with its\n"
+          "published figures beside ours, the layouts side by side (and, for several\n"
+          "thread counts, the scaling tables).\n"
           "\n",
           f);
     app_options_usage(f, APP_BENCH, &d);
@@ -171,13 +176,23 @@ static void quick_defaults(bench_options *o)
     if (!app_options_given(o, "repeat")) o->repeat = 1;
 }
 
+/* --systems without life: no particle dies, so a run to the end would
+ * never end. */
+static bool check_systems(const bench_options *o)
+{
+    if (o->system_on[SIM_S_LIFE] || o->frames) return true;
+    bench_error("--systems without life: no particle dies, so the runs would not end; give "
+                "--frames N or list life");
+    return false;
+}
+
 int bench_options_parse(int argc, char **argv, bench_options *o)
 {
     *o = defaults();
     int rc = app_options_parse(argc, argv, APP_BENCH, BENCH_PROG, o);
     if (rc != 0 || o->help) return rc;
     if (o->window_args) quick_defaults(o);
-    if (!check_no_run(o) || !check_weak(o) ||
+    if (!check_no_run(o) || !check_weak(o) || !check_systems(o) ||
         !app_trace_check_options(BENCH_PROG, o->trace, &o->trace_frames, o->frames))
         return 2;
     if (o->left_out[0]) bench_error("left out, for the window only: %s", o->left_out);

@@ -33,12 +33,44 @@ static double change_pct(double base, double x)
 
 static void print_stat(bench_stat s) { printf("%9.1f ± %7.1f", s.mean, s.sd); }
 
-static const bench_summary *summary(const bench_set *s, uint32_t count, bool ip, ecs_storage st,
-                                   uint32_t threads)
+static const bench_summary *summary(const bench_set *s, const bench_config *k)
 {
-    int c = bench_set_find(s, count, ip, st, threads);
+    int c = bench_set_find(s, k);
     return c < 0 ? NULL : &s->sums[c];
 }
+
+/* What a table compares: IP off against on, fixed storage against
+ * dynamic, the soa layout against thesis. */
+typedef enum dimension { BY_IP, BY_STORAGE, BY_LAYOUT } dimension;
+
+/* Whether k holds the baseline value of d. */
+static bool is_base(const bench_config *k, dimension d)
+{
+    return d == BY_IP ? !k->ip_on : d == BY_STORAGE ? k->storage == ECS_STORAGE_FIXED
+                                                   : k->layout == SIM_LAYOUT_SOA;
+}
+
+/* k with the compared value of d: the baseline's or the other. */
+static const bench_summary *side(const bench_set *s, bench_config k, dimension d, bool other)
+{
+    if (d == BY_IP) k.ip_on = other;
+    if (d == BY_STORAGE) k.storage = other ? ECS_STORAGE_DYNAMIC : ECS_STORAGE_FIXED;
+    if (d == BY_LAYOUT) k.layout = other ? SIM_LAYOUT_THESIS : SIM_LAYOUT_SOA;
+    return summary(s, &k);
+}
+
+typedef void (*row_fn)(const bench_set *s, const bench_config *k);
+
+/* row for each configuration at threads holding d's baseline value, in
+ * the options' order. */
+static void each_row(const bench_set *s, uint32_t threads, dimension d, row_fn row)
+{
+    for (uint32_t c = 0; c < s->cfg_n; c++)
+        if (s->cfgs[c].threads == threads && is_base(&s->cfgs[c], d)) row(s, &s->cfgs[c]);
+}
+
+/* Whether system k ran (--systems). */
+static bool ran(const bench_set *s, uint32_t k) { return s->opt->system_on[k]; }
 
 /* " at N threads" where several thread counts ran, else "". */
 static const char *at_threads(const bench_set *s, uint32_t threads, char *buf, size_t size)
@@ -142,6 +174,10 @@ void bench_print_header(const bench_set *s)
            o->weak ? " at the smallest thread count (weak scaling: the particles and the "
                      "world's area grow with the threads)"
                    : "");
+    char systems[160];
+    bench_systems_name(systems, sizeof systems, o);
+    printf("systems: %s%s\n", systems,
+           strcmp(systems, "all") ? " (the others disabled from the first frame: --systems)" : "");
     print_cpu_speeds(&s->machine);
     print_machine_warning(&s->machine);
     if (!bench_set_rss_per_run(s))
@@ -151,17 +187,17 @@ void bench_print_header(const bench_set *s)
 
 /* ---- Table 1: inner parallelism ------------------------------------------ */
 
-static void table1_row(const bench_set *s, uint32_t count, ecs_storage st, uint32_t threads)
+static void table1_row(const bench_set *s, const bench_config *k)
 {
-    const bench_summary *off = summary(s, count, false, st, threads);
-    const bench_summary *on = summary(s, count, true, st, threads);
-    printf("%9u  %-7s  ", (unsigned)count, bench_storage_name(st));
+    const bench_summary *off = side(s, *k, BY_IP, false), *on = side(s, *k, BY_IP, true);
+    printf("%9u  %-7s  %-6s  ", (unsigned)k->count, bench_storage_name(k->storage),
+           sim_layout_name(k->layout));
     print_stat(off->total);
     printf("  ");
     print_stat(on->total);
     printf("  %+8.2f %%  %6.2fx |", change_pct(off->total.mean, on->total.mean),
            on->total.mean > 0.0 ? off->total.mean / on->total.mean : 0.0);
-    const thesis_row *t = thesis_find(count);
+    const thesis_row *t = thesis_find(k->count);
     if (t)
         printf(" %8.0f  %8.0f  %+8.2f %% | %9.2fx\n", t->ip_off_ms, t->ip_on_ms, t->ip_change,
                on->total.mean > 0.0 ? t->ip_on_ms / on->total.mean : 0.0);
@@ -171,25 +207,16 @@ static void table1_row(const bench_set *s, uint32_t count, ecs_storage st, uint3
 
 /* The medians of IP off and on, with the timeline's achieved parallelism
  * and busy share: unlike the wall clock, these hold on a shared machine. */
-static void table1_medians(const bench_set *s, uint32_t threads)
+static void table1_median_row(const bench_set *s, const bench_config *k)
 {
-    const bench_options *o = s->opt;
-    printf("medians of %u (achieved = work / wall of the system phase; busy = the workers' "
-           "mean share of it in subtasks):\n", (unsigned)o->repeat);
-    for (uint32_t i = 0; i < o->sim.count_n; i++)
-        for (uint32_t k = 0; k < o->sim.storage_n; k++) {
-            uint32_t count = o->sim.counts[i];
-            ecs_storage storage = o->sim.storages[k];
-            const bench_summary *off = summary(s, count, false, storage, threads);
-            const bench_summary *on = summary(s, count, true, storage, threads);
-            printf("%9u  %-7s  IP off %9.1f  IP on %9.1f  speedup %5.2fx | achieved off %5.2f "
-                   "on %5.2f | busy off %3.0f %% on %3.0f %%\n",
-                   (unsigned)count, bench_storage_name(storage), off->total.median,
-                   on->total.median,
-                   on->total.median > 0.0 ? off->total.median / on->total.median : 0.0,
-                   off->achieved.median, on->achieved.median, off->busy.median * 100.0,
-                   on->busy.median * 100.0);
-        }
+    const bench_summary *off = side(s, *k, BY_IP, false), *on = side(s, *k, BY_IP, true);
+    printf("%9u  %-7s  %-6s  IP off %9.1f  IP on %9.1f  speedup %5.2fx | achieved off %5.2f "
+           "on %5.2f | busy off %3.0f %% on %3.0f %%\n",
+           (unsigned)k->count, bench_storage_name(k->storage), sim_layout_name(k->layout),
+           off->total.median, on->total.median,
+           on->total.median > 0.0 ? off->total.median / on->total.median : 0.0,
+           off->achieved.median, on->achieved.median, off->busy.median * 100.0,
+           on->busy.median * 100.0);
 }
 
 static void table1_at(const bench_set *s, uint32_t threads)
@@ -199,44 +226,41 @@ static void table1_at(const bench_set *s, uint32_t threads)
     printf("\nTable 1. Inner parallelism (IP)%s: total ms per run, mean ± sd of %u "
            "(create with spawning + every frame)\n",
            at_threads(s, threads, at, sizeof at), (unsigned)o->repeat);
-    printf("%9s  %-7s  %19s  %19s  %10s  %7s | %8s  %8s  %10s | %10s\n", "particles", "storage",
-           "IP off (baseline)", "IP on", "change", "speedup", "thesis", "thesis", "thesis",
-           "ours vs");
-    printf("%9s  %-7s  %19s  %19s  %10s  %7s | %8s  %8s  %10s | %10s\n", "", "", "", "", "", "",
-           "IP off", "IP on", "change", "thesis on");
-    for (uint32_t i = 0; i < o->sim.count_n; i++)
-        for (uint32_t k = 0; k < o->sim.storage_n; k++)
-            table1_row(s, o->sim.counts[i], o->sim.storages[k], threads);
+    printf("%9s  %-7s  %-6s  %19s  %19s  %10s  %7s | %8s  %8s  %10s | %10s\n", "particles",
+           "storage", "layout", "IP off (baseline)", "IP on", "change", "speedup", "thesis",
+           "thesis", "thesis", "ours vs");
+    printf("%9s  %-7s  %-6s  %19s  %19s  %10s  %7s | %8s  %8s  %10s | %10s\n", "", "", "", "",
+           "", "", "", "IP off", "IP on", "change", "thesis on");
+    each_row(s, threads, BY_IP, table1_row);
     printf("thesis: 8 threads, Intel i7-2700K, g++ 6.1 -Ofast, mean of 3; \"ours vs thesis on\" "
            "= thesis IP-on ms / our IP-on ms\n");
     /* Medians too: on a shared machine one slow repeat moves a mean, not a median. */
-    table1_medians(s, threads);
+    printf("medians of %u (achieved = work / wall of the system phase; busy = the workers' "
+           "mean share of it in subtasks):\n", (unsigned)o->repeat);
+    each_row(s, threads, BY_IP, table1_median_row);
 }
 
-void bench_print_table1(const bench_set *s)
-{
-    const bench_options *o = s->opt;
-    if (o->sim.ip_n < 2) {
-        printf("\nTable 1 (inner parallelism) needs --inner-parallelism on,off: skipped.\n");
-        return;
-    }
-    for (uint32_t t = 0; t < o->sim.thread_n; t++) table1_at(s, o->sim.threads[t]);
-}
+/* ---- Tables 2 and 3: storage and layout ---------------------------------- */
 
-/* ---- Table 2: storage ---------------------------------------------------- */
-
-static void table2_row(const bench_set *s, uint32_t count, bool ip, uint32_t threads)
+/* The baseline's total and the other's, mean ± sd, and the change. */
+static void print_pair(const bench_summary *base, const bench_summary *other)
 {
-    const bench_summary *fix = summary(s, count, ip, ECS_STORAGE_FIXED, threads);
-    const bench_summary *dyn = summary(s, count, ip, ECS_STORAGE_DYNAMIC, threads);
-    printf("%9u  %-3s  ", (unsigned)count, bench_ip_name(ip));
-    print_stat(fix->total);
+    print_stat(base->total);
     printf("  ");
-    print_stat(dyn->total);
-    printf("  %+8.2f %% |", change_pct(fix->total.mean, dyn->total.mean));
-    const thesis_row *t = thesis_find(count);
+    print_stat(other->total);
+    printf("  %+8.2f %% |", change_pct(base->total.mean, other->total.mean));
+}
+
+static void table2_row(const bench_set *s, const bench_config *k)
+{
+    const bench_summary *fix = side(s, *k, BY_STORAGE, false);
+    const bench_summary *dyn = side(s, *k, BY_STORAGE, true);
+    printf("%9u  %-3s  %-6s  ", (unsigned)k->count, bench_ip_name(k->ip_on),
+           sim_layout_name(k->layout));
+    print_pair(fix, dyn);
+    const thesis_row *t = thesis_find(k->count);
     if (t)
-        printf(" %+8.2f %%\n", ip ? t->dyn_change_on : t->dyn_change_off);
+        printf(" %+8.2f %%\n", k->ip_on ? t->dyn_change_on : t->dyn_change_off);
     else
         printf(" %10s\n", "-");
 }
@@ -247,24 +271,58 @@ static void table2_at(const bench_set *s, uint32_t threads)
     char at[32];
     printf("\nTable 2. Storage%s: total ms per run, mean ± sd of %u\n",
            at_threads(s, threads, at, sizeof at), (unsigned)o->repeat);
-    printf("%9s  %-3s  %19s  %19s  %10s | %10s\n", "particles", "IP", "fixed (baseline)",
-           "dynamic", "change", "thesis");
-    for (uint32_t i = 0; i < o->sim.count_n; i++)
-        for (uint32_t j = 0; j < o->sim.ip_n; j++)
-            table2_row(s, o->sim.counts[i], o->sim.ip_on[j], threads);
+    printf("%9s  %-3s  %-6s  %19s  %19s  %10s | %10s\n", "particles", "IP", "layout",
+           "fixed (baseline)", "dynamic", "change", "thesis");
+    each_row(s, threads, BY_STORAGE, table2_row);
     printf("fixed: capacity = --fixed-limit %u, reserved up front; dynamic: starts at %u "
            "entities and doubles while spawning\n",
            (unsigned)o->sim.fixed_limit, (unsigned)ECS_DEFAULT_CAPACITY);
 }
 
-void bench_print_table2(const bench_set *s)
+static void table3_row(const bench_set *s, const bench_config *k)
+{
+    const bench_summary *soa = side(s, *k, BY_LAYOUT, false);
+    const bench_summary *thesis = side(s, *k, BY_LAYOUT, true);
+    printf("%9u  %-3s  %-7s  ", (unsigned)k->count, bench_ip_name(k->ip_on),
+           bench_storage_name(k->storage));
+    print_pair(soa, thesis);
+    printf(" %9.1f  %9.1f  %+8.2f %%\n", soa->total.median, thesis->total.median,
+           change_pct(soa->total.median, thesis->total.median));
+}
+
+static void table3_at(const bench_set *s, uint32_t threads)
 {
     const bench_options *o = s->opt;
-    if (o->sim.storage_n < 2) {
-        printf("\nTable 2 (storage) needs --storage fixed,dynamic: skipped.\n");
+    char at[32];
+    printf("\nTable 3. Layout%s: total ms per run, mean ± sd of %u, and the medians\n",
+           at_threads(s, threads, at, sizeof at), (unsigned)o->repeat);
+    printf("%9s  %-3s  %-7s  %19s  %19s  %10s | %9s  %9s  %10s\n", "particles", "IP", "storage",
+           "soa (baseline)", "thesis", "change", "soa med", "thesis med", "change");
+    each_row(s, threads, BY_LAYOUT, table3_row);
+    printf("soa: a column per component; thesis: circle and color interleaved in one group, "
+           "as the thesis stores them\n");
+}
+
+typedef void (*table_fn)(const bench_set *s, uint32_t threads);
+
+/* One table per thread count, or where fewer than two values of what it
+ * compares ran, the line saying what it needs. */
+static void table(const bench_set *s, uint32_t values, const char *needs, table_fn at)
+{
+    const bench_options *o = s->opt;
+    if (values < 2) {
+        printf("\n%s: skipped.\n", needs);
         return;
     }
-    for (uint32_t t = 0; t < o->sim.thread_n; t++) table2_at(s, o->sim.threads[t]);
+    for (uint32_t t = 0; t < o->sim.thread_n; t++) at(s, o->sim.threads[t]);
+}
+
+void bench_print_tables(const bench_set *s)
+{
+    const app_sim_options *m = &s->opt->sim;
+    table(s, m->ip_n, "Table 1 (inner parallelism) needs --inner-parallelism on,off", table1_at);
+    table(s, m->storage_n, "Table 2 (storage) needs --storage fixed,dynamic", table2_at);
+    table(s, m->layout_n, "Table 3 (layout) needs --layout soa,thesis", table3_at);
 }
 
 /* ---- per-system breakdown ------------------------------------------------ */
@@ -277,10 +335,10 @@ static int system_width(const bench_set *s, uint32_t k)
 
 static void breakdown_head(const bench_set *s)
 {
-    printf("%9s  %-3s  %-7s", "particles", "IP", "storage");
+    printf("%9s  %-3s  %-7s  %-6s", "particles", "IP", "storage", "layout");
     if (s->opt->sim.thread_n > 1) printf("  %7s", "threads");
     for (uint32_t k = 0; k < SIM_SYSTEM_COUNT; k++)
-        printf("  %*s", system_width(s, k), s->systems[k]);
+        if (ran(s, k)) printf("  %*s", system_width(s, k), s->systems[k]);
     printf("  %6s  %10s  %8s  %8s  %s\n", "frames", "contacts/f", "p99 ms", "peak MiB",
            "final hash");
 }
@@ -289,11 +347,12 @@ static void breakdown_row(const bench_set *s, uint32_t c)
 {
     const bench_config *k = &s->cfgs[c];
     const bench_summary *m = &s->sums[c];
-    printf("%9u  %-3s  %-7s", (unsigned)bench_world_of(s->opt, k->count, k->threads).particles,
-           bench_ip_name(k->ip_on), bench_storage_name(k->storage));
+    printf("%9u  %-3s  %-7s  %-6s",
+           (unsigned)bench_world_of(s->opt, k->count, k->threads).particles,
+           bench_ip_name(k->ip_on), bench_storage_name(k->storage), sim_layout_name(k->layout));
     if (s->opt->sim.thread_n > 1) printf("  %7u", (unsigned)k->threads);
     for (uint32_t i = 0; i < SIM_SYSTEM_COUNT; i++)
-        printf("  %*.3f", system_width(s, i), m->system[i].mean);
+        if (ran(s, i)) printf("  %*.3f", system_width(s, i), m->system[i].mean);
     printf("  %6.0f  %10.0f  %8.2f  %8.1f  %016llx\n", m->frames, m->contacts.mean,
            m->step_p99.mean, m->rss.mean, (unsigned long long)bench_set_run(s, 0, c)->hash);
 }
@@ -313,7 +372,9 @@ void bench_print_breakdown(const bench_set *s)
 /* The configuration of cfg's group at the base (smallest) thread count. */
 static const bench_summary *base_of(const bench_set *s, const bench_config *k)
 {
-    int b = bench_set_find(s, k->count, k->ip_on, k->storage, bench_base_threads(s->opt));
+    bench_config base = *k;
+    base.threads = bench_base_threads(s->opt);
+    int b = bench_set_find(s, &base);
     return b < 0 ? NULL : &s->sums[b];
 }
 
@@ -341,10 +402,10 @@ static void group_title(const bench_set *s, const bench_config *k, const char *w
 {
     const bench_options *o = s->opt;
     uint32_t base = bench_base_threads(o);
-    printf("\n%s: %u particles%s, IP %s, %s storage (%s; medians of %u; speedup over %u "
-           "thread%s)\n",
+    printf("\n%s: %u particles%s, IP %s, %s storage, %s layout (%s; medians of %u; speedup "
+           "over %u thread%s)\n",
            what, (unsigned)k->count, o->weak ? " per base thread count" : "",
-           bench_ip_name(k->ip_on), bench_storage_name(k->storage),
+           bench_ip_name(k->ip_on), bench_storage_name(k->storage), sim_layout_name(k->layout),
            o->weak ? "weak scaling: particles and world grow with the threads"
                    : "strong scaling: the same world",
            (unsigned)o->repeat, (unsigned)base, base == 1 ? "" : "s, the smallest count given");
@@ -396,6 +457,7 @@ static void print_systems(const bench_set *s, uint32_t first)
     int least = -1;
     double least_x = 0.0;
     for (uint32_t k = 0; k < SIM_SYSTEM_COUNT; k++) {
+        if (!ran(s, k)) continue;
         printf("%-*s", wn, s->systems[k]);
         double base_ms = b ? b->system[k].median : 0.0;
         for (uint32_t t = 0; t < o->sim.thread_n; t++) {
@@ -446,9 +508,9 @@ static bool same_outcome(const bench_result *a, const bench_result *b)
 static void outcome_text(char *buf, size_t size, const bench_set *s, uint32_t r, uint32_t c)
 {
     const bench_result *x = bench_set_run(s, r, c);
-    int n = snprintf(buf, size, "IP %s, %s, %u threads, repeat %u: ",
-                     bench_ip_name(s->cfgs[c].ip_on), bench_storage_name(s->cfgs[c].storage),
-                     (unsigned)s->cfgs[c].threads, (unsigned)r + 1u);
+    char name[96];
+    bench_config_name(name, sizeof name, &s->cfgs[c]);
+    int n = snprintf(buf, size, "%s, repeat %u: ", name, (unsigned)r + 1u);
     if (x->has_check && n > 0 && (size_t)n < size)
         n += snprintf(buf + n, size - (size_t)n, "frame %u %016llx, ", BENCH_CHECK_FRAME,
                       (unsigned long long)x->check_hash);
@@ -463,7 +525,7 @@ static void outcome_text(char *buf, size_t size, const bench_set *s, uint32_t r,
 static void report_mismatch(const bench_set *s, uint32_t count, uint32_t r0, uint32_t c0,
                             uint32_t r1, uint32_t c1, bool print)
 {
-    char a[200], b[200];
+    char a[256], b[256];
     outcome_text(a, sizeof a, s, r0, c0);
     outcome_text(b, sizeof b, s, r1, c1);
     bench_error("determinism MISMATCH at %u particles: %s vs %s", (unsigned)count, a, b);
@@ -503,10 +565,10 @@ bool bench_check_determinism(const bench_set *s, bool print)
         for (uint32_t t = 0; t < (o->weak ? o->sim.thread_n : 1u); t++)
             ok = check_count(s, o->sim.counts[i], o->weak ? o->sim.threads[t] : 0u, print) && ok;
     if (!ok || !print) return ok;
-    printf("\ndeterminism: OK: for each count%s, its %u run(s) (every IP, storage, %srepeat) "
-           "agreed on the state hash with particles alive ",
+    printf("\ndeterminism: OK: for each count%s, its %u run(s) (every IP, storage, layout, "
+           "%srepeat) agreed on the state hash with particles alive ",
            o->weak ? " and thread count (weak scaling: one world each)" : "",
-           (unsigned)(o->sim.ip_n * o->sim.storage_n * o->repeat *
+           (unsigned)(o->sim.ip_n * o->sim.storage_n * o->sim.layout_n * o->repeat *
                       (o->weak ? 1u : o->sim.thread_n)),
            o->weak ? "" : "thread count and ");
     const bench_result *x = &s->runs[0];

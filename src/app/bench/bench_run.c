@@ -5,8 +5,10 @@
 #include "app_clock.h"
 #include "stop.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 /* ---- progress line ------------------------------------------------------- */
@@ -47,11 +49,10 @@ static void bench_trace_run_begin(app_trace *t, const bench_options *o,
                                   const bench_config *cfg, uint32_t repeat)
 {
     if (!t || repeat != 0) return;
-    char label[128];
+    char label[160], name[96];
     bench_world b = bench_world_of(o, cfg->count, cfg->threads);
-    snprintf(label, sizeof label, "%u particles, IP %s, %s, %u thread%s", (unsigned)b.particles,
-             bench_ip_name(cfg->ip_on), bench_storage_name(cfg->storage), (unsigned)cfg->threads,
-             cfg->threads == 1u ? "" : "s");
+    bench_config_name(name, sizeof name, cfg);
+    snprintf(label, sizeof label, "%u particles, %s", (unsigned)b.particles, name);
     /* Out of memory is kept in the trace and reported when it is written. */
     (void)app_trace_run_begin(t, label);
 }
@@ -88,6 +89,7 @@ static sim_config make_config(const bench_options *o, const bench_config *c, boo
     sc.params.seed = o->sim.seed;
     sc.particles = empty ? 0u : b.particles;
     sc.storage = c->storage;
+    sc.layout = c->layout;
     sc.capacity = c->storage == ECS_STORAGE_FIXED ? o->sim.fixed_limit : 0u;
     sc.workers = c->threads;
     sc.inner_parallelism_off = !c->ip_on;
@@ -128,13 +130,11 @@ static bool reserve_steps(bench_runner *r, size_t n)
 static void show_progress(bench_runner *r, const run_state *s, uint64_t frame, double now)
 {
     if (!bench_progress_due(&r->progress, now)) return;
-    char text[200];
+    char text[200], name[96];
+    bench_config_name(name, sizeof name, s->cfg);
     snprintf(text, sizeof text,
-             "run %u/%u: %u particles, IP %s, %s, %u threads, repeat %u/%u: frame %llu, "
-             "alive %u, %.1f s",
-             (unsigned)s->index + 1u, (unsigned)r->run_n, (unsigned)s->particles,
-             bench_ip_name(s->cfg->ip_on), bench_storage_name(s->cfg->storage),
-             (unsigned)s->cfg->threads,
+             "run %u/%u: %u particles, %s, repeat %u/%u: frame %llu, alive %u, %.1f s",
+             (unsigned)s->index + 1u, (unsigned)r->run_n, (unsigned)s->particles, name,
              (unsigned)s->repeat + 1u, (unsigned)r->opt->repeat, (unsigned long long)frame,
              (unsigned)sim_alive(s->w), (now - s->start_ms) / 1e3);
     bench_progress_show(&r->progress, text, now);
@@ -220,18 +220,27 @@ static void copy_names(sim_world *w, char names[SIM_SYSTEM_COUNT][BENCH_NAME_MAX
     for (uint32_t k = 0; k < SIM_SYSTEM_COUNT; k++) {
         const char *name = ecs_system_stats_get(sim_ecs(w), k).name;
         snprintf(names[k], BENCH_NAME_MAX, "%s", name ? name : "?");
+        assert(strcmp(names[k], APP_SYSTEM_NAMES[k]) == 0); /* --systems names them so */
     }
+}
+
+/* --systems: every system not listed disabled before the first frame. */
+static ecs_status disable_systems(sim_world *w, const bench_options *o)
+{
+    ecs_status st = ECS_OK;
+    for (uint32_t k = 0; k < SIM_SYSTEM_COUNT && st == ECS_OK; k++)
+        if (!o->system_on[k]) st = sim_enable_system(w, k, false);
+    return st;
 }
 
 static void report_failure(bench_runner *r, const run_state *s, const char *what, ecs_status st,
                            const char *msg)
 {
+    char name[96];
+    bench_config_name(name, sizeof name, s->cfg);
     bench_progress_clear(&r->progress);
-    bench_error("%s failed (%u particles, IP %s, %s, %u threads, repeat %u): %s%s%s", what,
-                (unsigned)s->cfg->count, bench_ip_name(s->cfg->ip_on),
-                bench_storage_name(s->cfg->storage), (unsigned)s->cfg->threads,
-                (unsigned)s->repeat + 1u,
-                ecs_status_name(st), msg[0] ? ": " : "", msg);
+    bench_error("%s failed (%u particles, %s, repeat %u): %s%s%s", what, (unsigned)s->cfg->count,
+                name, (unsigned)s->repeat + 1u, ecs_status_name(st), msg[0] ? ": " : "", msg);
 }
 
 int bench_run(bench_runner *r, uint32_t index, uint32_t repeat, const bench_config *cfg,
@@ -248,6 +257,12 @@ int bench_run(bench_runner *r, uint32_t index, uint32_t repeat, const bench_conf
     out->spawn_ms = now_ms() - s.start_ms;
     if (st != ECS_OK) {
         report_failure(r, &s, "sim_create", st, err.message);
+        return 1;
+    }
+    st = disable_systems(s.w, r->opt);
+    if (st != ECS_OK) {
+        report_failure(r, &s, "sim_enable_system", st, "");
+        sim_destroy(s.w);
         return 1;
     }
     bench_trace_run_begin(r->trace, r->opt, cfg, repeat);
@@ -270,7 +285,8 @@ int bench_run(bench_runner *r, uint32_t index, uint32_t repeat, const bench_conf
 
 int bench_run_print_dag(const bench_options *o)
 {
-    bench_config c = {0u, o->sim.ip_on[0], o->sim.storages[0], o->sim.threads[0]};
+    bench_config c = {0u, o->sim.ip_on[0], (ecs_storage)o->sim.storages[0],
+                      (sim_layout)o->sim.layouts[0], o->sim.threads[0]};
     sim_config sc = make_config(o, &c, true);
     sc.capacity = 1u; /* the graph needs no particles: no entity storage to speak of */
     sc.workers = 1u;

@@ -91,6 +91,7 @@ static int create_world(window_app *a)
     cfg.params.seed = a->opt.sim.seed;
     cfg.particles = a->opt.sim.counts[0];
     cfg.storage = a->opt.sim.storages[0];
+    cfg.layout = (sim_layout)a->opt.sim.layouts[0];
     cfg.capacity = a->opt.sim.storages[0] == ECS_STORAGE_FIXED ? a->opt.sim.fixed_limit : 0u;
     cfg.workers = a->opt.sim.threads[0];
     cfg.max_workers = a->opt.threads_max;

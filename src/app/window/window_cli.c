@@ -21,6 +21,8 @@ static window_options defaults(void)
                 .ip_n = 1,
                 .storages = {ECS_STORAGE_FIXED},
                 .storage_n = 1,
+                .layouts = {SIM_LAYOUT_SOA},
+                .layout_n = 1,
                 .threads = {cpus},
                 .thread_n = 1,
                 .fixed_limit = APP_THESIS_FIXED_LIMIT}, /* room to spray */
