@@ -349,6 +349,101 @@ static void test_sparse_iter_rules(void **state)
     ecs_context_destroy(ctx);
 }
 
+/* Whether each step's reader found the killed index's value: set by
+ * the system, read by the test after the step. */
+static struct {
+    uint32_t dead_index;
+    int found_dead, found_alive;
+} reclaimed_probe;
+
+static void read_at_process(ecs_iter *it)
+{
+    for (uint32_t k = 0; k < it->count; k++)
+        reclaimed_probe.found_alive += ecs_iter_read_at(it, C_HP, it->entities[k]) != NULL;
+    reclaimed_probe.found_dead += ecs_iter_read_at(it, C_HP, reclaimed_probe.dead_index) != NULL;
+}
+
+static void kill_first(ecs_context *ctx, void *user)
+{
+    ecs_entity *e = user;
+    assert_int_equal(ecs_kill(ctx, *e), ECS_OK);
+    ecs_refresh(ctx); /* reclaimed before the systems run */
+}
+
+/* A reclaimed index holds nothing, whatever its old mask said: per-entity
+ * reads give NULL for it in every kind, and the value of a live holder. */
+static void test_read_at_reclaimed(void **state)
+{
+    (void)state;
+    const ecs_system_def systems[] = {
+        {.name = "reader", .reads = ECS_IDS(C_HP), .process = read_at_process}};
+    for (int k = 0; k < KIND_COUNT; k++) {
+        ecs_component_def comps[C_COUNT];
+        ecs_group_def group;
+        ecs_config cfg = config(k, comps, &group, systems, 1, 1);
+        ecs_context *ctx = ctx_create_ok(&cfg);
+        ecs_entity dead = create_ok(ctx), alive = create_ok(ctx);
+        assert_int_equal(ecs_add(ctx, dead, C_HP, &(int32_t){1}), ECS_OK);
+        assert_int_equal(ecs_add(ctx, alive, C_HP, &(int32_t){2}), ECS_OK);
+        ecs_refresh(ctx);
+        reclaimed_probe.dead_index = dead.index;
+        reclaimed_probe.found_dead = reclaimed_probe.found_alive = 0;
+        assert_int_equal(ecs_step(ctx, kill_first, &dead), ECS_OK);
+        assert_int_equal(reclaimed_probe.found_alive, 1);
+        if (reclaimed_probe.found_dead) fail_msg("%s: the reclaimed index read a value", kind_name[k]);
+        ecs_context_destroy(ctx);
+    }
+}
+
+/* Two groups grow one after the other: when the second one's buffer
+ * cannot be had, the first group's members already point into its new
+ * buffer, never into the one it dropped, and every value is still read
+ * back (ASan sees any read of the dropped one). */
+static void test_group_growth_failure(void **state)
+{
+    (void)state;
+    enum { A, B, C, D, N_COMPS };
+    const ecs_component_def comps[N_COMPS] = {
+        {"a", sizeof(double), 0}, {"b", sizeof(double), 0}, {"c", sizeof(double), 0},
+        {"d", sizeof(double), 0}};
+    static const uint32_t ab[] = {A, B}, cd[] = {C, D};
+    const ecs_group_def groups[] = {{"ab", {ab, 2}}, {"cd", {cd, 2}}};
+    bool failed_between = false;
+    for (unsigned long fail_at = 1; fail_at < 64; fail_at++) {
+        ecs_config cfg = tu_config(comps, N_COMPS, NULL, 0, 1);
+        cfg.groups = groups;
+        cfg.group_count = 2;
+        cfg.capacity = 4;
+        ecs_context *ctx = ctx_create_ok(&cfg);
+        ecs_entity e[4];
+        for (int i = 0; i < 4; i++) {
+            e[i] = create_ok(ctx);
+            for (uint32_t c = 0; c < N_COMPS; c++)
+                assert_int_equal(ecs_add(ctx, e[i], c, &(double){i * 10.0 + c}), ECS_OK);
+        }
+        fault_alloc_reset(fail_at);
+        ecs_entity extra;
+        ecs_status st = ecs_create(ctx, &extra);
+        bool fired = fault_alloc_fired();
+        fault_alloc_reset(0);
+        for (int i = 0; i < 4; i++)
+            for (uint32_t c = 0; c < N_COMPS; c++) {
+                const double *v = ecs_get(ctx, e[i], c);
+                assert_non_null(v);
+                assert_true(*v == i * 10.0 + c);
+            }
+        ecs_context_destroy(ctx);
+        if (!fired) {
+            assert_int_equal(st, ECS_OK);
+            assert_true(failed_between); /* the failure after the first group was tried */
+            return;
+        }
+        assert_int_equal(st, ECS_ERR_NOMEM);
+        failed_between = failed_between || fail_at > 1;
+    }
+    fail_msg("growth never succeeded");
+}
+
 /* 3 holders among 1 000 000 entities: no allocation near a column's
  * size, while the column form of the same component allocates one. */
 static void test_sparse_memory_follows_holders(void **state)
@@ -440,6 +535,8 @@ int main(void)
         cmocka_unit_test(test_bulk_clones_while_growing),
         cmocka_unit_test(test_systems_same_for_kinds_and_workers),
         cmocka_unit_test(test_sparse_iter_rules),
+        cmocka_unit_test(test_read_at_reclaimed),
+        cmocka_unit_test(test_group_growth_failure),
         cmocka_unit_test(test_sparse_memory_follows_holders),
         cmocka_unit_test(test_refused_definitions),
     };

@@ -62,8 +62,12 @@ static void *entity_value(const ecs_iter *it, uint64_t mask, uint32_t component,
 {
     const ecs_context *ctx = it->ctx;
     if (!is_declared(it, mask, component, what)) return NULL;
-    if (index >= ctx->high || !(ctx->masks[index] >> component & 1) ||
-        ctx->components[component].size == 0)
+    /* A reclaimed index keeps its mask (nothing reads it until reuse):
+     * its state tells it from a holder. DYING stays readable, as its
+     * subscriptions do, until the refresh reclaims it. */
+    if (index >= ctx->high ||
+        (ctx->states[index] != ECS_SLOT_ALIVE && ctx->states[index] != ECS_SLOT_DYING) ||
+        !(ctx->masks[index] >> component & 1) || ctx->components[component].size == 0)
         return NULL;
     return ecs__slot(ctx, index, component);
 }

@@ -145,10 +145,11 @@ bool ecs__storage_grow(ecs_context *ctx, uint32_t capacity)
         ecs_group *grp = &ctx->groups[k];
         if (!regrow(ctx, &grp->data, grp->size, old, capacity, buffer_align(grp->align)))
             return false;
+        /* At once: a later group's failure must leave no member pointing
+         * into the buffer this one just dropped. */
+        for (uint32_t c = 0; c < ctx->component_count; c++)
+            if (ctx->group_of[c] == k) ctx->columns[c] = grp->data + ctx->offsets[c];
     }
-    for (uint32_t c = 0; c < ctx->component_count; c++)
-        if (ctx->group_of[c] != UINT32_MAX)
-            ctx->columns[c] = ctx->groups[ctx->group_of[c]].data + ctx->offsets[c];
     uint32_t pages = (uint32_t)(((uint64_t)capacity + ECS_SPARSE_PAGE - 1u) / ECS_SPARSE_PAGE);
     for (uint32_t c = 0; c < ctx->component_count; c++) {
         ecs_sparse *sp = &ctx->sparse[c];

@@ -269,8 +269,8 @@ typedef void (*ecs_deferred_fn)(ecs_context *ctx, void *payload);
  * A system that declares components and has no subscribed entity in a
  * step is left out of that step unless run_empty is set: no prepare,
  * process or finish, no subtask, nothing queued on the pool (see "Which
- * systems run" below). A step in which no system runs never touches the
- * pool's threads. */
+ * systems run" below). A step in which no system runs queues no system
+ * work on the pool (its refresh may still match on the workers). */
 typedef struct ecs_system_def {
     const char *name;
     ecs_ids reads;
@@ -428,7 +428,8 @@ bool ecs_has(const ecs_context *ctx, ecs_entity e, uint32_t component);
 /* Pointer to the entity's component, or NULL if dead or absent, and
  * always NULL for a tag (no storage: ecs_has tells whether it is
  * present). Any storage kind. Valid until the next create (storage may
- * grow), add or remove (a sparse component's values move), or destroy. */
+ * grow), add or remove, refresh or step (a sparse component's values
+ * move when a holder leaves), or destroy. */
 void *ecs_get(ecs_context *ctx, ecs_entity e, uint32_t component);
 /* Base of a component's buffer: entity index i's value is at byte
  * i * ecs_column_stride of it. NULL for a tag and for a sparse component
