@@ -32,7 +32,7 @@ if [[ " ${presets[*]} " == *" debug "* ]]; then
     # to the sanitizer runs, the rest are re-checked for memory errors.
     for t in test_sparse_set test_sorted_set test_entities test_validation test_systems \
              test_deferred test_split test_balance test_refresh_callbacks test_lifecycle test_bulk test_misuse \
-             test_adapters test_storage test_query test_bench_probe; do
+             test_adapters test_storage test_query test_claim test_bench_probe; do
         echo "=== valgrind memcheck: $t"
         valgrind -q --error-exitcode=1 --leak-check=full \
             --errors-for-leak-kinds=definite,indirect "build/debug/tests/$t"

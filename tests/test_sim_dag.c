@@ -163,12 +163,12 @@ static void test_dot(void **state)
     assert_non_null(end);
     const char *wr = strstr(fade, "writes: color");
     assert_true(wr != NULL && wr < end);
-    /* And the resources: collision reads the grid, writes contacts and claims. */
+    /* And the resources: collision reads the grid, writes the contacts. */
     const char *col = strstr(dot, "[label=\"collision\\n");
     assert_non_null(col);
     end = strchr(col, ']');
     const char *rr = strstr(col, "resources read: grid\\n");
-    const char *rw = strstr(col, "resources written: contacts, claims\\n");
+    const char *rw = strstr(col, "resources written: contacts\\n");
     assert_true(rr != NULL && rr < end && rw != NULL && rw < end);
     free(dot);
     sim_destroy(w);

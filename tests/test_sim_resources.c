@@ -1,5 +1,5 @@
 /* test_sim_resources.c - the simulation's DAG with its resources: the
- * grid, the contacts by band, collision's claims and the spray queue are
+ * grid, the contacts by band and the spray queue are
  * ecs resources, each system declaring what it reads and writes, so that
  * validation checks the DAG that runs.
  *

@@ -99,6 +99,10 @@ typedef struct ecs_subtask_ {
      * replay can go pass by pass across subtasks. */
     ecs_marks marks[ECS_MAX_PASSES];
     ecs_stamp stamps[ECS_MAX_PASSES];
+    uint64_t dealt; /* what the prepare dealt (claim.c): end << 32 | first */
+    /* The claim (claim.c): end << 32 | front of the items left, on a line
+     * of its own, since other subtasks take from it. */
+    _Alignas(64) _Atomic uint64_t claim;
 } ecs_subtask_;
 
 typedef struct ecs_sys {
@@ -125,6 +129,7 @@ typedef struct ecs_sys {
     uint32_t subtask_count, subtask_cap;
     uint32_t planned; /* subtask_count of the step being laid out (schedule.c) */
     uint32_t pass, passes; /* the pass running (or last run); passes per step, >= 1 */
+    bool dealt;   /* its prepare dealt claims this step (claim.c) */
     bool enabled; /* ecs_system_enable */
     bool chosen;  /* listed for this step by ecs_step_systems (ctx->subset) */
     /* Refresh scratch: who leaves and who joins, ascending. */
@@ -343,6 +348,10 @@ void ecs__queries_fini(ecs_context *ctx);
  * checked (ecs_step, ecs_step_systems with ctx->subset set). */
 ecs_status ecs__step(ecs_context *ctx, ecs_step_fn fn, void *user);
 void ecs__subtask_fini(ecs_subtask_ *st);
+/* Claims (claim.c): every subtask's claim emptied as a step lays them
+ * out; each pass's claims set back to what the prepare dealt. */
+void ecs__claims_clear(ecs_sys *sys);
+void ecs__claims_restore(ecs_sys *sys);
 /* Refresh (refresh.c): with_deferred also runs what the systems recorded. */
 /* Subscription classes (refresh.c): every system that can share a list
  * starts in one class; a refresh splits a class when an entity's mask
@@ -421,6 +430,7 @@ static inline bool ecs__out_arg(const ecs_context *ctx, const void *out, const c
 typedef struct ecs_caller {
     const ecs_sys *sys;
     bool finishing; /* in its finish callback: every subtask of the pass is done */
+    bool preparing; /* in its prepare callback: no subtask started yet */
 } ecs_caller;
 extern _Thread_local ecs_caller ecs__caller;
 /* Messages (context.c): sets err->status and formats err->message. */

@@ -113,6 +113,7 @@ static ecs_status prepare_subtasks(ecs_context *ctx)
                 st->end = ecs__share_start(count, i + 1, n);
             }
         }
+        ecs__claims_clear(sys);
         sys->start_job.run = system_job;
         atomic_store_explicit(&sys->pending_subtasks, n, memory_order_relaxed);
     }
@@ -142,7 +143,7 @@ static void subtask_execute(ecs_subtask_ *st)
         .sub_ = st,
     };
     const ecs_caller outer = ecs__caller; /* a callback may step another context */
-    ecs__caller = (ecs_caller){sys, false};
+    ecs__caller = (ecs_caller){sys, false, false};
     ecs_context *ctx = sys->ctx;
     bool meter = measured(sys, sys->subtask_count);
     if (!meter && !ctx->timeline_on) {
@@ -165,7 +166,7 @@ static void subtask_execute(ecs_subtask_ *st)
 static void system_finish(ecs_sys *sys)
 {
     const ecs_caller outer = ecs__caller;
-    ecs__caller = (ecs_caller){sys, true};
+    ecs__caller = (ecs_caller){sys, true, false};
     bool timed = sys->ctx->timeline_on;
     uint64_t t0 = timed ? ecs__now_ns() : 0u;
     sys->def.finish(sys->ctx, sys->id, sys->def.user);
@@ -186,6 +187,7 @@ static void system_finish(ecs_sys *sys)
 static ecs_subtask_ *pass_launch(ecs_sys *sys)
 {
     uint32_t n = sys->subtask_count, own = ecs_pool_self(sys->ctx->pool) % n;
+    if (sys->dealt) ecs__claims_restore(sys);
     if (n > 1)
         ecs__push_jobs(sys->ctx, "ecs_step", &sys->subtasks[0].job, sizeof(ecs_subtask_), n, own);
     return &sys->subtasks[own];
@@ -198,7 +200,7 @@ static ecs_subtask_ *system_launch(ecs_sys *sys)
     sys->start_ns = ecs__now_ns();
     if (sys->def.prepare) {
         const ecs_caller outer = ecs__caller;
-        ecs__caller = (ecs_caller){sys, false};
+        ecs__caller = (ecs_caller){sys, false, true};
         sys->def.prepare(sys->ctx, sys->id, sys->def.user);
         ecs__caller = outer;
     }

@@ -142,34 +142,31 @@ static void collide_band(const sim_setup *s, const sim_grid *g, sim_band_set *c,
 }
 
 /* Before any subtask: deals the bands of the grid just built to this
- * step's subtasks (the count the ecs set): subtask k owns first_band(k,
- * n) .. first_band(k + 1, n). */
+ * step's subtasks (the count the ecs set) as their claims: subtask k
+ * owns first_band(k, n) .. first_band(k + 1, n). */
 static void prepare_collision(ecs_context *ctx, uint32_t system, void *user)
 {
     (void)user;
     const sim_grid *g = ecs_resource_read(ctx, SIM_R_GRID);
     const sim_band_set *c = ecs_resource_read(ctx, SIM_R_CONTACTS);
-    sim_claims *claims = ecs_resource(ctx, SIM_R_CLAIMS);
     uint32_t n = ecs_system_subtasks(ctx, system);
-    assert(n >= 1 && n <= claims->count);
     for (uint32_t k = 0; k < n; k++)
-        sim_claim_set(&claims->v[k], first_band(g, c, k, n), first_band(g, c, k + 1u, n));
+        ecs_claim_deal(ctx, system, k, first_band(g, c, k, n), first_band(g, c, k + 1u, n));
 }
 
 /* Its own bands first, front to back (dealt by particles: see
  * prepare_collision), then those the other subtasks have not reached yet,
- * from the back of each one's claim, the nearest first: equal particle
- * counts do not make equal times (contacts and caches differ), and
- * without taking work the thread that finishes first would wait at the
- * barrier. Which subtask runs a band never changes its lists. */
+ * from the back of each one's claim, the nearest first (ecs_iter_claim):
+ * equal particle counts do not make equal times (contacts and caches
+ * differ), and without taking work the thread that finishes first would
+ * wait at the barrier. Which subtask runs a band never changes its
+ * lists. */
 static void sys_collision(ecs_iter *it)
 {
     const sim_grid *g = ecs_iter_resource_read(it, SIM_R_GRID);
     sim_band_set *c = ecs_iter_resource_write(it, SIM_R_CONTACTS);
-    sim_claims *claims = ecs_iter_resource_write(it, SIM_R_CLAIMS);
     uint32_t b;
-    while (sim_claim_next(claims->v, it->subtask, it->subtask_count, &b))
-        collide_band(it->user, g, c, b);
+    while (ecs_iter_claim(it, &b)) collide_band(it->user, g, c, b);
 }
 
 static void solve_list(sim_vec2 *pos, sim_vec2 *vel, const sim_contact_list *l)
@@ -362,7 +359,7 @@ static const ecs_system_def system_defs[SIM_SYSTEM_COUNT] = {
                          .reads = ECS_IDS_INIT(SIM_C_POSITION, SIM_C_CIRCLE),
                          .after = ECS_IDS_INIT(SIM_S_SPATIAL_PARTITION),
                          .resource_reads = ECS_IDS_INIT(SIM_R_GRID),
-                         .resource_writes = ECS_IDS_INIT(SIM_R_CONTACTS, SIM_R_CLAIMS),
+                         .resource_writes = ECS_IDS_INIT(SIM_R_CONTACTS),
                          .parallelism = PER_CORE,
                          .run_empty = true, /* no particle: no contacts */
                          .prepare = prepare_collision,
@@ -401,7 +398,6 @@ void sim__resource_defs(sim_world *w, ecs_resource_def out[SIM_RESOURCE_COUNT])
 {
     out[SIM_R_GRID] = (ecs_resource_def){.name = "grid", .ptr = &w->grid};
     out[SIM_R_CONTACTS] = (ecs_resource_def){.name = "contacts", .ptr = &w->contacts};
-    out[SIM_R_CLAIMS] = (ecs_resource_def){.name = "claims", .ptr = &w->claims};
     out[SIM_R_SPRAYS] = (ecs_resource_def){.name = "sprays", .size = sizeof(sim_spray_queue)};
 }
 

@@ -104,21 +104,17 @@ ecs_status sim_create(const sim_config *cfg, sim_world **out, ecs_error *err)
         sim_destroy(w);
         return st;
     }
-    /* One grid part and one claim of collision's bands per subtask:
-     * systems split per worker, and sim_set_workers may later ask for up
-     * to the most the pool started. */
+    /* One grid part per subtask: systems split per worker, and
+     * sim_set_workers may later ask for up to the most the pool started. */
     uint32_t parts = ecs_max_workers(w->ctx);
     const sim_params *p = &w->setup.p;
     if (sim_grid_init(&w->grid, p->world_w, p->world_h, p->radius_max, parts) != 0 ||
         !(w->contacts.bands = calloc((w->grid.rows + SIM_BAND_ROWS - 1u) / SIM_BAND_ROWS,
-                                     sizeof *w->contacts.bands)) ||
-        !(w->claims.v = aligned_alloc(alignof(sim_claim), parts * sizeof *w->claims.v))) {
+                                     sizeof *w->contacts.bands))) {
         sim_destroy(w);
         return fail(err, ECS_ERR_NOMEM, "out of memory for the grid");
     }
     w->contacts.band_count = (w->grid.rows + SIM_BAND_ROWS - 1u) / SIM_BAND_ROWS;
-    w->claims.count = parts;
-    for (uint32_t k = 0; k < parts; k++) sim_claim_set(&w->claims.v[k], 0, 0);
     st = sim__spawn_wave(w, 0u, msg, sizeof msg);
     if (st != ECS_OK) {
         sim_destroy(w);
@@ -142,7 +138,6 @@ void sim_destroy(sim_world *w)
         sim_contact_list_free(&w->contacts.bands[b].cross);
     }
     free(w->contacts.bands);
-    free(w->claims.v);
     free(w);
 }
 

@@ -2,7 +2,6 @@
 #ifndef SIM_WORLD_H
 #define SIM_WORLD_H
 
-#include "claim.h"
 #include "collide.h"
 #include "grid.h"
 #include "rng.h"
@@ -33,7 +32,6 @@ typedef struct sim__particle {
 enum {
     SIM_R_GRID,     /* sim_grid: built by spatial_partition, read by collision and the solve */
     SIM_R_CONTACTS, /* sim_band_set: written by collision, read by solve_contacts */
-    SIM_R_CLAIMS,   /* sim_claims: dealt and taken by collision */
     SIM_R_SPRAYS,   /* sim_spray_queue: owner code only (sim_spray, the step callback) */
     SIM_RESOURCE_COUNT
 };
@@ -44,16 +42,6 @@ typedef struct sim_band_set {
     sim_band *bands;
     uint32_t band_count;
 } sim_band_set;
-
-/* Collision's bands by subtask (claim.h), dealt by collision's prepare
- * from the grid just built: subtask k owns claim v[k] (balanced by
- * particles) and takes its bands from the front; a subtask done with its
- * own takes others' from the back, so no one subtask gates the barrier.
- * One per possible worker. */
-typedef struct sim_claims {
-    sim_claim *v;
-    uint32_t count;
-} sim_claims;
 
 /* Sprays drawn by sim_spray (owner thread, between steps), in call order,
  * waiting for the next step's callback to create them. Allocated (zeroed)
@@ -77,7 +65,6 @@ struct sim_world {
     /* Resources (SIM_R_*), reached through the ecs: */
     sim_grid grid;         /* SIM_R_GRID, its last build's status included */
     sim_band_set contacts; /* SIM_R_CONTACTS */
-    sim_claims claims;     /* SIM_R_CLAIMS */
     sim_kernel kernel;     /* resolved, never AUTO */
     sim_kernel loops;      /* the element-wise loops' level, resolved */
     uint64_t frame;

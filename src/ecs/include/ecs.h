@@ -22,7 +22,7 @@
  * thread that owns the context, outside ecs_step's system phase (the step
  * callback is fine), except where its comment allows system callbacks
  * (ecs_output, ecs_system_subtasks, ecs_system_pass, ecs_resource,
- * ecs_resource_read, ecs_subscribed, ecs_query_count). ecs_iter_ functions
+ * ecs_resource_read, ecs_subscribed, ecs_query_count, ecs_claim_deal). ecs_iter_ functions
  * are for process callbacks; ecs_query_next, _column and _has work on an
  * iterator, wherever it was handed out (see Queries).
  *
@@ -52,10 +52,13 @@
  *     depended on (ecs_iter_dep_*, and ecs_output in the system phase);
  *   - a deferred command with a size but a NULL payload, a deferred call
  *     without a function;
+ *   - ecs_claim_deal outside the named system's own prepare callback, for
+ *     a subtask it does not run, or with first past end;
  *   - a NULL out-pointer: every pointer a call writes its results through
  *     is required (ecs_create's out, the count of ecs_subscribed,
  *     ecs_output, ecs_iter_output and ecs_iter_dep_output, the first and
  *     count of ecs_iter_next_run, the lo and hi of ecs_iter_bits,
+ *     ecs_iter_claim's item,
  *     ecs_timeline_get's out) except the optional ones, which say so:
  *     ecs_context_create's err, ecs_create_bulk's out, ecs_dot's buf
  *     (with size 0) and ecs_timeline_profile's busy (ecs_context_create
@@ -253,7 +256,8 @@ typedef void (*ecs_process_fn)(ecs_iter *it);
 typedef void (*ecs_finish_fn)(ecs_context *ctx, uint32_t system, void *user);
 /* Called once per step on one thread when every dependency of the system
  * finished, before its first subtask starts: for work each subtask needs
- * ready (dealing out the step's work by what the dependencies built).
+ * ready (dealing out the step's work by what the dependencies built,
+ * as claims: ecs_claim_deal).
  * ecs_system_subtasks tells how many subtasks follow. */
 typedef void (*ecs_prepare_fn)(ecs_context *ctx, uint32_t system, void *user);
 typedef void (*ecs_entity_fn)(ecs_context *ctx, ecs_entity e, void *user);
@@ -753,6 +757,28 @@ const void *ecs_iter_dep_output(const ecs_iter *it, uint32_t system, uint32_t ba
                                 uint32_t *count);
 /* Subtasks that system ran in this step. */
 uint32_t ecs_iter_dep_subtasks(const ecs_iter *it, uint32_t system);
+
+/* Claims: work items other than entities (bands of a grid, tiles),
+ * numbered 0, 1, ..., balanced across a system's subtasks at run time.
+ * The prepare callback deals each subtask a claim, a range of items;
+ * in process each subtask takes items with ecs_iter_claim: its own
+ * claim's front first, then, once that is empty, the others' backs, the
+ * nearest subtask below first (subtask k - 1, k - 2, ..., wrapping),
+ * each drained before the next. Every dealt item is taken exactly once
+ * per pass, by one subtask; which one depends on timing, so a result
+ * must not depend on who takes an item. Each pass starts from the claims
+ * as dealt; a subtask dealt nothing holds an empty claim. No lock and
+ * no allocation: one atomic word per subtask, held by the ecs. */
+
+/* Deals items [first, end) to that subtask's claim (first <= end),
+ * replacing what it was dealt in this step. Only from the system's own
+ * prepare callback, for a subtask below ecs_system_subtasks; anything
+ * else is a misuse (ECS_ERR_MISUSE, nothing dealt). */
+ecs_status ecs_claim_deal(ecs_context *ctx, uint32_t system, uint32_t subtask, uint32_t first,
+                          uint32_t end);
+/* The next item into *item (required: false without it, a misuse);
+ * false once every claim of the system is empty. */
+bool ecs_iter_claim(ecs_iter *it, uint32_t *item);
 
 /* Deferred structural changes, applied at refresh; a command whose entity
  * is no longer alive by then is skipped. Payloads are copied, and the copy
