@@ -14,17 +14,6 @@ const char *const APP_COLOR_NAMES[4] = {"thesis", "speed", "worker", "cell"};
 static const char *const OFF_ON[] = {"off", "on"};
 static const char *const STORAGES[] = {"dynamic", "fixed"}; /* ecs_storage order */
 static const char *const LAYOUTS[] = {"soa", "thesis"};      /* sim_layout order */
-const char *const APP_SYSTEM_NAMES[SIM_SYSTEM_COUNT] = {
-    [SIM_S_ACCELERATION] = "acceleration",
-    [SIM_S_VELOCITY] = "velocity",
-    [SIM_S_KEEP_IN_BOUNDS] = "keep_in_bounds",
-    [SIM_S_SPATIAL_PARTITION] = "spatial_partition",
-    [SIM_S_COLLISION] = "collision",
-    [SIM_S_SOLVE_CONTACTS] = "solve_contacts",
-    [SIM_S_RENDER] = "render",
-    [SIM_S_LIFE] = "life",
-    [SIM_S_FADE] = "fade",
-};
 static const char *const DRAWS[] = {"points", "quads"};
 static const char *const AUTO_OFF_ON[] = {"auto", "off", "on"};
 static const char *const PNG[] = {".png"};
@@ -175,20 +164,20 @@ static bool parse_trace_frames(const char *prog, const char *arg, app_options *o
     return true;
 }
 
-/* --systems a,b: names of APP_SYSTEM_NAMES, each once, not empty. */
+/* --systems a,b: names of systems (sim_system_name), each once, not empty. */
 static bool parse_systems(const char *prog, const char *arg, app_options *o)
 {
     char allowed[256] = "";
     for (uint32_t k = 0; k < SIM_SYSTEM_COUNT; k++) {
         size_t used = strlen(allowed);
-        snprintf(allowed + used, sizeof allowed - used, "%s%s", k ? ", " : "", APP_SYSTEM_NAMES[k]);
+        snprintf(allowed + used, sizeof allowed - used, "%s%s", k ? ", " : "", sim_system_name(k));
     }
     bool on[SIM_SYSTEM_COUNT] = {false};
     for (const char *s = arg;; s++) {
         size_t len = strcspn(s, ",");
         uint32_t k = 0;
         while (k < SIM_SYSTEM_COUNT &&
-               (strlen(APP_SYSTEM_NAMES[k]) != len || strncmp(APP_SYSTEM_NAMES[k], s, len) != 0))
+               (strlen(sim_system_name(k)) != len || strncmp(sim_system_name(k), s, len) != 0))
             k++;
         if (len == 0) {
             app_error(prog, "--systems: empty item in '%s'", arg);

@@ -136,10 +136,6 @@ extern const uint32_t APP_FLAG_COUNT;
 
 /* The --color words, in window_color order. */
 extern const char *const APP_COLOR_NAMES[4];
-/* The systems' names, in enum sim_system order (as ecs_system_stats_get
- * names them). */
-extern const char *const APP_SYSTEM_NAMES[SIM_SYSTEM_COUNT];
-
 /* The number of online CPUs, at least 1 and at most APP_MAX_THREADS. */
 uint32_t app_online_cpus(void);
 

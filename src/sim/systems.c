@@ -401,6 +401,11 @@ void sim__resource_defs(sim_world *w, ecs_resource_def out[SIM_RESOURCE_COUNT])
     out[SIM_R_SPRAYS] = (ecs_resource_def){.name = "sprays", .size = sizeof(sim_spray_queue)};
 }
 
+const char *sim_system_name(uint32_t system)
+{
+    return system < SIM_SYSTEM_COUNT ? system_defs[system].name : NULL;
+}
+
 void sim__system_defs(sim_setup *setup, bool thesis_dag, ecs_system_def out[SIM_SYSTEM_COUNT])
 {
     for (uint32_t s = 0; s < SIM_SYSTEM_COUNT; s++) {

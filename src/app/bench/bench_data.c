@@ -100,7 +100,7 @@ void bench_systems_name(char *buf, size_t size, const bench_options *o)
     for (uint32_t k = 0; k < SIM_SYSTEM_COUNT; k++) {
         if (!o->system_on[k]) continue;
         size_t used = strlen(buf);
-        snprintf(buf + used, size - used, "%s%s", on++ ? "," : "", APP_SYSTEM_NAMES[k]);
+        snprintf(buf + used, size - used, "%s%s", on++ ? "," : "", sim_system_name(k));
     }
     if (on == SIM_SYSTEM_COUNT) snprintf(buf, size, "all");
 }

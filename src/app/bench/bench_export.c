@@ -94,7 +94,7 @@ static void json_options(FILE *f, const bench_options *o)
         fprintf(f, "%s\"%s\"", i ? ", " : "", sim_layout_name((sim_layout)o->sim.layouts[i]));
     fprintf(f, "], \"systems\": [");
     for (uint32_t k = 0, n = 0; k < SIM_SYSTEM_COUNT; k++)
-        if (o->system_on[k]) fprintf(f, "%s\"%s\"", n++ ? ", " : "", APP_SYSTEM_NAMES[k]);
+        if (o->system_on[k]) fprintf(f, "%s\"%s\"", n++ ? ", " : "", sim_system_name(k));
     const sim_params d = sim_default_params();
     /* One thread count: a number, as before lists; several: a list. */
     fprintf(f, "], \"threads\": %s", o->sim.thread_n > 1 ? "[" : "");

@@ -240,6 +240,9 @@ sim_kernel sim_get_kernel(const sim_world *w);
 /* The level of its element-wise loops (never AUTO). */
 sim_kernel sim_get_loops(const sim_world *w);
 uint64_t sim_frame(const sim_world *w);
+/* The name of system id `system` (enum sim_system) as the ecs knows it,
+ * e.g. "collision"; NULL for an id >= SIM_SYSTEM_COUNT. Needs no world. */
+const char *sim_system_name(uint32_t system);
 /* Contacts the collision system found in the last frame. */
 uint32_t sim_contacts(const sim_world *w);
 /* FNV-1a over every live particle's components in index order. */
