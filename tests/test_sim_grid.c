@@ -390,7 +390,6 @@ static void check_kernels(const layout *l, const sim_grid *g, test_rng *r, bench
         }
         assert_int_equal(nr, b->row.n);
         assert_int_equal(nb, b->below.n);
-        assert_false(b->row.failed || b->below.failed);
         st->kernel_runs[k]++;
     }
 }

@@ -305,6 +305,7 @@ static ecs_status build(ecs_context *ctx, const ecs_config *cfg, ecs_error *err)
     ctx->inner_off = cfg->inner_parallelism_off;
     ctx->split_cap = cfg->split_within_cpus ? ecs_cpu_count() : UINT32_MAX;
     ctx->timeline_on = true;
+    ctx->failure = (ecs_failure){ECS_OK, ECS_NONE, ECS_NONE};
     ctx->on_reclaim = cfg->on_reclaim;
     ctx->user = cfg->user;
     uint32_t capacity = cfg->capacity ? cfg->capacity : ECS_DEFAULT_CAPACITY;

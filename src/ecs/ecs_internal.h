@@ -93,7 +93,10 @@ typedef struct ecs_subtask_ {
     size_t cmd_len, cmd_cap; /* bytes */
     ecs_entity *kills;
     size_t kill_count, kill_cap;
-    uint32_t failed; /* records lost to allocation failure */
+    /* Its first failure of the step (failure.c) and the pass it came in:
+     * ecs_iter_fail, or no memory for a record. */
+    ecs_status fail;
+    uint32_t fail_pass;
     /* Where each pass began in out, cmds and kills: pass p recorded
      * [mark[p], mark[p + 1]) (the last pass up to the count), so the
      * replay can go pass by pass across subtasks. */
@@ -132,6 +135,10 @@ typedef struct ecs_sys {
     bool dealt;   /* its prepare dealt claims this step (claim.c) */
     bool enabled; /* ecs_system_enable */
     bool chosen;  /* listed for this step by ecs_step_systems (ctx->subset) */
+    /* The first failure of its prepare and finish callbacks this step,
+     * and where it ran among the system's work (failure.c). */
+    ecs_status fail;
+    uint64_t fail_at;
     /* Refresh scratch: who leaves and who joins, ascending. */
     uint32_t *removed, *added;
     uint32_t removed_count, added_count;
@@ -258,7 +265,8 @@ struct ecs_context {
     uint32_t query_slots;
     uint32_t *query_scratch;
     size_t query_scratch_cap;
-    ecs_status step_status;
+    ecs_status step_status; /* the refreshes' first failure this step */
+    ecs_failure failure;    /* the step's first (failure.c); the step callback's while it runs */
     /* The first misuse detected (any thread): 0 none, 1 being written, 2
      * written; the message is read once the step's threads are done. */
     atomic_uint misuse;
@@ -348,6 +356,11 @@ void ecs__queries_fini(ecs_context *ctx);
  * checked (ecs_step, ecs_step_systems with ctx->subset set). */
 ecs_status ecs__step(ecs_context *ctx, ecs_step_fn fn, void *user);
 void ecs__subtask_fini(ecs_subtask_ *st);
+/* Failures (failure.c): a subtask's kept when it is its first; the
+ * step's first, once its systems are done (ran: they did run), else
+ * own, the ecs's; the result in ctx->failure and returned. */
+void ecs__subtask_fail(ecs_subtask_ *st, ecs_status status);
+ecs_status ecs__step_failure(ecs_context *ctx, bool ran, ecs_status own);
 /* Claims (claim.c): every subtask's claim emptied as a step lays them
  * out; each pass's claims set back to what the prepare dealt. */
 void ecs__claims_clear(ecs_sys *sys);

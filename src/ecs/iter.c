@@ -125,7 +125,7 @@ void *ecs_iter_output_push(ecs_iter *it, uint32_t n)
     }
     size_t cap = st->out_cap;
     if (ecs_reserve((void **)&st->out, &st->out_cap, st->out_count + n, size) != 0) {
-        st->failed++;
+        ecs__subtask_fail(st, ECS_ERR_NOMEM);
         return NULL;
     }
     if (st->out_cap != cap) /* a new block: what this push writes, at once */
@@ -258,7 +258,7 @@ void ecs_iter_kill(ecs_iter *it, ecs_entity e)
 {
     ecs_subtask_ *st = it->sub_;
     if (ecs_reserve((void **)&st->kills, &st->kill_cap, st->kill_count + 1, sizeof(ecs_entity))) {
-        st->failed++;
+        ecs__subtask_fail(st, ECS_ERR_NOMEM);
         return;
     }
     st->kills[st->kill_count++] = e;
@@ -284,7 +284,7 @@ static ecs_cmd *record(ecs_iter *it, uint32_t kind, const void *payload, size_t 
     }
     size_t need = ecs__cmd_bytes(size);
     if (ecs_reserve((void **)&st->cmds, &st->cmd_cap, st->cmd_len + need, 1) != 0) {
-        st->failed++;
+        ecs__subtask_fail(st, ECS_ERR_NOMEM);
         return NULL;
     }
     ecs_cmd *cmd = (ecs_cmd *)(st->cmds + st->cmd_len);

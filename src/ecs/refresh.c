@@ -88,8 +88,6 @@ static void run_deferred(ecs_context *ctx)
         for (uint32_t i = 0; i < sys->subtask_count; i++) {
             ecs_subtask_ *st = &sys->subtasks[i];
             st->cmd_len = 0;
-            if (st->failed) keep_first_error(ctx, ECS_ERR_NOMEM);
-            st->failed = 0;
         }
     }
     prefetch_kills(ctx);

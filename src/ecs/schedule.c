@@ -90,6 +90,7 @@ static ecs_status prepare_subtasks(ecs_context *ctx)
         sys->subtask_count = n;
         sys->pass = 0;
         atomic_store_explicit(&sys->pending_deps, sys->def.after.count, memory_order_relaxed);
+        sys->fail = ECS_OK;
         if (n == 0) { /* left out: no subtask, no outputs, no stats */
             sys->start_ns = sys->end_ns = 0;
             continue;
@@ -102,6 +103,7 @@ static ecs_status prepare_subtasks(ecs_context *ctx)
             st->job.run = subtask_job;
             st->sys = sys;
             st->index = i;
+            st->fail = ECS_OK;
             if (chunks) { /* chunk_size each, the last one shorter */
                 st->begin = (uint32_t)(chunk * i);
                 st->end = (uint32_t)(chunk * (i + 1) < count ? chunk * (i + 1) : count);
@@ -283,13 +285,13 @@ static void run_systems(ecs_context *ctx)
     ecs_pool_wait(ctx->pool, &ctx->pending_systems);
 }
 
-/* A misuse anywhere in the step wins over the other failures. */
-static ecs_status step_result(ecs_context *ctx, ecs_status st)
+/* The step's first failure (failure.c): ran, whether its systems ran;
+ * own, the ecs's. */
+static ecs_status step_result(ecs_context *ctx, bool ran, ecs_status own)
 {
     ctx->stepping = false;
     ctx->subset = false;
-    if (atomic_load_explicit(&ctx->misuse, memory_order_acquire) != 0) return ECS_ERR_MISUSE;
-    return st;
+    return ecs__step_failure(ctx, ran, own);
 }
 
 ecs_status ecs_step(ecs_context *ctx, ecs_step_fn fn, void *user)
@@ -305,12 +307,13 @@ ecs_status ecs__step(ecs_context *ctx, ecs_step_fn fn, void *user)
     ecs_pool_set_owner(ctx->pool); /* the thread that steps owns the context (ecs.h) */
     atomic_store_explicit(&ctx->misuse, 0, memory_order_relaxed);
     ctx->step_status = ECS_OK;
+    ctx->failure = (ecs_failure){ECS_OK, ECS_NONE, ECS_NONE};
     ctx->timeline_valid = false; /* until this step's systems ran */
     ctx->stepping = true;
     if (fn) fn(ctx, user);
     ecs__refresh(ctx, false);
     ecs_status st = prepare_subtasks(ctx);
-    if (st != ECS_OK) return step_result(ctx, st);
+    if (st != ECS_OK) return step_result(ctx, false, st);
     /* With no system to run, nothing is queued, waited for or recorded. */
     bool any = ctx->systems_run != 0;
     ctx->running = ctx->in_systems = true;
@@ -321,7 +324,7 @@ ecs_status ecs__step(ecs_context *ctx, ecs_step_fn fn, void *user)
     ecs__timeline_build(ctx);
     if (any) ecs__balance_update(ctx);
     ecs__refresh(ctx, any);
-    return step_result(ctx, ctx->step_status);
+    return step_result(ctx, true, ctx->step_status);
 }
 
 uint32_t ecs_system_pass(const ecs_context *ctx, uint32_t system)

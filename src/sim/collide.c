@@ -31,10 +31,7 @@ bool sim_contact_list_grow(sim_contact_list *l, uint32_t more)
     uint64_t need = (uint64_t)l->n + more, cap = l->cap ? l->cap : 1024u;
     while (cap < need) cap *= 2u;
     sim_contact *v = cap <= UINT32_MAX ? realloc(l->v, (size_t)cap * sizeof *v) : NULL;
-    if (!v) {
-        l->failed = true;
-        return false;
-    }
+    if (!v) return false;
     l->v = v;
     l->cap = (uint32_t)cap;
     return true;

@@ -29,11 +29,10 @@
 typedef struct sim_contact_list {
     sim_contact *v;
     uint32_t n, cap;
-    bool failed; /* an append ran out of memory: the list is short */
 } sim_contact_list;
 
 void sim_contact_list_free(sim_contact_list *l);
-/* Room for `more` appends; false (and failed set) when out of memory. */
+/* Room for `more` appends; false when out of memory. */
 bool sim_contact_list_grow(sim_contact_list *l, uint32_t more);
 
 static inline bool sim_contact_list_reserve(sim_contact_list *l, uint32_t more)

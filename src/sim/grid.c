@@ -433,18 +433,11 @@ int sim_grid_scan_cells(sim_grid *g, uint32_t parts, uint32_t range, uint32_t ra
     return 0;
 }
 
-/* The build's end, kept in the grid: count 0 (an empty grid) unless OK. */
-static sim_grid_status ended(sim_grid *g, sim_grid_status st)
-{
-    g->status = st;
-    return st;
-}
-
 sim_grid_status sim_grid_scan_offsets(sim_grid *g, uint32_t ranges)
 {
     g->count = 0; /* until it succeeds: the merge and the scatter then write nothing */
     g->dense = false;
-    if (!fits(g, ranges) || !fits(g, g->parts)) return ended(g, SIM_GRID_TOO_MANY_SUBTASKS);
+    if (!fits(g, ranges) || !fits(g, g->parts)) return SIM_GRID_TOO_MANY_SUBTASKS;
     uint32_t sum = 0;
     for (uint32_t r = 0; r < ranges; r++) {
         uint32_t k = g->range_total[r];
@@ -459,20 +452,20 @@ sim_grid_status sim_grid_scan_offsets(sim_grid *g, uint32_t ranges)
         failed |= g->part[q].failed;
     }
     assert(failed || at == sum);
-    if (failed || reserve(g, sum) != 0) return ended(g, SIM_GRID_NOMEM);
+    if (failed || reserve(g, sum) != 0) return SIM_GRID_NOMEM;
     /* A counting build is dense (cells <= SIM_GRID_COUNTING x points) and
      * its starts were allocated by the plan. */
     g->dense = g->counting || (uint64_t)g->cells <= (uint64_t)SIM_GRID_DENSE * sum;
-    if (g->dense && !starts_ready(g)) return ended(g, SIM_GRID_NOMEM);
+    if (g->dense && !starts_ready(g)) return SIM_GRID_NOMEM;
     if (!g->dense && sum > g->span_cap) {
         /* As many as the items: doubled, so this grows as rarely. */
         sim_grid_span *sp = regrow(g->span, (size_t)g->cap * sizeof *sp);
-        if (!sp) return ended(g, SIM_GRID_NOMEM);
+        if (!sp) return SIM_GRID_NOMEM;
         g->span = sp;
         g->span_cap = g->cap;
     }
     g->count = sum;
-    return ended(g, SIM_GRID_OK);
+    return SIM_GRID_OK;
 }
 
 /* The end of the run of items from `from` (below stop) less than limit,
@@ -671,7 +664,7 @@ sim_grid_status sim_grid_scan(sim_grid *g, uint32_t parts)
 {
     if (sim_grid_scan_cells(g, parts, 0, 1) != 0) {
         g->count = 0;
-        return ended(g, SIM_GRID_TOO_MANY_SUBTASKS);
+        return SIM_GRID_TOO_MANY_SUBTASKS;
     }
     sim_grid_status st = sim_grid_scan_offsets(g, 1);
     sim_grid_scan_starts(g, 0, 1);

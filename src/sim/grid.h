@@ -125,7 +125,6 @@ typedef struct sim_grid {
     float *x, *y, *r;
     uint32_t *entity, *cell;
     uint32_t count, cap;
-    sim_grid_status status; /* the last build's */
     /* Dense (a counting build, or cells <= SIM_GRID_DENSE x count; decided
      * each build): the start of every cell, cells + 1 words (the items of
      * cell c are [start[c], start[c + 1])), written by the ranges as they
@@ -227,8 +226,8 @@ int sim_grid_plan(sim_grid *g, uint32_t parts, uint32_t n);
  * range: -2 from the scans), never memory outside the grid. */
 int sim_grid_count(sim_grid *g, uint32_t part, const float *xy, const uint32_t *idx, uint32_t n);
 /* After every part counted: the slots of every point. Returns the build's
- * status, also kept in g->status: SIM_GRID_NOMEM when out of memory for
- * the items or a part's sort (the grid is then empty). */
+ * status: SIM_GRID_NOMEM when out of memory for the items or a part's
+ * sort (the grid is then empty). */
 sim_grid_status sim_grid_scan(sim_grid *g, uint32_t parts);
 /* The same in three steps, each range of `ranges` (<= parts_max) on any
  * thread: every range's cells, then the offsets once, then every range's

@@ -317,19 +317,21 @@ uint32_t sim_spray_dropped(const sim_world *w) { return w->spray_dropped; }
 /* Owner code, before the step's systems: each queued particle becomes an
  * entity now (the lowest free index, in call order), so this step's
  * systems move, collide and age it. Past a fixed limit the rest are
- * dropped (counted, the step reports ECS_ERR_FULL). */
+ * dropped (counted; the step fails with ECS_ERR_FULL). */
 void sim__spray_enter(ecs_context *ctx, void *user)
 {
     sim_world *w = user;
     sim_spray_queue *q = ecs_resource(ctx, SIM_R_SPRAYS);
     w->spray_issued = q->count;
-    for (uint32_t i = 0; i < q->count && w->spray_status == ECS_OK; i++) {
+    ecs_status st = ECS_OK;
+    for (uint32_t i = 0; i < q->count && st == ECS_OK; i++) {
         ecs_entity e;
-        w->spray_status = ecs_create(ctx, &e);
-        if (w->spray_status != ECS_OK) break;
-        w->spray_status = add_components(ctx, e, &q->v[i], &w->setup.p.acceleration);
-        if (w->spray_status == ECS_OK) w->spray_created++;
+        st = ecs_create(ctx, &e);
+        if (st != ECS_OK) break;
+        st = add_components(ctx, e, &q->v[i], &w->setup.p.acceleration);
+        if (st == ECS_OK) w->spray_created++;
         else (void)ecs_kill(ctx, e); /* no half-made particle */
     }
     q->count = 0;
+    if (st != ECS_OK) ecs_step_fail(ctx, st);
 }

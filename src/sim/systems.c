@@ -92,14 +92,17 @@ static void prepare_spatial_partition(ecs_context *ctx, uint32_t system, void *u
 }
 
 /* Pass 1: the offsets, on one thread. More subtasks than the grid was
- * made for write nothing (each call checks), and this pass sees them: it
- * keeps the build's status in the grid (out of memory included), where
- * sim_step reads it. */
+ * made for write nothing (each call checks), and this pass sees them: a
+ * build that ends with an empty grid fails the step, ECS_ERR_INVALID for
+ * those subtasks, ECS_ERR_NOMEM when out of memory (sim_step says which). */
 static void finish_spatial_partition(ecs_context *ctx, uint32_t system, void *user)
 {
     (void)user;
     if (ecs_system_pass(ctx, system) != 1u) return;
-    (void)sim_grid_scan_offsets(ecs_resource(ctx, SIM_R_GRID), ecs_system_subtasks(ctx, system));
+    sim_grid_status st =
+        sim_grid_scan_offsets(ecs_resource(ctx, SIM_R_GRID), ecs_system_subtasks(ctx, system));
+    if (st != SIM_GRID_OK)
+        ecs_step_fail(ctx, st == SIM_GRID_TOO_MANY_SUBTASKS ? ECS_ERR_INVALID : ECS_ERR_NOMEM);
 }
 
 /* The first grid slot of band b (b == band_count: the end). */
@@ -129,16 +132,17 @@ static uint32_t first_band(const sim_grid *g, const sim_band_set *c, uint32_t k,
 /* One band through the world's kernel: its rows but the last into its
  * inner list, the last row's pairs within the row too and its pairs with
  * the next band's first row into the cross list. Each list is in
- * detection order, whoever runs the band. */
-static void collide_band(const sim_setup *s, const sim_grid *g, sim_band_set *c, uint32_t b)
+ * detection order, whoever runs the band. False when a list ran out of
+ * memory (it is short). */
+static bool collide_band(const sim_setup *s, const sim_grid *g, sim_band_set *c, uint32_t b)
 {
     sim_band *band = &c->bands[b];
     uint32_t end_row = (b + 1u) * SIM_BAND_ROWS < g->rows ? (b + 1u) * SIM_BAND_ROWS : g->rows;
     uint32_t from = band_slot(g, b), mid = sim_grid_start(g, (end_row - 1u) * g->cols);
     uint32_t to = band_slot(g, b + 1u);
     band->inner.n = band->cross.n = 0;
-    if (s->collide(g, from, mid, &band->inner, &band->inner))
-        s->collide(g, mid, to, &band->inner, &band->cross);
+    return s->collide(g, from, mid, &band->inner, &band->inner) &&
+           s->collide(g, mid, to, &band->inner, &band->cross);
 }
 
 /* Before any subtask: deals the bands of the grid just built to this
@@ -166,7 +170,8 @@ static void sys_collision(ecs_iter *it)
     const sim_grid *g = ecs_iter_resource_read(it, SIM_R_GRID);
     sim_band_set *c = ecs_iter_resource_write(it, SIM_R_CONTACTS);
     uint32_t b;
-    while (ecs_iter_claim(it, &b)) collide_band(it->user, g, c, b);
+    while (ecs_iter_claim(it, &b))
+        if (!collide_band(it->user, g, c, b)) ecs_iter_fail(it, ECS_ERR_NOMEM);
 }
 
 static void solve_list(sim_vec2 *pos, sim_vec2 *vel, const sim_contact_list *l)

@@ -141,19 +141,21 @@ void sim_destroy(sim_world *w)
     free(w);
 }
 
-/* Why the step failed (sim_step_error): what ran out and, past the
- * density rule, that the world is too dense. */
-static void explain(sim_world *w, ecs_status st, uint32_t particles, uint64_t contacts,
-                    bool contacts_short)
+/* Why the step failed (sim_step_error), from the ecs's answer: what ran
+ * out and, past the density rule, that the world is too dense. Collision
+ * fails for its contact lists, spatial_partition for its grid, the step
+ * callback (no system) for the sprays fixed storage had no room for. */
+static void explain(sim_world *w, ecs_failure f, uint32_t particles, uint64_t contacts)
 {
     char *m = w->step_error;
     size_t size = sizeof w->step_error;
     unsigned long long frame = (unsigned long long)w->frame;
+    ecs_status st = f.status;
     int n;
-    if (st == ECS_ERR_NOMEM && contacts_short)
+    if (st == ECS_ERR_NOMEM && f.system == SIM_S_COLLISION)
         n = snprintf(m, size, "frame %llu: out of memory for the contacts (%llu found, %u particles)",
                      frame, (unsigned long long)contacts, (unsigned)particles);
-    else if (st == ECS_ERR_NOMEM && w->grid.status != SIM_GRID_OK)
+    else if (st == ECS_ERR_NOMEM && f.system == SIM_S_SPATIAL_PARTITION)
         n = snprintf(m, size, "frame %llu: out of memory for the broadphase grid (%u particles)",
                      frame, (unsigned)particles);
     else if (st == ECS_ERR_NOMEM)
@@ -161,7 +163,7 @@ static void explain(sim_world *w, ecs_status st, uint32_t particles, uint64_t co
     else if (st == ECS_ERR_FULL)
         n = snprintf(m, size, "frame %llu: fixed storage full: %u sprayed particles dropped", frame,
                      (unsigned)w->spray_dropped);
-    else if (w->grid.status == SIM_GRID_TOO_MANY_SUBTASKS)
+    else if (st == ECS_ERR_INVALID && f.system == SIM_S_SPATIAL_PARTITION)
         n = snprintf(m, size, "frame %llu: spatial_partition ran more subtasks than the grid was "
                      "made for", frame);
     else
@@ -176,29 +178,17 @@ static void explain(sim_world *w, ecs_status st, uint32_t particles, uint64_t co
 ecs_status sim_step(sim_world *w)
 {
     uint32_t particles = ecs_alive_count(w->ctx);
-    bool contacts_short = false;
-    sim_grid *grid = ecs_resource(w->ctx, SIM_R_GRID);
-    grid->status = SIM_GRID_OK; /* the step's build sets it */
     w->spray_issued = w->spray_created = 0;
-    w->spray_status = ECS_OK;
     w->step_error[0] = '\0';
     ecs_status st = ecs_step(w->ctx, sim__spray_enter, w);
     w->frame++;
     w->spray_dropped = w->spray_issued - w->spray_created;
-    if (st == ECS_OK) st = w->spray_status;
     uint64_t contacts = 0;
-    sim_band_set *c = ecs_resource(w->ctx, SIM_R_CONTACTS);
-    for (uint32_t b = 0; b < c->band_count; b++) {
-        sim_band *band = &c->bands[b];
-        contacts += band->inner.n + band->cross.n;
-        contacts_short |= band->inner.failed || band->cross.failed;
-        band->inner.failed = band->cross.failed = false;
-    }
+    const sim_band_set *c = ecs_resource_read(w->ctx, SIM_R_CONTACTS);
+    for (uint32_t b = 0; b < c->band_count; b++)
+        contacts += c->bands[b].inner.n + c->bands[b].cross.n;
     w->contact_total = contacts > UINT32_MAX ? UINT32_MAX : (uint32_t)contacts;
-    if (st == ECS_OK && contacts_short) st = ECS_ERR_NOMEM;
-    if (st == ECS_OK && grid->status != SIM_GRID_OK)
-        st = grid->status == SIM_GRID_TOO_MANY_SUBTASKS ? ECS_ERR_INVALID : ECS_ERR_NOMEM;
-    if (st != ECS_OK) explain(w, st, particles, contacts, contacts_short);
+    if (st != ECS_OK) explain(w, ecs_step_failure(w->ctx), particles, contacts);
     return st;
 }
 

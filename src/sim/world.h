@@ -63,7 +63,7 @@ struct sim_world {
     sim_setup setup;
     ecs_context *ctx;
     /* Resources (SIM_R_*), reached through the ecs: */
-    sim_grid grid;         /* SIM_R_GRID, its last build's status included */
+    sim_grid grid;         /* SIM_R_GRID */
     sim_band_set contacts; /* SIM_R_CONTACTS */
     sim_kernel kernel;     /* resolved, never AUTO */
     sim_kernel loops;      /* the element-wise loops' level, resolved */
@@ -75,7 +75,6 @@ struct sim_world {
     uint32_t spray_issued;  /* this step: sprays taken from the queue ... */
     uint32_t spray_created; /* ... and created */
     uint32_t spray_dropped; /* the last step's issued - created */
-    ecs_status spray_status; /* the last step's first failure to create one */
     char step_error[240];   /* the last step's failure (sim_step_error), or "" */
 };
 

@@ -22,7 +22,8 @@
  * thread that owns the context, outside ecs_step's system phase (the step
  * callback is fine), except where its comment allows system callbacks
  * (ecs_output, ecs_system_subtasks, ecs_system_pass, ecs_resource,
- * ecs_resource_read, ecs_subscribed, ecs_query_count, ecs_claim_deal). ecs_iter_ functions
+ * ecs_resource_read, ecs_subscribed, ecs_query_count, ecs_claim_deal,
+ * ecs_step_fail). ecs_iter_ functions
  * are for process callbacks; ecs_query_next, _column and _has work on an
  * iterator, wherever it was handed out (see Queries).
  *
@@ -54,6 +55,9 @@
  *     without a function;
  *   - ecs_claim_deal outside the named system's own prepare callback, for
  *     a subtask it does not run, or with first past end;
+ *   - ecs_step_fail outside a step callback and a prepare or finish
+ *     callback, or it or ecs_iter_fail with ECS_OK, ECS_ERR_MISUSE or a
+ *     value that is no ecs_status;
  *   - a NULL out-pointer: every pointer a call writes its results through
  *     is required (ecs_create's out, the count of ecs_subscribed,
  *     ecs_output, ecs_iter_output and ecs_iter_dep_output, the first and
@@ -77,8 +81,14 @@
  * ECS_ERR_MISUSE; ECS_ERR_INVALID or ECS_ERR_UNKNOWN_COMPONENT (its
  * arguments, checked in the order they are listed); ECS_ERR_DEAD;
  * ECS_ERR_FULL or ECS_ERR_NOMEM. ecs_step returns ECS_ERR_MISUSE when any
- * misuse happened during it, else the first ECS_ERR_FULL or ECS_ERR_NOMEM
- * of the step, in the order the refresh applies the changes.
+ * misuse happened during it, else the first failure (ecs_step_failure)
+ * of: the step callback's; the systems', in id order, each system's in
+ * the order it ran (prepare, then each pass's subtasks in index order,
+ * then that pass's finish); the ecs's own (no room to lay out the
+ * subtasks, then the refreshes' ECS_ERR_FULL or ECS_ERR_NOMEM in the
+ * order they apply the changes). A subtask's own failures count in the
+ * order it made them, the ecs's ECS_ERR_NOMEM for its outputs, kills
+ * and deferred commands included.
  *
  * Threads: the pool starts max_workers threads (the caller included) once;
  * ecs_set_workers picks how many of them run the next steps and parks the
@@ -471,12 +481,40 @@ typedef void (*ecs_step_fn)(ecs_context *ctx, void *user);
 
 /* One step: runs fn (may be NULL; it may create, kill and change entities,
  * which systems see in this step), runs every system along the DAG, then
- * refreshes. Returns ECS_ERR_FULL if a deferred create hit the fixed limit
- * (that create was dropped, everything else was applied). fn may call
+ * refreshes. Returns the step's first failure (see Failures below), e.g.
+ * ECS_ERR_FULL if a deferred create hit the fixed limit (that create was
+ * dropped, everything else was applied). fn may call
  * ecs_refresh, ecs_set_workers, ecs_set_inner_parallelism and
  * ecs_parallel_for; ecs_step and ecs_context_destroy from fn are refused
  * (ECS_ERR_MISUSE, the context untouched). */
 ecs_status ecs_step(ecs_context *ctx, ecs_step_fn fn, void *user);
+
+/* Failures: a callback that cannot do its work fails the step with a
+ * status (ecs_iter_fail from process, ecs_step_fail from the step
+ * callback, prepare and finish). Failing records, it stops nothing: the
+ * step runs to its end and returns the first failure in the order given
+ * under "When several failures apply" above, which never depends on
+ * timing, nor on the worker count as long as what fails does not depend
+ * on the split. Each subtask keeps its own first failure (no lock); the
+ * next step starts with none. ecs_step_fail returns ECS_ERR_MISUSE
+ * (nothing recorded) outside those callbacks or for a status that is not
+ * a failure: ECS_OK, ECS_ERR_MISUSE (the ecs's alone). */
+ecs_status ecs_step_fail(ecs_context *ctx, ecs_status status);
+
+/* The first failure of the last step (the status ecs_step or
+ * ecs_step_systems returned) and who made it: system is ECS_NONE for
+ * the step callback, a misuse and the ecs's own failures; subtask is
+ * the subtask whose process failed (it depends on the split), ECS_NONE
+ * for a prepare or finish. ECS_OK with both ECS_NONE after a step that
+ * did not fail; a call refused before its step began leaves it as it
+ * was. Owner thread, between steps. */
+#define ECS_NONE UINT32_MAX
+typedef struct ecs_failure {
+    ecs_status status;
+    uint32_t system;
+    uint32_t subtask;
+} ecs_failure;
+ecs_failure ecs_step_failure(const ecs_context *ctx);
 
 /* Applies pending changes (subscriptions, reclaims) now, without running
  * systems. ecs_step does this itself. */
@@ -779,6 +817,10 @@ ecs_status ecs_claim_deal(ecs_context *ctx, uint32_t system, uint32_t subtask, u
 /* The next item into *item (required: false without it, a misuse);
  * false once every claim of the system is empty. */
 bool ecs_iter_claim(ecs_iter *it, uint32_t *item);
+
+/* Fails the step with status from this subtask (see ecs_step_fail); its
+ * first failure of the step is kept. */
+void ecs_iter_fail(ecs_iter *it, ecs_status status);
 
 /* Deferred structural changes, applied at refresh; a command whose entity
  * is no longer alive by then is skipped. Payloads are copied, and the copy
