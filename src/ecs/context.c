@@ -311,7 +311,7 @@ static ecs_status build(ecs_context *ctx, const ecs_config *cfg, ecs_error *err)
     /* Fixed storage allocates its whole limit now: no growth, ever. */
     if (!ecs__grow(ctx, capacity))
         return ecs__fail(err, ECS_ERR_NOMEM, "out of memory allocating %u entities", capacity);
-    ctx->pool = ecs_pool_create(ctx->max_workers);
+    ctx->pool = ecs_pool_create(ctx->max_workers, cpus);
     if (!ctx->pool)
         return ecs__fail(err, ECS_ERR_THREAD, "could not start %u worker threads",
                          (unsigned)ctx->max_workers);
