@@ -11,7 +11,8 @@
 #include <ck_pr.h>
 
 #include "alloc.h"
-#include "pool.h"
+#include "pool_internal.h" /* spinning: idle workers looking for work, which pushes read */
+#include "pool_probe.h"
 
 /* One job, queued alone; false when this thread may not push. */
 static bool push_one(ecs_pool *pool, ecs_job *job) { return ecs_pool_push_batch(pool, job, 0, 1); }
@@ -67,7 +68,7 @@ static void million_jobs(uint32_t threads)
 {
     size_t live0 = ecs_alloc_live();
     run_state st;
-    st.pool = ecs_pool_create(threads);
+    st.pool = ecs_pool_create(threads, ecs_cpu_count());
     assert_non_null(st.pool);
     assert_int_equal(ecs_pool_threads(st.pool), threads);
     st.jobs = xcalloc(JOBS, sizeof *st.jobs);
@@ -153,7 +154,7 @@ static void test_nested_waits(void **state)
 {
     (void)state;
     for (uint32_t threads = 1; threads <= 4; threads++) {
-        ecs_pool *pool = ecs_pool_create(threads);
+        ecs_pool *pool = ecs_pool_create(threads, ecs_cpu_count());
         assert_non_null(pool);
         nested_job *parents = xcalloc(PARENTS, sizeof *parents);
         nested_job *leaves = xcalloc(PARENTS * CHILDREN, sizeof *leaves);
@@ -195,7 +196,7 @@ static void test_create_destroy(void **state)
     st.hits = xcalloc(BATCH, sizeof *st.hits);
     for (uint32_t round = 0; round < 200; round++) {
         uint32_t threads = 1 + round % 4;
-        st.pool = ecs_pool_create(threads);
+        st.pool = ecs_pool_create(threads, ecs_cpu_count());
         assert_non_null(st.pool);
         assert_int_equal(ecs_pool_threads(st.pool), threads);
         assert_true(ecs_alloc_live() > live0);
@@ -225,23 +226,23 @@ static void test_create_destroy(void **state)
 
 /* Batches of jobs (half of them pushed from inside jobs) with the active
  * count going up and down: each batch runs exactly once on no more threads
- * than are active, and the rest are parked by the time set_active returns. */
+ * than are active, and the rest park: the kernel blocks them (no
+ * busy-wait). */
 static void test_set_active(void **state)
 {
     (void)state;
     enum { THREADS = 4, BATCH = 20000 };
     size_t live0 = ecs_alloc_live();
     run_state st;
-    st.pool = ecs_pool_create(THREADS);
+    st.pool = ecs_pool_create(THREADS, ecs_cpu_count());
     assert_non_null(st.pool);
-    assert_int_equal(ecs_pool_parked(st.pool), 0);
     st.jobs = xcalloc(BATCH, sizeof *st.jobs);
     st.hits = xcalloc(BATCH, sizeof *st.hits);
     static const uint32_t actives[] = {1, 2, 4, 3, 1, 4, 2, 2, 1, 3};
     for (uint32_t round = 0; round < 4 * ARRAY_LEN(actives); round++) {
         uint32_t active = actives[round % ARRAY_LEN(actives)];
         ecs_pool_set_active(st.pool, active);
-        assert_int_equal(ecs_pool_parked(st.pool), THREADS - active);
+        probe_wait_blocked_workers(active, THREADS);
         st.spawn_below = st.spawn_offset = BATCH / 2;
         atomic_init(&st.pending, BATCH);
         atomic_init(&st.ran, 0);
@@ -268,7 +269,7 @@ static void test_set_active(void **state)
         }
     }
     ecs_pool_set_active(st.pool, 1);
-    assert_int_equal(ecs_pool_parked(st.pool), THREADS - 1);
+    probe_wait_blocked_workers(1, THREADS);
     ecs_pool_destroy(st.pool); /* joins the parked threads too */
     assert_int_equal(ecs_alloc_live(), live0);
     free(st.jobs);
@@ -297,7 +298,7 @@ static void test_notify_after_relaxed_store(void **state)
 {
     (void)state;
     for (uint32_t threads = 2; threads <= 4; threads++) {
-        ecs_pool *pool = ecs_pool_create(threads);
+        ecs_pool *pool = ecs_pool_create(threads, ecs_cpu_count());
         assert_non_null(pool);
         /* Never reused: a relaxed decrement orders nothing, so rewriting a
          * job the last round's thread just read would be a race. */
@@ -320,12 +321,13 @@ static void test_notify_after_relaxed_store(void **state)
 }
 
 /* Idle workers go to sleep after a bounded spin (no busy-wait), and a
- * batch of pushes wakes them with one wake call, at most one sleeper per
- * job. The jobs hold until released, so only the push's wake-up counts. */
+ * batch of pushes wakes one sleeper per job and no more. The jobs hold
+ * their threads until released and the caller takes part in nothing
+ * meanwhile, so each job wakes a thread of its own. */
 typedef struct held_job {
     ecs_job job;
     ecs_pool *pool;
-    atomic_uint *counter;
+    atomic_uint *counter, *started;
     atomic_int *go;
 } held_job;
 
@@ -334,62 +336,59 @@ static void held_run(ecs_job *job)
     held_job *h = (held_job *)(void *)((char *)job - offsetof(held_job, job));
     ecs_pool *pool = h->pool;
     atomic_uint *counter = h->counter;
+    atomic_fetch_add_explicit(h->started, 1, memory_order_relaxed);
     while (!atomic_load_explicit(h->go, memory_order_acquire)) ck_pr_stall();
     if (atomic_fetch_sub_explicit(counter, 1, memory_order_acq_rel) == 1)
         ecs_pool_notify(pool, counter);
 }
 
-/* Until n threads have looked for work one last time and wait: from then
- * on only a wake-up moves them. */
-static void wait_for_sleepers(ecs_pool *pool, uint32_t n)
-{
-    while (ecs_pool_wakes(pool).blocked < n) sched_yield(); /* the ctest timeout bounds it */
-}
-
 static void test_batch_wakes(void **state)
 {
     (void)state;
-    ecs_pool *pool = ecs_pool_create(4);
+    ecs_pool *pool = ecs_pool_create(4, 4); /* not crowded: a push wakes one sleeper per job */
     assert_non_null(pool);
     for (uint32_t jobs = 1; jobs <= 3; jobs++) {
-        wait_for_sleepers(pool, 3);
+        probe_wait_asleep(pool, 1, 4);
+        uint64_t since = ecs__now_ns();
         held_job held[3];
-        atomic_uint counter;
+        atomic_uint counter, started;
         atomic_int go;
         atomic_init(&counter, jobs);
+        atomic_init(&started, 0);
         atomic_init(&go, 0);
         for (uint32_t k = 0; k < jobs; k++) {
-            held[k] = (held_job){.pool = pool, .counter = &counter, .go = &go};
+            held[k] = (held_job){.pool = pool, .counter = &counter, .started = &started, .go = &go};
             held[k].job.run = held_run;
         }
-        ecs_pool_wake_stats before = ecs_pool_wakes(pool);
         ecs_pool_push_batch(pool, &held[0].job, sizeof held[0], jobs);
-        ecs_pool_wake_stats after = ecs_pool_wakes(pool);
-        assert_int_equal(after.wake_calls - before.wake_calls, 1);
-        assert_true(after.woken - before.woken <= jobs);
+        while (atomic_load(&started) < jobs) sched_yield();
+        assert_int_equal(probe_woken(pool, 1, 4, since), jobs);
         atomic_store_explicit(&go, 1, memory_order_release);
         ecs_pool_wait(pool, &counter);
     }
-    /* All but the caller's own job of an array, as one batch too: one wake
-     * call wherever `own` sits, every other job run once, `own` never. */
+    /* All but the caller's own job of an array, as one batch too: job k is
+     * meant for thread k, so job 0, unless it is the caller's own, waits
+     * in the caller's inbox and the others wake one sleeper each; every
+     * other job runs once, `own` never. */
     for (uint32_t own = 0; own < 3; own++) {
-        wait_for_sleepers(pool, 3);
+        probe_wait_asleep(pool, 1, 4);
+        uint64_t since = ecs__now_ns();
         held_job held[3];
-        atomic_uint counter, own_counter;
+        atomic_uint counter, own_counter, started;
         atomic_int go;
         atomic_init(&counter, 2);
         atomic_init(&own_counter, 1000);
+        atomic_init(&started, 0);
         atomic_init(&go, 0);
         for (uint32_t k = 0; k < 3; k++) {
             held[k] = (held_job){.pool = pool, .counter = k == own ? &own_counter : &counter,
-                                 .go = &go};
+                                 .started = &started, .go = &go};
             held[k].job.run = held_run;
         }
-        ecs_pool_wake_stats before = ecs_pool_wakes(pool);
         ecs_pool_push_others(pool, &held[0].job, sizeof held[0], 3, own);
-        ecs_pool_wake_stats after = ecs_pool_wakes(pool);
-        assert_int_equal(after.wake_calls - before.wake_calls, 1);
-        assert_true(after.woken - before.woken <= 2);
+        uint32_t woken = own == 0 ? 2u : 1u;
+        while (atomic_load(&started) < woken) sched_yield();
+        assert_int_equal(probe_woken(pool, 1, 4, since), woken);
         atomic_store_explicit(&go, 1, memory_order_release);
         ecs_pool_wait(pool, &counter);
         assert_int_equal(atomic_load(&own_counter), 1000);
@@ -409,7 +408,7 @@ static void spin_run(ecs_job *job)
     spin_job *s = (spin_job *)(void *)((char *)job - offsetof(spin_job, job));
     ecs_pool *pool = s->pool;
     atomic_uint *counter = s->counter;
-    unsigned now = ecs_pool_wakes(pool).spinning;
+    unsigned now = atomic_load_explicit(&pool->spinning, memory_order_relaxed);
     unsigned most = atomic_load(s->most_spinning);
     while (now > most && !atomic_compare_exchange_weak(s->most_spinning, &most, now)) {}
     atomic_fetch_add(s->runs, 1);
@@ -426,9 +425,8 @@ static void test_crowded_spinners(void **state)
     (void)state;
     enum { THREADS = 8, JOBS_PER_BATCH = 7, BATCHES = 300 };
     for (uint32_t cpus = 2; cpus <= THREADS; cpus += THREADS - 2) {
-        ecs_pool *pool = ecs_pool_create(THREADS);
+        ecs_pool *pool = ecs_pool_create(THREADS, cpus);
         assert_non_null(pool);
-        ecs_pool_set_cpus(pool, cpus);
         atomic_uint most, runs;
         atomic_init(&most, 0);
         atomic_init(&runs, 0);
@@ -443,7 +441,7 @@ static void test_crowded_spinners(void **state)
                 jobs[k].job.run = spin_run;
             }
             ecs_pool_push_batch(pool, &jobs[0].job, sizeof jobs[0], JOBS_PER_BATCH);
-            uint32_t now = ecs_pool_wakes(pool).spinning;
+            uint32_t now = atomic_load_explicit(&pool->spinning, memory_order_relaxed);
             most_seen = now > most_seen ? now : most_seen;
             ecs_pool_wait(pool, &counter);
         }
@@ -451,8 +449,8 @@ static void test_crowded_spinners(void **state)
         uint32_t most_all = atomic_load(&most) > most_seen ? atomic_load(&most) : most_seen;
         print_message("%u processors: at most %u idle workers seen spinning\n", cpus, most_all);
         if (cpus == 2) assert_true(most_all <= 1);
-        wait_for_sleepers(pool, THREADS - 1); /* idle: every worker sleeps in the end */
-        assert_int_equal(ecs_pool_wakes(pool).spinning, 0);
+        probe_wait_asleep(pool, 1, THREADS); /* idle: every worker sleeps in the end */
+        assert_int_equal(atomic_load(&pool->spinning), 0);
         ecs_pool_destroy(pool);
     }
 }
@@ -495,7 +493,7 @@ static void where_init(where_job *w, ecs_pool *pool, atomic_uint *counter, atomi
 static void test_addressed_job_taken_from_busy_thread(void **state)
 {
     (void)state;
-    ecs_pool *pool = ecs_pool_create(2);
+    ecs_pool *pool = ecs_pool_create(2, ecs_cpu_count());
     assert_non_null(pool);
     atomic_uint counter;
     atomic_int blocker_started, addressed_ran, unused;
@@ -530,10 +528,9 @@ static void test_addressed_job_taken_from_busy_thread(void **state)
 static void test_crowded_pool_wakes_for_free_processors(void **state)
 {
     (void)state;
-    ecs_pool *pool = ecs_pool_create(8);
+    ecs_pool *pool = ecs_pool_create(8, 2);
     assert_non_null(pool);
-    ecs_pool_set_cpus(pool, 2);
-    wait_for_sleepers(pool, 7);
+    probe_wait_asleep(pool, 1, 8);
     atomic_uint busy_counter, batch_counter, pair_counter;
     atomic_int go, busy_started, unused, pair_ran;
     atomic_init(&busy_counter, 1);
@@ -545,26 +542,23 @@ static void test_crowded_pool_wakes_for_free_processors(void **state)
     atomic_init(&pair_ran, 0);
     where_job busy, batch[3], pair[2];
     where_init(&busy, pool, &busy_counter, &busy_started, &go);
-    ecs_pool_wake_stats s0 = ecs_pool_wakes(pool);
+    uint64_t s0 = ecs__now_ns();
     assert_true(push_one(pool, &busy.job));
     while (!atomic_load_explicit(&busy_started, memory_order_acquire)) sched_yield();
-    ecs_pool_wake_stats s1 = ecs_pool_wakes(pool);
-    assert_int_equal(s1.woken - s0.woken, 1);
+    assert_true(probe_woke(pool, 1, s0));
+    assert_int_equal(probe_woken(pool, 2, 8, s0), 0);
     assert_int_equal(atomic_load(&busy.ran_on), 1);
-    wait_for_sleepers(pool, 6);
 
     for (uint32_t k = 0; k < 3; k++) where_init(&batch[k], pool, &batch_counter, &unused, NULL);
     assert_true(ecs_pool_push_batch(pool, &batch[0].job, sizeof batch[0], 3));
-    ecs_pool_wake_stats s2 = ecs_pool_wakes(pool);
-    assert_int_equal(s2.woken - s1.woken, 0);
+    assert_int_equal(probe_woken(pool, 2, 8, s0), 0);
     ecs_pool_wait(pool, &batch_counter);
     for (uint32_t k = 0; k < 3; k++) assert_int_equal(atomic_load(&batch[k].ran_on), 0);
 
     where_init(&pair[0], pool, &pair_counter, &unused, NULL); /* the caller's own */
     where_init(&pair[1], pool, &pair_counter, &pair_ran, NULL);
     assert_true(ecs_pool_push_others(pool, &pair[0].job, sizeof pair[0], 2, 0));
-    ecs_pool_wake_stats s3 = ecs_pool_wakes(pool);
-    assert_int_equal(s3.woken - s2.woken, 0);
+    assert_int_equal(probe_woken(pool, 2, 8, s0), 0);
     atomic_store_explicit(&go, 1, memory_order_release);
     while (!atomic_load_explicit(&pair_ran, memory_order_acquire)) sched_yield();
     /* Thread 1's wake-up at the start was the only one: threads 2 to 7
@@ -572,7 +566,7 @@ static void test_crowded_pool_wakes_for_free_processors(void **state)
      * if thread 1 is held up long enough, and its counter's notify then
      * wakes it; and how many sleep is not decided either, since thread 1
      * sleeps once its spin ends.) */
-    assert_int_equal(ecs_pool_wakes(pool).woken - s0.woken, 1);
+    assert_int_equal(probe_woken(pool, 2, 8, s0), 0);
     assert_int_equal(atomic_load(&pair[1].ran_on), 1);
     assert_int_equal(atomic_load(&pair[0].ran_on), UINT32_MAX);
     ecs_pool_wait(pool, &busy_counter);
@@ -587,11 +581,11 @@ static void test_crowded_pool_wakes_for_free_processors(void **state)
 static void test_addressed_job_wakes_its_thread(void **state)
 {
     (void)state;
-    ecs_pool *pool = ecs_pool_create(4);
+    ecs_pool *pool = ecs_pool_create(4, 4); /* not crowded: jobs are addressed */
     assert_non_null(pool);
-    ecs_pool_set_cpus(pool, 4); /* not crowded: jobs are addressed */
     for (uint32_t round = 0; round < 20; round++) {
-        wait_for_sleepers(pool, 3);
+        probe_wait_asleep(pool, 1, 4);
+        uint64_t since = ecs__now_ns();
         atomic_uint counter, own_counter;
         atomic_int go, started[3];
         atomic_init(&counter, 2);
@@ -602,17 +596,16 @@ static void test_addressed_job_wakes_its_thread(void **state)
             atomic_init(&started[k], 0);
             where_init(&jobs[k], pool, k ? &counter : &own_counter, &started[k], &go);
         }
-        ecs_pool_wake_stats before = ecs_pool_wakes(pool);
         assert_true(ecs_pool_push_others(pool, &jobs[0].job, sizeof jobs[0], 3, 0));
         while (!atomic_load(&started[1]) || !atomic_load(&started[2])) sched_yield();
-        ecs_pool_wake_stats after = ecs_pool_wakes(pool);
         /* Sleeping, threads 1 and 2 are woken, and the jobs wait on the
          * pusher's ring for whoever looks first: here the two woken, in
          * either order (the caller is not waiting yet). */
         uint32_t on1 = atomic_load(&jobs[1].ran_on), on2 = atomic_load(&jobs[2].ran_on);
         assert_true((on1 == 1 && on2 == 2) || (on1 == 2 && on2 == 1));
-        assert_int_equal(after.woken - before.woken, 2);
-        assert_int_equal(after.blocked, 1); /* thread 3 */
+        assert_int_equal(probe_woken(pool, 1, 3, since), 2);
+        assert_false(probe_woke(pool, 3, since));
+        assert_true(probe_asleep(pool, 3));
         atomic_store_explicit(&go, 1, memory_order_release);
         ecs_pool_wait(pool, &counter);
         assert_int_equal(atomic_load(&jobs[0].ran_on), UINT32_MAX); /* the caller's own */
@@ -622,21 +615,21 @@ static void test_addressed_job_wakes_its_thread(void **state)
 
 /* Bringing a counter to zero wakes the threads that wait on it and no
  * other: a notify for a counter nobody waits on leaves every sleeping
- * worker asleep. */
+ * worker asleep, in its log and in the kernel (a thread woken from the
+ * kernel's wait runs at once, before the notify returns). */
 static void test_notify_wakes_only_its_waiters(void **state)
 {
     (void)state;
-    ecs_pool *pool = ecs_pool_create(4);
+    ecs_pool *pool = ecs_pool_create(4, 4);
     assert_non_null(pool);
-    wait_for_sleepers(pool, 3);
+    probe_wait_asleep(pool, 1, 4);
+    probe_wait_blocked_workers(1, 4);
+    uint64_t since = ecs__now_ns();
     atomic_uint unrelated;
     atomic_init(&unrelated, 0);
-    ecs_pool_wake_stats before = ecs_pool_wakes(pool);
     ecs_pool_notify(pool, &unrelated);
-    ecs_pool_wake_stats after = ecs_pool_wakes(pool);
-    assert_int_equal(after.woken, before.woken);
-    assert_int_equal(after.wake_calls, before.wake_calls);
-    assert_int_equal(after.blocked, 3);
+    assert_int_equal(probe_blocked_workers(1, 4), 3);
+    assert_int_equal(probe_woken(pool, 1, 4, since), 0);
     ecs_pool_destroy(pool);
 }
 
@@ -663,7 +656,7 @@ static void test_push_from_other_thread_refused(void **state)
     (void)state;
     size_t live0 = ecs_alloc_live();
     run_state st = {.spawn_below = 0};
-    st.pool = ecs_pool_create(2);
+    st.pool = ecs_pool_create(2, ecs_cpu_count());
     assert_non_null(st.pool);
     tiny_job job = {.slot = 0, .state = &st};
     job.job.run = tiny_run;

@@ -32,7 +32,8 @@
 typedef struct fixture {
     SDL_Window *win;
     SDL_GLContext gl;
-    gfx_renderer *r;
+    gfx_renderer *r;     /* draws points */
+    gfx_renderer *quads; /* the same, drawing quads (a second renderer in the context) */
     int w, h;
     uint8_t *px;
 } fixture;
@@ -83,12 +84,18 @@ static int setup(void **state)
         fprintf(stderr, "gfx_create: %s\n", err.message);
         return -1;
     }
+    d.draw = GFX_DRAW_QUADS;
+    if (gfx_create(&d, &fx.quads, &err) != GFX_OK) {
+        fprintf(stderr, "gfx_create: %s\n", err.message);
+        return -1;
+    }
     return 0;
 }
 
 static int teardown(void **state)
 {
     (void)state;
+    gfx_destroy(fx.quads);
     gfx_destroy(fx.r);
     free(fx.px);
     if (fx.gl) SDL_GL_DeleteContext(fx.gl);
@@ -127,15 +134,15 @@ static void draw_batches(const gfx_batch *batches, uint32_t n, const gfx_lens *l
     draw_with(fx.r, batches, n, NULL, lens);
 }
 
-/* The three particles, in two batches (order kept). */
-static void draw_scene_lens(const gfx_lens *lens)
+/* The three particles, in two batches (order kept), drawn by r. */
+static void draw_scene_on(gfx_renderer *r, const gfx_lens *lens)
 {
     const gfx_instance first[2] = {RED, GREEN}, second[1] = {FADED};
     const gfx_batch batches[2] = {{first, 2}, {second, 1}};
-    draw_batches(batches, 2, lens);
+    draw_with(r, batches, 2, NULL, lens);
 }
 
-static void draw_scene(void) { draw_scene_lens(NULL); }
+static void draw_scene(void) { draw_scene_on(fx.r, NULL); }
 
 typedef struct rgb {
     int r, g, b;
@@ -206,8 +213,8 @@ static void check_scene(const char *how)
 static void test_known_particles(void **state)
 {
     (void)state;
-    gfx_set_draw(fx.r, GFX_DRAW_POINTS);
     draw_scene();
+    assert_int_equal(gfx_drawn_path(fx.r), GFX_DRAW_POINTS);
     assert_int_equal(fx.w, 400);
     assert_int_equal(fx.h, 300);
     check_scene("points");
@@ -220,10 +227,9 @@ static void test_known_particles(void **state)
 static void test_quads_match_points(void **state)
 {
     (void)state;
-    gfx_set_draw(fx.r, GFX_DRAW_QUADS);
-    draw_scene();
+    draw_scene_on(fx.quads, NULL);
+    assert_int_equal(gfx_drawn_path(fx.quads), GFX_DRAW_QUADS);
     check_scene("quads");
-    gfx_set_draw(fx.r, GFX_DRAW_POINTS);
 }
 
 /* Resizing is asynchronous on X11: wait for the window's size event. */
@@ -296,7 +302,7 @@ static void test_lens(void **state)
     assert_float_equal(px, 340.0f, 1e-4);
     assert_float_equal(py, 60.0f, 1e-4);
 
-    draw_scene_lens(&wide);
+    draw_scene_on(fx.r, &wide);
     gfx_lens_to_pixel(&wide, 57.0f, 50.0f, &px, &py);
     expect_color("lens: red's cut edge", pixel((int)px, (int)py), (rgb){255, 0, 0}, 0);
     gfx_lens_to_pixel(&wide, 93.0f, 50.0f, &px, &py);
@@ -327,21 +333,20 @@ static void test_zoomed_view(void **state)
     float ppu = 4.0f * f.ppu, cx = f.x + 0.5f * WORLD_W * f.ppu, cy = f.y + 0.5f * WORLD_H * f.ppu;
     gfx_view v = {cx - 100.0f * ppu, cy - 50.0f * ppu, WORLD_W * ppu, WORLD_H * ppu, ppu};
     for (int d = 0; d < 2; d++) {
-        gfx_set_draw(fx.r, d ? GFX_DRAW_QUADS : GFX_DRAW_POINTS);
-        draw_with(fx.r, &batch, 1, &v, NULL);
+        gfx_renderer *r = d ? fx.quads : fx.r;
+        draw_with(r, &batch, 1, &v, NULL);
         expect_color("zoomed: green's centre", pixel((int)cx, (int)cy), (rgb){0, 255, 0}, 0);
         expect_color("zoomed: green's edge, inside", pixel((int)(cx + 9.0f * ppu), (int)cy),
                      (rgb){0, 255, 0}, 0);
         expect_color("zoomed: beyond green", pixel((int)(cx + 11.0f * ppu), (int)cy), BG, 0);
         expect_color("zoomed: top bar", pixel(fx.w / 2, 3), BAR, 0);
         float wx, wy;
-        assert_true(gfx_pixel_to_world(fx.r, cx + 8.0f * ppu, cy, &wx, &wy));
+        assert_true(gfx_pixel_to_world(r, cx + 8.0f * ppu, cy, &wx, &wy));
         assert_float_equal(wx, 108.0f, 1e-3);
         assert_float_equal(wy, 50.0f, 1e-3);
         /* Red lies in the world but outside the box shown. */
-        assert_false(gfx_pixel_to_world(fx.r, cx - 50.0f * ppu, cy, &wx, &wy));
+        assert_false(gfx_pixel_to_world(r, cx - 50.0f * ppu, cy, &wx, &wy));
     }
-    gfx_set_draw(fx.r, GFX_DRAW_POINTS);
     /* At 64x the largest circle is wider than any driver's largest point:
      * the points path gives way to quads, and green still fills its place. */
     ppu = 64.0f * f.ppu;

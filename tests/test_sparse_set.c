@@ -15,14 +15,24 @@ typedef struct model {
     bool sorted;      /* dense is known to be ascending */
 } model;
 
-/* The dense array holds exactly the reference members, once each, and
- * contains() agrees for every value of the universe (and beyond it). */
+/* An empty set over [0, universe), made the way the ecs makes its sets:
+ * zeroed, then grown. */
+static bool set_init(ecs_sset *s, uint32_t universe)
+{
+    *s = (ecs_sset){0};
+    return ecs_sset_grow(s, universe);
+}
+
+/* The count matches the reference; a listed set's dense array holds
+ * exactly the reference members, once each; and contains() agrees for
+ * every value of the universe (and beyond it). */
 static void check_full(const model *m)
 {
     static unsigned char seen[MAX_UNIVERSE];
     memset(seen, 0, sizeof seen);
     assert_int_equal(m->s.count, m->members);
-    for (uint32_t i = 0; i < m->s.count; i++) {
+    assert_int_equal(ecs_sset_listed(&m->s), m->s.count <= m->s.list_cap);
+    for (uint32_t i = 0; ecs_sset_listed(&m->s) && i < m->s.count; i++) {
         uint32_t v = m->s.dense[i];
         assert_true(v < m->s.universe);
         assert_true(m->in[v]);
@@ -42,7 +52,7 @@ static void run_seed(uint64_t seed)
     test_rng r = {seed};
     model *m = xcalloc(1, sizeof *m);
     uint32_t universe = 1 + rng_below(&r, 256);
-    assert_true(ecs_sset_init(&m->s, universe));
+    assert_true(set_init(&m->s, universe));
     assert_int_equal(m->s.universe, universe);
     assert_int_equal(m->s.count, 0);
     m->sorted = true;
@@ -67,9 +77,11 @@ static void run_seed(uint64_t seed)
             memset(m->in, 0, sizeof m->in);
             m->members = 0;
             m->sorted = true;
-        } else if (kind < 95) { /* sort */
-            ecs_sset_sort(&m->s);
-            m->sorted = true;
+        } else if (kind < 95) { /* sort, when listed (a spilled set walks its bitmap) */
+            if (ecs_sset_listed(&m->s)) {
+                ecs_sset_sort(&m->s);
+                m->sorted = true;
+            }
         } else { /* grow, keeping members */
             if (m->s.universe < MAX_UNIVERSE) {
                 uint32_t nu = m->s.universe + 1 + rng_below(&r, MAX_UNIVERSE - m->s.universe);
@@ -96,7 +108,7 @@ static void test_basic_semantics(void **state)
 {
     (void)state;
     ecs_sset s;
-    assert_true(ecs_sset_init(&s, 16));
+    assert_true(set_init(&s, 16));
     const uint32_t first[] = {10, 7, 4, 1};
     for (int i = 0; i < 4; i++) assert_true(ecs_sset_add(&s, first[i]));
     assert_false(ecs_sset_add(&s, 7));
@@ -118,7 +130,7 @@ static void test_basic_semantics(void **state)
     ecs_sset_fini(&s);
 }
 
-/* A spilling set lists its members while few, then keeps only the bitmap
+/* A set lists its members while few, then keeps only the bitmap
  * (also across a grow); either way the cursors walk the members in
  * ascending and descending order, and a clear lists again. */
 static void test_spill_and_cursors(void **state)
@@ -129,8 +141,7 @@ static void test_spill_and_cursors(void **state)
     for (int round = 0; round < 20; round++) {
         ecs_sset s;
         uint32_t universe = 1 + rng_below(&r, 40000);
-        assert_true(ecs_sset_init(&s, universe));
-        ecs_sset_spill(&s);
+        assert_true(set_init(&s, universe));
         memset(in, 0, sizeof in);
         uint32_t adds = rng_below(&r, round % 2 ? 60 : universe + 1), members = 0;
         for (uint32_t k = 0; k < adds; k++) {
@@ -167,7 +178,7 @@ static void test_spill_and_cursors(void **state)
     }
 }
 
-/* A spilling set keeps a list of up to one member per bitmap word, so a
+/* A set keeps a list of up to one member per bitmap word, so a
  * refresh's batch of deaths (the simulation kills about one entity in 500
  * a frame) is walked as a list, not word by word. */
 static void test_spill_threshold(void **state)
@@ -175,8 +186,7 @@ static void test_spill_threshold(void **state)
     (void)state;
     ecs_sset s;
     uint32_t universe = 100000, words = (universe + 63u) / 64u;
-    assert_true(ecs_sset_init(&s, universe));
-    ecs_sset_spill(&s);
+    assert_true(set_init(&s, universe));
     for (uint32_t k = 0; k < words; k++) assert_true(ecs_sset_add(&s, k * 64u));
     assert_true(ecs_sset_listed(&s));
     assert_true(ecs_sset_add(&s, 1));

@@ -18,6 +18,7 @@
 #include "test_util.h"
 
 #include "pool.h"
+#include "pool_probe.h"
 
 #include <sched.h>
 
@@ -320,10 +321,10 @@ static void pool_logs_a_sleep(void **state)
 {
     (void)state;
     uint64_t t0 = ecs__now_ns(); /* before the worker exists: no sleep of its is older */
-    ecs_pool *pool = ecs_pool_create(2);
+    ecs_pool *pool = ecs_pool_create(2, ecs_cpu_count());
     assert_non_null(pool);
-    /* The worker spins a while, then announces its sleep. */
-    while (ecs_pool_wakes(pool).sleepers < 1) sched_yield(); /* the ctest timeout bounds it */
+    /* The worker spins a while, then sleeps: the kernel blocks it. */
+    probe_wait_blocked_workers(1, 2);
     ecs_job job = {.run = count_job};
     atomic_init(&job.published, 0);
     ecs_pool_sleep got[POOL_SLEEP_LOG + 1];

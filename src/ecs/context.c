@@ -309,13 +309,10 @@ static ecs_status build(ecs_context *ctx, const ecs_config *cfg, ecs_error *err)
     ctx->on_reclaim = cfg->on_reclaim;
     ctx->user = cfg->user;
     uint32_t capacity = cfg->capacity ? cfg->capacity : ECS_DEFAULT_CAPACITY;
-    /* A large batch of changes is kept as a bitmap only (sparse_set.h). */
-    ecs_sset_spill(&ctx->to_match);
-    ecs_sset_spill(&ctx->batch_match);
     /* Fixed storage allocates its whole limit now: no growth, ever. */
     if (!ecs__grow(ctx, capacity))
         return ecs__fail(err, ECS_ERR_NOMEM, "out of memory allocating %u entities", capacity);
-    ctx->pool = ecs_pool_create(ctx->max_workers);
+    ctx->pool = ecs_pool_create(ctx->max_workers, cpus);
     if (!ctx->pool)
         return ecs__fail(err, ECS_ERR_THREAD, "could not start %u worker threads",
                          (unsigned)ctx->max_workers);

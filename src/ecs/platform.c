@@ -1,5 +1,5 @@
-/* platform.c - waiting on an address, the clock, the processor count and
- * virtual memory (see platform.h) on Linux, the system this project's CI
+/* platform.c - waiting on an address, the clock, the processor count,
+ * thread names and virtual memory (see platform.h) on Linux, the system this project's CI
  * builds for (gcc and clang, x86-64 and aarch64). The wait is a futex, or
  * the portable mutex and condition variable table when built with
  * ECS_WAIT_FALLBACK (CI's fallback preset). */
@@ -8,6 +8,7 @@
 
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -96,6 +97,8 @@ uint32_t ecs__cpu_count(void)
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (n > (long)UINT32_MAX ? UINT32_MAX : (uint32_t)n) : 1u;
 }
+
+void ecs__name_thread(const char *name) { (void)prctl(PR_SET_NAME, name, 0, 0, 0); }
 
 void ecs__yield(void) { (void)sched_yield(); }
 

@@ -1,6 +1,7 @@
 /* platform.h - what the ecs module needs from the operating system, in one
  * place: waiting on a 32-bit word until another thread changes it and
- * wakes the waiter, a monotonic clock, and the number of processors.
+ * wakes the waiter, a monotonic clock, the number of processors and
+ * thread names.
  * Private to the ecs module. Also virtual memory: fresh mappings for the
  * allocator (alloc.c) and two hints about them.
  *
@@ -18,6 +19,10 @@ uint64_t ecs__now_ns(void);
 
 /* Processors online now, at least 1. */
 uint32_t ecs__cpu_count(void);
+
+/* Names the calling thread (at most 15 bytes are kept), as top -H, ps
+ * -L, gdb and perf show it. */
+void ecs__name_thread(const char *name);
 
 /* Gives the processor to another runnable thread, if any (sched_yield);
  * returns at once otherwise. */

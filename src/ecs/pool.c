@@ -45,7 +45,7 @@
  * takes after that announcement's fence sees any job of a push that
  * counted it (the push reads `spinning` after its own fence).
  *
- * Crowding: with more threads than processors (ecs_pool_set_cpus) every
+ * Crowding: with more threads than processors (ecs_pool_create) every
  * idle thread spinning would hold processors that runnable ones need, and
  * every thread woken would share a processor with one already working. So
  * a crowded pool runs as a pool of `cpus` threads that calls on the rest
@@ -128,6 +128,7 @@
 #include "alloc.h"
 
 #include <assert.h>
+#include <stdio.h>
 
 /* Slots of each thread's ring: a power of two (ck's ring). It bounds
  * memory (32 KiB a thread), never correctness: a push to a full ring runs
@@ -186,15 +187,8 @@ static bool self_member(const ecs_pool *pool)
            atomic_load_explicit(&((ecs_pool *)pool)->owner, memory_order_relaxed) == &tls_token;
 }
 
-/* Whether the pool has more threads than the `cpus` it plans for (read
- * once by the caller, who uses the count too). */
-static bool crowded(const ecs_pool *pool, uint32_t cpus) { return pool->threads > cpus; }
-
-void ecs_pool_set_cpus(ecs_pool *pool, uint32_t cpus)
-{
-    assert(cpus >= 1);
-    atomic_store_explicit(&pool->cpus, cpus, memory_order_relaxed);
-}
+/* Whether the pool has more threads than the `cpus` it plans for. */
+static bool crowded(const ecs_pool *pool) { return pool->threads > pool->cpus; }
 
 bool pool_self_active(ecs_pool *pool)
 {
@@ -253,8 +247,7 @@ static void pool_run(ecs_job *job)
  * `spinning`. */
 static bool spin_begin(ecs_pool *pool)
 {
-    uint32_t cpus = atomic_load_explicit(&pool->cpus, memory_order_relaxed);
-    if (crowded(pool, cpus) && pool_self_index(pool) >= cpus) return false;
+    if (crowded(pool) && pool_self_index(pool) >= pool->cpus) return false;
     atomic_fetch_add_explicit(&pool->spinning, 1, memory_order_relaxed);
     return true;
 }
@@ -323,6 +316,9 @@ static void *pool_worker(void *arg)
     ecs_pool *pool = w->pool;
     tls_pool = pool;
     tls_index = w->index;
+    char name[16];
+    snprintf(name, sizeof name, "ecs worker %u", (unsigned)w->index);
+    ecs__name_thread(name);
     while (!atomic_load_explicit(&pool->stopping, memory_order_acquire)) {
         if (!pool_self_active(pool)) {
             pool_park_self(pool, w->index);
@@ -358,9 +354,9 @@ static bool thread_init(pool_thread *t)
     return true;
 }
 
-ecs_pool *ecs_pool_create(uint32_t threads)
+ecs_pool *ecs_pool_create(uint32_t threads, uint32_t cpus)
 {
-    assert(threads >= 1);
+    assert(threads >= 1 && cpus >= 1);
     ecs_pool *pool = ecs_alloc(sizeof *pool, 0);
     if (!pool) return NULL;
     pool->threads = threads;
@@ -373,14 +369,12 @@ ecs_pool *ecs_pool_create(uint32_t threads)
         pool_free(pool);
         return NULL;
     }
-    atomic_init(&pool->cpus, ecs__cpu_count());
+    pool->cpus = cpus;
     pthread_mutex_init(&pool->mutex, NULL);
     pthread_cond_init(&pool->parked_changed, NULL);
     for (uint32_t i = 0; i < threads; i++) pthread_cond_init(&pool->th[i].park_wake, NULL);
     atomic_init(&pool->sleepers, 0);
     atomic_init(&pool->counter_sleepers, 0);
-    atomic_init(&pool->wake_calls, 0);
-    atomic_init(&pool->woken, 0);
     atomic_init(&pool->active, threads);
     atomic_init(&pool->stopping, false);
     atomic_init(&pool->owner, &tls_token);
@@ -440,15 +434,6 @@ void ecs_pool_set_active(ecs_pool *pool, uint32_t active)
     }
     while (!settled(pool, active)) pthread_cond_wait(&pool->parked_changed, &pool->mutex);
     pthread_mutex_unlock(&pool->mutex);
-}
-
-uint32_t ecs_pool_parked(ecs_pool *pool)
-{
-    uint32_t n = 0;
-    pthread_mutex_lock(&pool->mutex);
-    for (uint32_t i = 1; i < pool->threads; i++) n += pool->th[i].parked;
-    pthread_mutex_unlock(&pool->mutex);
-    return n;
 }
 
 /* Puts the job in a free slot of thread t's inbox; false if none is free. */
@@ -512,8 +497,8 @@ static bool push_jobs(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n,
     if (!self_member(pool)) return false;
     pool_thread *me = &pool->th[pool_self_index(pool)];
     uint32_t queued = 0, active = atomic_load_explicit(&pool->active, memory_order_relaxed);
-    uint32_t cpus = atomic_load_explicit(&pool->cpus, memory_order_relaxed);
-    bool crowd = crowded(pool, cpus);
+    uint32_t cpus = pool->cpus;
+    bool crowd = crowded(pool);
     addressed = addressed && n <= active && (!crowd || n <= cpus);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t k = skip < n ? (skip + 1u + i) % n : i;
@@ -531,18 +516,16 @@ static bool push_jobs(ecs_pool *pool, ecs_job *first, size_t stride, uint32_t n,
     atomic_thread_fence(memory_order_seq_cst);
     /* A job still in its thread's inbox wakes that thread if it sleeps
      * (it was awake a moment ago). */
-    uint32_t woke = 0;
     for (uint32_t i = 0; addressed && i < n; i++)
         if (i != skip && in_inbox(pool, i, job_at(first, stride, i)))
-            woke += pool_claim(pool, i, POOL_CLAIMED_JOB);
+            pool_claim(pool, i, POOL_CLAIMED_JOB);
     /* Idle workers that spin take queued jobs without a wake-up: a push
      * wakes as many sleepers as it queued jobs beyond them (in a crowded
      * pool, no more than there are processors left to run them). */
     unsigned spinning = atomic_load_explicit(&pool->spinning, memory_order_relaxed);
     queued = queued > spinning ? queued - spinning : 0u;
     if (queued && crowd) queued = crowded_room(pool, active, cpus, queued);
-    woke += pool_wake_any(pool, queued);
-    pool_count_wakes(pool, woke);
+    pool_wake_any(pool, queued);
     return true;
 }
 

@@ -11,7 +11,8 @@
  *     thread count, one included;
  *   - only the first `active` threads take jobs; the others stay parked,
  *     using no CPU, until they become active again or the pool is
- *     destroyed. */
+ *     destroyed;
+ *   - worker k names its thread "ecs worker k". */
 #ifndef ECS_POOL_H
 #define ECS_POOL_H
 
@@ -34,9 +35,12 @@ struct ecs_job {
     atomic_uint published;
 };
 
-/* threads: total including the caller (>= 1), all active at first. NULL
- * on failure. */
-ecs_pool *ecs_pool_create(uint32_t threads);
+/* threads: total including the caller (>= 1), all active at first.
+ * cpus (>= 1): the processors the pool plans for (ecs_cpu_count() for the
+ * machine's). With more threads than that, idle threads do not spin, jobs
+ * are not addressed to threads, and a push wakes at most that many
+ * sleepers (see pool.c). NULL on failure. */
+ecs_pool *ecs_pool_create(uint32_t threads, uint32_t cpus);
 /* Wakes, stops and joins every worker, parked ones included. The queue must
  * be drained. */
 void ecs_pool_destroy(ecs_pool *pool);
@@ -47,23 +51,6 @@ uint32_t ecs_pool_threads(const ecs_pool *pool);
  * once every thread from `active` on is parked (so none of them takes a
  * job pushed afterwards) and every one below it has left its park. */
 void ecs_pool_set_active(ecs_pool *pool, uint32_t active);
-/* The processor count the pool plans for: ecs__cpu_count() at creation.
- * With more threads than that, idle threads do not spin, jobs are not
- * addressed to threads, and a push wakes at most that many sleepers (see
- * pool.c). Owner thread only, while no job is queued or running (tests
- * set it to take either path on any machine). */
-void ecs_pool_set_cpus(ecs_pool *pool, uint32_t cpus);
-/* Worker threads parked right now (for tests). */
-uint32_t ecs_pool_parked(ecs_pool *pool);
-/* Threads announced to sleep now, and those of them that have looked for
- * work one last time and wait (only a wake-up moves them on); pushes and
- * notifies that woke anyone, and the threads they woke, since creation
- * (for tests). */
-typedef struct ecs_pool_wake_stats {
-    uint32_t sleepers, blocked, wake_calls, woken;
-    uint32_t spinning; /* idle workers looking for work now */
-} ecs_pool_wake_stats;
-ecs_pool_wake_stats ecs_pool_wakes(ecs_pool *pool);
 
 /* Every thread logs when it slept on its wait word (its last POOL_SLEEP_LOG
  * sleeps, by the monotonic clock). The sleeps of thread t that overlap

@@ -41,11 +41,10 @@ typedef struct pool_thread {
 struct ecs_pool {
     _Alignas(64) pool_thread *th; /* one per thread; [0] belongs to the owner thread */
     uint32_t threads;             /* including the caller */
-    /* Processors the pool plans for (ecs_pool_set_cpus); more threads than
+    /* Processors the pool plans for (ecs_pool_create); more threads than
      * that crowd them: only threads below `cpus` spin, and a push wakes
-     * sleepers only for processors no awake thread holds. Written by the
-     * owner only while no job runs. */
-    _Atomic uint32_t cpus;
+     * sleepers only for processors no awake thread holds. */
+    uint32_t cpus;
     atomic_uint active; /* threads [0, active) take jobs; changed under the mutex, rarely */
     atomic_bool stopping;
     _Atomic(const char *) owner; /* the owner thread's tls_token */
@@ -53,7 +52,6 @@ struct ecs_pool {
     _Alignas(64) atomic_uint sleepers; /* threads announced to sleep */
     atomic_uint spinning;              /* idle workers looking for work (pool_find) */
     atomic_uint counter_sleepers;      /* those of them waiting on a counter */
-    atomic_uint wake_calls, woken;     /* pushes and notifies that woke anyone, threads woken */
 
     _Alignas(64) pthread_mutex_t mutex; /* parking only */
     pthread_cond_t parked_changed;      /* set_active waits here for workers to (un)park */
@@ -81,10 +79,8 @@ bool pool_thread_has_work(pool_thread *t);
  * (why: POOL_CLAIMED_JOB or POOL_CLAIMED_COUNTER). */
 bool pool_claim(ecs_pool *pool, uint32_t t, unsigned why);
 /* Wakes up to n sleeping active threads, after a seq_cst fence that
- * follows the jobs' stores; returns how many. */
-uint32_t pool_wake_any(ecs_pool *pool, uint32_t n);
-/* Counts one push or notify that woke `woke` threads (ecs_pool_wakes). */
-void pool_count_wakes(ecs_pool *pool, uint32_t woke);
+ * follows the jobs' stores. */
+void pool_wake_any(ecs_pool *pool, uint32_t n);
 /* Hands an unused wake-up on to a sleeper when a job is still queued. */
 void pool_pass_on(ecs_pool *pool);
 /* Sleeps until woken, unless a job or the wake condition (counter at zero;

@@ -1,8 +1,7 @@
 /* pool_sleep.c - how pool threads sleep and who wakes them: per-thread
  * state words claimed by compare-and-swap (pool.c's header comment gives
  * the protocol and why no wake-up is lost), the wake-ups of a push and of
- * a counter's notify, and the statistics and sleep logs tests and the
- * timeline read. */
+ * a counter's notify, and the sleep logs the timeline reads. */
 #include "pool_internal.h"
 
 #include <assert.h>
@@ -24,23 +23,15 @@ bool pool_claim(ecs_pool *pool, uint32_t t, unsigned why)
     return false;
 }
 
-void pool_count_wakes(ecs_pool *pool, uint32_t woke)
-{
-    if (woke == 0) return;
-    atomic_fetch_add_explicit(&pool->wake_calls, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&pool->woken, woke, memory_order_relaxed);
-}
-
 /* Wakes up to n sleeping active threads, the nearest after this one first.
  * Call after a seq_cst fence that follows the jobs' stores. */
-uint32_t pool_wake_any(ecs_pool *pool, uint32_t n)
+void pool_wake_any(ecs_pool *pool, uint32_t n)
 {
-    if (n == 0 || atomic_load_explicit(&pool->sleepers, memory_order_relaxed) == 0) return 0;
+    if (n == 0 || atomic_load_explicit(&pool->sleepers, memory_order_relaxed) == 0) return;
     uint32_t active = atomic_load_explicit(&pool->active, memory_order_relaxed);
     uint32_t self = pool_self_index(pool), woke = 0;
     for (uint32_t k = 1; k <= active && woke < n; k++)
         woke += pool_claim(pool, (self + k) % active, POOL_CLAIMED_JOB);
-    return woke;
 }
 
 bool pool_thread_has_work(pool_thread *t)
@@ -59,7 +50,7 @@ void pool_pass_on(ecs_pool *pool)
     uint32_t n = atomic_load_explicit(&pool->active, memory_order_relaxed);
     for (uint32_t i = 0; i < n; i++)
         if (pool_thread_has_work(&pool->th[i])) {
-            pool_count_wakes(pool, pool_wake_any(pool, 1));
+            pool_wake_any(pool, 1);
             return;
         }
 }
@@ -114,18 +105,6 @@ ecs_job *pool_sleep(ecs_pool *pool, atomic_uint *counter, bool *claimed)
     return job;
 }
 
-ecs_pool_wake_stats ecs_pool_wakes(ecs_pool *pool)
-{
-    uint32_t blocked = 0;
-    for (uint32_t i = 0; i < pool->threads; i++)
-        blocked += atomic_load_explicit(&pool->th[i].state, memory_order_acquire) == POOL_BLOCKED;
-    return (ecs_pool_wake_stats){
-        atomic_load_explicit(&pool->sleepers, memory_order_acquire), blocked,
-        atomic_load_explicit(&pool->wake_calls, memory_order_relaxed),
-        atomic_load_explicit(&pool->woken, memory_order_relaxed),
-        atomic_load_explicit(&pool->spinning, memory_order_relaxed)};
-}
-
 uint32_t ecs_pool_sleeps(ecs_pool *pool, uint32_t thread, uint64_t from, uint64_t to,
                          ecs_pool_sleep *out, uint32_t cap, uint32_t *lost)
 {
@@ -140,9 +119,7 @@ void ecs_pool_notify(ecs_pool *pool, atomic_uint *counter)
      * against other seq_cst operations). */
     atomic_thread_fence(memory_order_seq_cst);
     if (atomic_load_explicit(&pool->counter_sleepers, memory_order_relaxed) == 0) return;
-    uint32_t woke = 0;
     for (uint32_t i = 0; i < pool->threads; i++)
         if (atomic_load_explicit(&pool->th[i].waiting_on, memory_order_relaxed) == counter)
-            woke += pool_claim(pool, i, POOL_CLAIMED_COUNTER);
-    pool_count_wakes(pool, woke);
+            pool_claim(pool, i, POOL_CLAIMED_COUNTER);
 }

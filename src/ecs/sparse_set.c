@@ -10,7 +10,7 @@
 
 static size_t words_of(uint32_t universe) { return ((size_t)universe + 63u) / 64u; }
 
-/* A spilling set lists at least this many members. */
+/* A set lists at least this many members. */
 #define SPILL_MIN_LIST 64u
 
 /* One member per bitmap word, for a set that is listed (or empty): dense
@@ -26,20 +26,6 @@ static void set_list_cap(ecs_sset *s)
     if (cap < SPILL_MIN_LIST) cap = SPILL_MIN_LIST;
     if (cap < s->count) cap = s->count;
     s->list_cap = (uint32_t)cap;
-}
-
-bool ecs_sset_init(ecs_sset *s, uint32_t universe)
-{
-    memset(s, 0, sizeof *s);
-    s->list_cap = UINT32_MAX;
-    return ecs_sset_grow(s, universe);
-}
-
-void ecs_sset_spill(ecs_sset *s)
-{
-    assert(ecs_sset_listed(s));
-    s->spills = true;
-    set_list_cap(s);
 }
 
 void ecs_sset_fini(ecs_sset *s)
@@ -63,7 +49,7 @@ bool ecs_sset_grow(ecs_sset *s, uint32_t universe)
     if (!bits) return false;
     s->bits = bits;
     s->universe = universe;
-    if (s->spills && ecs_sset_listed(s)) set_list_cap(s); /* the cap only grows */
+    if (ecs_sset_listed(s)) set_list_cap(s); /* the cap only grows */
     return true;
 }
 
@@ -77,7 +63,7 @@ void ecs_sset_clear(ecs_sset *s)
         for (uint32_t i = 0; i < s->count; i++) unmark(s, s->dense[i]);
     }
     s->count = 0;
-    if (s->spills) set_list_cap(s);
+    set_list_cap(s);
 }
 
 static int cmp_u32(const void *a, const void *b)

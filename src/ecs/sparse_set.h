@@ -1,9 +1,12 @@
 /* sparse_set.h - sets of integers over [0, universe) kept as a list plus a
  * membership bitmap: O(1) add and contains, dense iteration in insertion
  * order, clearing in O(count). Private to the ecs module; the pending
- * lists of a refresh (what changed, what died).
+ * lists of a refresh (what changed, what died). A zeroed ecs_sset is an
+ * empty set over an empty universe: grow it before adding.
  *
- * dense[0..count) holds the members; bit v of bits says whether v is one.
+ * dense[0..count) holds the members while they are few (list_cap, set
+ * from the universe: see sparse_set.c); past that the set spills and
+ * keeps only the bitmap. Bit v of bits says whether v is a member.
  * A bitmap rather than a position index: one bit per value instead of 32,
  * so a million pending entities touch 128 KiB of bitmap (and, in a set
  * that spills, at most half that of list), not 4 MiB, and sorting can
@@ -21,15 +24,11 @@ typedef struct ecs_sset {
     uint32_t count;
     uint32_t universe; /* values must be < universe */
     uint32_t list_cap; /* dense holds every member while count <= list_cap */
-    bool spills;       /* list_cap follows the universe (ecs_sset_spill) */
 } ecs_sset;
 
-bool ecs_sset_init(ecs_sset *s, uint32_t universe);
 void ecs_sset_fini(ecs_sset *s);
 /* Widens the universe, keeping the members. */
 bool ecs_sset_grow(ecs_sset *s, uint32_t universe);
-/* From now on dense lists the members only while they are few (above). */
-void ecs_sset_spill(ecs_sset *s);
 
 /* Whether dense holds every member. */
 static inline bool ecs_sset_listed(const ecs_sset *s) { return s->count <= s->list_cap; }

@@ -63,14 +63,11 @@ static gfx_status load_gl(gfx_renderer *r, gfx_error *err)
     if (!version)
         return gfx__fail(err, GFX_ERR_GL, "could not load the OpenGL entry points "
                                           "(is an OpenGL context current?)");
-    const char *v = (const char *)glGetString(GL_VERSION);
     const char *name = (const char *)glGetString(GL_RENDERER);
-    snprintf(r->version, sizeof r->version, "%s", v ? v : "unknown");
-    snprintf(r->renderer, sizeof r->renderer, "%s", name ? name : "unknown");
     int major = GLAD_VERSION_MAJOR(version), minor = GLAD_VERSION_MINOR(version);
     if (major < 3 || (major == 3 && minor < 3))
         return gfx__fail(err, GFX_ERR_GL, "OpenGL %d.%d (%s) is older than the 3.3 needed",
-                         major, minor, r->renderer);
+                         major, minor, name ? name : "unknown");
     GLfloat range[2] = {1.0f, 1.0f};
     glGetFloatv(GL_POINT_SIZE_RANGE, range);
     r->max_point_px = range[1];
@@ -139,10 +136,6 @@ void gfx_destroy(gfx_renderer *r)
     free(r);
 }
 
-const char *gfx_gl_version(const gfx_renderer *r) { return r->version; }
-const char *gfx_gl_renderer(const gfx_renderer *r) { return r->renderer; }
-void gfx_set_draw(gfx_renderer *r, gfx_draw draw) { r->def.draw = draw; }
-gfx_draw gfx_get_draw(const gfx_renderer *r) { return r->def.draw; }
 gfx_draw gfx_drawn_path(const gfx_renderer *r) { return r->last_draw; }
 
 /* Fits the world and its margin into the drawable, centred. */

@@ -30,7 +30,6 @@ typedef struct gfx_particle_prog {
 
 struct gfx_renderer {
     gfx_def def;
-    char version[128], renderer[128];
     float max_point_px; /* the driver's largest point size */
 
     /* The view of the last gfx_begin_frame. */

@@ -83,18 +83,6 @@ void sim_grid_free(sim_grid *g)
     memset(g, 0, sizeof *g);
 }
 
-size_t sim_grid_bytes(const sim_grid *g)
-{
-    size_t bytes = (size_t)g->parts_max * (sizeof *g->part + (3u + 3u * g->parts_max) * sizeof(uint32_t));
-    for (uint32_t p = 0; g->part && p < g->parts_max; p++)
-        bytes += (size_t)g->part[p].cap * 2u * sizeof(uint64_t) +
-                 (size_t)g->part[p].hist_cap * sizeof(uint32_t);
-    bytes += (size_t)g->cap * (3u * sizeof(float) + 2u * sizeof(uint32_t));
-    bytes += (size_t)g->span_cap * sizeof *g->span;
-    bytes += (size_t)g->tally_rows * g->cells * sizeof *g->tally;
-    return bytes + (g->start ? ((size_t)g->cells + 1u) * sizeof *g->start : 0u);
-}
-
 uint32_t sim_grid_start(const sim_grid *g, uint32_t c)
 {
     if (g->dense) return g->start[c < g->cells ? c : g->cells];

@@ -169,15 +169,14 @@ int sim_grid_init(sim_grid *g, float world_w, float world_h, float max_radius,
                   uint32_t parts_max);
 void sim_grid_free(sim_grid *g);
 
-/* The bytes the grid holds allocated: 3 x parts_max + 12 words per part
- * (each scan range's merge state) plus, per point it has room for, its
- * slot (20 bytes), its part's sort buffers (16 bytes, plus the counting
- * sort's buckets: at most 10 bytes) and either its span (16 bytes, in a
- * sparse grid) or its share of the cell starts (in a dense grid: at most
- * SIM_GRID_DENSE words when sorted, SIM_GRID_COUNTING when counted), and
- * in a counting build its counts (cells x parts words, at most
- * SIM_GRID_COUNTING per particle). Never a word per cell beyond that. */
-size_t sim_grid_bytes(const sim_grid *g);
+/* Memory: 3 x parts_max + 12 words per part (each scan range's merge
+ * state) plus, per point the grid has room for, its slot (20 bytes), its
+ * part's sort buffers (16 bytes, plus the counting sort's buckets: at
+ * most 10 bytes) and either its span (16 bytes, in a sparse grid) or its
+ * share of the cell starts (in a dense grid: at most SIM_GRID_DENSE words
+ * when sorted, SIM_GRID_COUNTING when counted), and in a counting build
+ * its counts (cells x parts words, at most SIM_GRID_COUNTING per
+ * particle). Never a word per cell beyond that. */
 
 /* The first slot of cell c or of a later one (count when there is none):
  * where the items of the cells from c on begin. O(log count). */

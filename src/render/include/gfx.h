@@ -104,16 +104,9 @@ void gfx_destroy(gfx_renderer *r);
  * in other builds. */
 void gfx_pin_driver(void);
 
-/* "3.3 (Core Profile) Mesa 22.3.6", "llvmpipe (LLVM 15.0.6, 256 bits)". */
-const char *gfx_gl_version(const gfx_renderer *r);
-const char *gfx_gl_renderer(const gfx_renderer *r);
-
-/* The draw path; points fall back to quads by themselves for a frame whose
- * largest circle is wider than the driver's largest point. */
-void gfx_set_draw(gfx_renderer *r, gfx_draw draw);
-gfx_draw gfx_get_draw(const gfx_renderer *r);
-/* The path the last gfx_draw_particles took: the one set, unless points
- * gave way to quads. */
+/* The path the last gfx_draw_particles took: gfx_def's draw, unless
+ * points gave way to quads (by themselves, for a frame whose largest
+ * circle is wider than the driver's largest point). */
 gfx_draw gfx_drawn_path(const gfx_renderer *r);
 
 /* ---- A frame ------------------------------------------------------------ */
