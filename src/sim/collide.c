@@ -2,6 +2,7 @@
  * run-time selection. */
 #include "collide.h"
 
+#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,15 +68,26 @@ static inline void tile_scalar(const sim_grid *g, uint32_t i, uint32_t lo, uint3
     p->n = n;
 }
 
-static bool flush_scalar(sim_pending *p, sim_contact_list *out)
+/* Makes p's contacts, appends them to out and empties p: grid.h's
+ * arithmetic over the whole buffer, then the contacts put together. Each
+ * kernel's flush is this, inlined and vectorised for its target. */
+static inline __attribute__((always_inline)) bool flush_pending(sim_pending *p,
+                                                                sim_contact_list *out)
 {
-    if (!sim_contact_list_reserve(out, p->n)) return false;
-    for (uint32_t k = 0; k < p->n; k++)
-        out->v[out->n + k] = sim_contact_of(p->a[k], p->b[k], p->dx[k], p->dy[k], p->rs[k]);
-    out->n += p->n;
+    uint32_t n = p->n;
+    assert(n <= PENDING_MAX);
+    if (!sim_contact_list_reserve(out, n)) return false;
+    float d[PENDING_MAX], px[PENDING_MAX], py[PENDING_MAX];
+    sim_contacts_of(n, p->dx, p->dy, p->rs, d, px, py);
+    sim_contact *dst = out->v + out->n;
+    for (uint32_t k = 0; k < n; k++)
+        dst[k] = (sim_contact){p->a[k], p->b[k], d[k], {px[k], py[k]}};
+    out->n += n;
     p->n = 0;
     return true;
 }
+
+static bool flush_scalar(sim_pending *p, sim_contact_list *out) { return flush_pending(p, out); }
 
 #define WALK_NAME collide_scalar
 #define WALK_ATTR
@@ -84,14 +96,6 @@ static bool flush_scalar(sim_pending *p, sim_contact_list *out)
 #define WALK_PAIR(...) ((void)0)
 #define WALK_FLUSH flush_scalar
 #include "collide_walk.h"
-
-/* Interleaves lanes [0, m) of the vector results into contacts k.. of out. */
-static inline void put_contacts(sim_contact *dst, const sim_pending *p, uint32_t k, uint32_t m,
-                                const float *d, const float *px, const float *py)
-{
-    for (uint32_t l = 0; l < m; l++)
-        dst[k + l] = (sim_contact){p->a[k + l], p->b[k + l], d[l], {px[l], py[l]}};
-}
 
 #ifdef SIM_X86_KERNELS
 
@@ -195,28 +199,7 @@ AVX2_TARGET static inline void pair_avx2(const sim_grid *g, uint32_t i, uint32_t
 
 AVX2_TARGET static bool flush_avx2(sim_pending *p, sim_contact_list *out)
 {
-    if (!sim_contact_list_reserve(out, p->n)) return false;
-    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    const __m256 zero = _mm256_setzero_ps(), k06 = _mm256_set1_ps(0.6f);
-    float d[8], px[8], py[8];
-    for (uint32_t k = 0; k < p->n; k += 8) {
-        uint32_t m = p->n - k < 8 ? p->n - k : 8;
-        __m256i live = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)m), lanes);
-        __m256 dx = _mm256_maskload_ps(p->dx + k, live), dy = _mm256_maskload_ps(p->dy + k, live);
-        __m256 rs = _mm256_maskload_ps(p->rs + k, live);
-        __m256 dist = _mm256_sqrt_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)));
-        __m256 push = _mm256_mul_ps(k06, _mm256_sub_ps(rs, dist));
-        __m256 apart = _mm256_cmp_ps(dist, zero, _CMP_GT_OQ);
-        __m256 vx = _mm256_mul_ps(_mm256_div_ps(dx, dist), push);
-        __m256 vy = _mm256_mul_ps(_mm256_div_ps(dy, dist), push);
-        _mm256_storeu_ps(d, dist);
-        _mm256_storeu_ps(px, _mm256_blendv_ps(push, vx, apart));
-        _mm256_storeu_ps(py, _mm256_and_ps(vy, apart));
-        put_contacts(out->v + out->n, p, k, m, d, px, py);
-    }
-    out->n += p->n;
-    p->n = 0;
-    return true;
+    return flush_pending(p, out);
 }
 
 #define WALK_NAME collide_avx2_walk
@@ -312,27 +295,7 @@ AVX512_TARGET static inline void pair_avx512(const sim_grid *g, uint32_t i, uint
 
 AVX512_TARGET static bool flush_avx512(sim_pending *p, sim_contact_list *out)
 {
-    if (!sim_contact_list_reserve(out, p->n)) return false;
-    const __m512 zero = _mm512_setzero_ps(), k06 = _mm512_set1_ps(0.6f);
-    float d[16], px[16], py[16];
-    for (uint32_t k = 0; k < p->n; k += 16) {
-        uint32_t m = p->n - k < 16 ? p->n - k : 16;
-        __mmask16 live = (__mmask16)(m == 16 ? 0xFFFFu : (1u << m) - 1u);
-        __m512 dx = _mm512_maskz_loadu_ps(live, p->dx + k), dy = _mm512_maskz_loadu_ps(live, p->dy + k);
-        __m512 rs = _mm512_maskz_loadu_ps(live, p->rs + k);
-        __m512 dist = _mm512_sqrt_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)));
-        __m512 push = _mm512_mul_ps(k06, _mm512_sub_ps(rs, dist));
-        __mmask16 apart = _mm512_mask_cmp_ps_mask(live, dist, zero, _CMP_GT_OQ);
-        __m512 vx = _mm512_mul_ps(_mm512_maskz_div_ps(apart, dx, dist), push);
-        __m512 vy = _mm512_mul_ps(_mm512_maskz_div_ps(apart, dy, dist), push);
-        _mm512_storeu_ps(d, dist);
-        _mm512_storeu_ps(px, _mm512_mask_blend_ps(apart, push, vx));
-        _mm512_storeu_ps(py, _mm512_maskz_mov_ps(apart, vy));
-        put_contacts(out->v + out->n, p, k, m, d, px, py);
-    }
-    out->n += p->n;
-    p->n = 0;
-    return true;
+    return flush_pending(p, out);
 }
 
 #define WALK_NAME collide_avx512

@@ -5,11 +5,12 @@
  * scalar (everywhere), AVX2 and AVX-512 (x86-64, picked at run time with
  * __builtin_cpu_supports, each function built with its own target
  * attribute, so the binary runs on any x86-64). A kernel differs only in
- * how it tests slot i against a tile of candidates and makes contacts of
- * the hits: each computes grid.h's sim_touching and sim_contact_of, the
- * vector ones lane by lane with the same operations in the same order, so
- * every kernel yields exactly the same contacts in the same order, bit for
- * bit (the build never contracts into FMA). */
+ * how it tests slot i against a tile of candidates: grid.h's sim_touching,
+ * the vector ones lane by lane with the same operations in the same order.
+ * The contacts of the hits are made by one function for every kernel,
+ * grid.h's sim_contacts_of, which the compiler vectorises for each
+ * kernel's target. So every kernel yields exactly the same contacts in
+ * the same order, bit for bit (the build never contracts into FMA). */
 #ifndef SIM_COLLIDE_H
 #define SIM_COLLIDE_H
 

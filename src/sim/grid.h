@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "sim.h"
 
@@ -31,11 +32,10 @@ typedef struct sim_contact {
     sim_vec2 push;
 } sim_contact;
 
-/* The contact arithmetic, written once: b's center lies at (dx, dy) from
- * a's and rs is the sum of their radii. The vector kernels (collide.c)
- * compute it lane by lane with the same operations in the same order, so
- * every kernel gives these results bit for bit (the build never contracts
- * into FMA). */
+/* The touching test and the contact arithmetic, written once and used by
+ * every collision kernel (collide.c), so every kernel gives the same
+ * results bit for bit (the build never contracts into FMA). b's center
+ * lies at (dx, dy) from a's and rs is the sum of their radii. */
 
 /* Touching: the distance between the centers is at most rs. */
 static inline bool sim_touching(float dx, float dy, float rs)
@@ -43,16 +43,39 @@ static inline bool sim_touching(float dx, float dy, float rs)
     return dx * dx + dy * dy <= rs * rs;
 }
 
-/* The contact of touching circles a and b. Finite for any finite input,
- * coincident centers included: there dx * dx + dy * dy is 0 (or underflows
- * to it) and the push is along +x. The axis is divided, not the push:
- * depth / d could overflow. */
-static inline sim_contact sim_contact_of(uint32_t a, uint32_t b, float dx, float dy, float rs)
+/* a where c holds, else b: a select of the bits, never a branch, so that
+ * a loop of it vectorises (a branch would keep a division under it
+ * scalar, and compilers may turn a ?: into one). */
+static inline float sim_select(bool c, float a, float b)
 {
-    float d = sqrtf(dx * dx + dy * dy), depth = rs - d, push = 0.6f * depth;
-    sim_vec2 v = {push, 0.0f};
-    if (d > 0.0f) v = (sim_vec2){dx / d * push, dy / d * push};
-    return (sim_contact){a, b, d, v};
+    uint32_t ia, ib, m = 0u - (uint32_t)c;
+    memcpy(&ia, &a, sizeof ia);
+    memcpy(&ib, &b, sizeof ib);
+    ia = (ia & m) | (ib & ~m);
+    memcpy(&a, &ia, sizeof a);
+    return a;
+}
+
+/* The distance and push (sim_contact's dist and push) of n touching
+ * pairs, pair k at dx[k], dy[k] with radii summing to rs[k]. Finite for
+ * any finite input, coincident centers included: there dx * dx + dy * dy
+ * is 0 (or underflows to it) and the push is along +x. The axis is
+ * divided, not the push: depth / d could overflow. Every pair takes the
+ * same operations (coincident centers divide by 1, and the selects pick
+ * the results), so compilers vectorise the loop for the target of the
+ * function it inlines into, with the same results at any width. */
+static inline void sim_contacts_of(uint32_t n, const float *restrict dx, const float *restrict dy,
+                                   const float *restrict rs, float *restrict dist,
+                                   float *restrict px, float *restrict py)
+{
+    for (uint32_t k = 0; k < n; k++) {
+        float d = sqrtf(dx[k] * dx[k] + dy[k] * dy[k]), push = 0.6f * (rs[k] - d);
+        bool apart = d > 0.0f;
+        float q = sim_select(apart, d, 1.0f), vx = dx[k] / q * push, vy = dy[k] / q * push;
+        dist[k] = d;
+        px[k] = sim_select(apart, vx, push);
+        py[k] = sim_select(apart, vy, 0.0f);
+    }
 }
 
 /* One part's points sorted by cell, as items: the cell in the high word,
