@@ -58,23 +58,30 @@ static inline void pair_masks(__mmask16 m, __mmask16 *lo, __mmask16 *hi)
     *hi = (__mmask16)b[1];
 }
 
-/* Each lane's color word c with its alpha, the top byte, from the life l. */
-__attribute__((target("avx512f"))) static inline __m512i faded(__m512 l, __m512i c, __m512 scale)
+/* Each lane's alpha, from its life l, in the top byte of a word. */
+__attribute__((target("avx512f"))) static inline __m512i alpha_of(__m512 l, __m512 scale)
 {
     const __m512 zero = _mm512_setzero_ps(), top = _mm512_set1_ps(255.0f);
-    const __m512i rgb = _mm512_set1_epi32(0x00ffffff);
     __m512 a = _mm512_mul_ps(l, scale);
     /* max gives its second operand for NaN and for two zeros: 0, as the
      * scalar a > 0 ? .. : 0; then min against 255 and truncation. */
     a = _mm512_min_ps(_mm512_max_ps(a, zero), top);
-    __m512i alpha = _mm512_slli_epi32(_mm512_cvttps_epi32(a), 24);
-    return _mm512_or_si512(_mm512_and_si512(c, rgb), alpha);
+    return _mm512_slli_epi32(_mm512_cvttps_epi32(a), 24);
+}
+
+/* The color words at w under m, their alpha replaced by alpha's. */
+__attribute__((target("avx512f"))) static inline void put_alpha(uint32_t *w, __mmask16 m,
+                                                                __m512i alpha)
+{
+    const __m512i rgb = _mm512_set1_epi32(0x00ffffff);
+    __m512i c = _mm512_maskz_loadu_epi32(m, w);
+    _mm512_mask_storeu_epi32(w, m, _mm512_or_si512(_mm512_and_si512(c, rgb), alpha));
 }
 
 /* cs: the color's stride in words, 1 (a column) or 2 (every other word,
  * as the thesis layout's group of circle and color). For 2, the 16
  * slots' colors are the even lanes of two vectors, slots 0-7 in the
- * first, and each life is spread to lanes 2k and 2k + 1 of its half. */
+ * first, and each alpha is spread to lanes 2k and 2k + 1 of its half. */
 __attribute__((target("avx512f"))) static void fade_avx512(const ecs_iter *it, const float *life,
                                                            sim_rgba *color, size_t cs, float k)
 {
@@ -88,26 +95,17 @@ __attribute__((target("avx512f"))) static void fade_avx512(const ecs_iter *it, c
     for (uint32_t i = lo & ~15u; i < hi; i += 16u) {
         __mmask16 m = chunk_mask(bits, i, lo, hi), m0, m1;
         if (!m) continue;
-        __m512 l = _mm512_maskz_loadu_ps(m, life + i);
+        __m512i alpha = alpha_of(_mm512_maskz_loadu_ps(m, life + i), scale);
         if (cs == 1u) {
-            __m512i c = faded(l, _mm512_maskz_loadu_epi32(m, words + i), scale);
-            _mm512_mask_storeu_epi32(words + i, m, c);
+            put_alpha(words + i, m, alpha);
             continue;
         }
         pair_masks(m, &m0, &m1);
         m0 &= 0x5555u; /* the colors: even lanes */
         m1 &= 0x5555u;
         uint32_t *w = words + 2u * i;
-        if (m0) {
-            __m512i c = _mm512_maskz_loadu_epi32(m0, w);
-            c = faded(_mm512_permutexvar_ps(first, l), c, scale);
-            _mm512_mask_storeu_epi32(w, m0, c);
-        }
-        if (m1) {
-            __m512i c = _mm512_maskz_loadu_epi32(m1, w + 16);
-            c = faded(_mm512_permutexvar_ps(second, l), c, scale);
-            _mm512_mask_storeu_epi32(w + 16, m1, c);
-        }
+        if (m0) put_alpha(w, m0, _mm512_permutexvar_epi32(first, alpha));
+        if (m1) put_alpha(w + 16, m1, _mm512_permutexvar_epi32(second, alpha));
     }
 }
 
