@@ -15,7 +15,10 @@
  * 3 workers, so ranges start and end anywhere inside a 16-slot block;
  * storage is fixed at a capacity that is no multiple of 16 and the last
  * slot stays alive, so the last block's masked loads reach past the
- * columns' end. Where the walks do not exist (no AVX-512 on this CPU or
+ * columns' end. Every case runs twice: with a column per component (the
+ * soa layout) and with circle and color interleaved in one group (the
+ * thesis layout: the walks step two words per slot), where the other
+ * member of each slot must come out untouched. Where the walks do not exist (no AVX-512 on this CPU or
  * build, or under valgrind) only the density rule runs and the test
  * reports itself skipped (exit 77).
  */
@@ -35,21 +38,30 @@ static const float DT = 0.04f, ALPHA_PER_LIFE = 10.0f;
 
 static sim_walks walks;
 
+/* A component's stride in 32-bit words: 1 in a column, 2 in the group. */
+static size_t words(const ecs_iter *it, uint32_t component)
+{
+    size_t s = ecs_iter_stride(it, component) / 4u;
+    assert_true(sim__walk_stride(s));
+    return s;
+}
+
 static void walk_process(ecs_iter *it)
 {
     float *life = ecs_iter_write(it, C_LIFE);
     sim_rgba *color = ecs_iter_write(it, C_COLOR);
-    walks.fade(it, life, color, ALPHA_PER_LIFE);
+    size_t cs = words(it, C_COLOR);
+    walks.fade(it, life, color, cs, ALPHA_PER_LIFE);
     walks.life(it, life, DT);
-    walks.fade(it, life, color, ALPHA_PER_LIFE);
+    walks.fade(it, life, color, cs, ALPHA_PER_LIFE);
 }
 
-static void plain_fade(const ecs_iter *it, const float *life, sim_rgba *color)
+static void plain_fade(const ecs_iter *it, const float *life, sim_rgba *color, size_t cs)
 {
     for (uint32_t k = 0; k < it->count; k++) {
         uint32_t i = it->entities[k];
         float a = life[i] * ALPHA_PER_LIFE;
-        color[i].a = (uint8_t)(a > 0.0f ? (a < 255.0f ? a : 255.0f) : 0.0f);
+        color[i * cs].a = (uint8_t)(a > 0.0f ? (a < 255.0f ? a : 255.0f) : 0.0f);
     }
 }
 
@@ -58,13 +70,14 @@ static void plain_process(ecs_iter *it)
 {
     float *life = ecs_iter_write(it, C_LIFE);
     sim_rgba *color = ecs_iter_write(it, C_COLOR);
-    plain_fade(it, life, color);
+    size_t cs = words(it, C_COLOR);
+    plain_fade(it, life, color, cs);
     for (uint32_t k = 0; k < it->count; k++) {
         uint32_t i = it->entities[k];
         life[i] -= DT;
         if (life[i] <= 0.0f) ecs_iter_kill(it, ecs_iter_handle(it, i));
     }
-    plain_fade(it, life, color);
+    plain_fade(it, life, color, cs);
 }
 
 static const ecs_component_def comps[] = {
@@ -91,17 +104,35 @@ typedef struct world {
     ecs_entity e[ENTITIES];
 } world;
 
-/* A context of fixed storage for ENTITIES, running the one system sys. */
-static void open_world(world *w, const ecs_system_def *sys, uint32_t workers)
+/* The thesis layout's group. */
+static const ecs_group_def groups[] = {{"circle+color", ECS_IDS_INIT(C_CIRCLE, C_COLOR)}};
+
+/* A context of fixed storage for ENTITIES, running the one system sys;
+ * grouped: circle and color in one group. */
+static void open_world(world *w, const ecs_system_def *sys, uint32_t workers, bool grouped)
 {
     ecs_config cfg = tu_config(comps, ARRAY_LEN(comps), sys, 1, workers);
     cfg.storage = ECS_STORAGE_FIXED;
     cfg.capacity = ENTITIES;
+    if (grouped) {
+        cfg.groups = groups;
+        cfg.group_count = ARRAY_LEN(groups);
+    }
     w->ctx = ctx_create_ok(&cfg);
+    size_t stride = grouped ? 8u : 4u; /* the walks step two words or one */
+    assert_int_equal(ecs_column_stride(w->ctx, C_COLOR), stride);
+    assert_int_equal(ecs_column_stride(w->ctx, C_CIRCLE), stride);
 }
 
+/* Entity i's color as built. */
+static sim_rgba color_of(uint32_t i)
+{
+    return (sim_rgba){(uint8_t)i, (uint8_t)(i >> 8), (uint8_t)(i * 7u), (uint8_t)(i * 13u)};
+}
+
+/* Every entity holds a circle too, which fade must leave as it is. */
 static void build(world *w, ecs_process_fn process, ecs_split split, uint32_t chunk,
-                  uint32_t workers, uint64_t seed)
+                  uint32_t workers, bool grouped, uint64_t seed)
 {
     const ecs_system_def sys[] = {{
         .name = "life_and_fade",
@@ -109,15 +140,16 @@ static void build(world *w, ecs_process_fn process, ecs_split split, uint32_t ch
         .parallelism = {.split = split, .chunk_size = chunk, .min_entities = 1},
         .process = process,
     }};
-    open_world(w, sys, workers);
+    open_world(w, sys, workers, grouped);
     test_rng r = {seed};
     for (uint32_t i = 0; i < ENTITIES; i++) {
         w->e[i] = create_ok(w->ctx);
-        float life = i + 1u == ENTITIES ? 1e9f : pick_life(&r); /* the last one lives */
-        sim_rgba c = {(uint8_t)i, (uint8_t)(i >> 8), (uint8_t)(i * 7u), (uint8_t)(i * 13u)};
+        float radius = (float)i, life = i + 1u == ENTITIES ? 1e9f : pick_life(&r); /* the last one lives */
+        sim_rgba c = color_of(i);
         assert_int_equal(ecs_add(w->ctx, w->e[i], C_LIFE, &life), ECS_OK);
         assert_int_equal(ecs_add(w->ctx, w->e[i], C_COLOR, &c), ECS_OK);
         assert_int_equal(ecs_add(w->ctx, w->e[i], C_TAG, NULL), ECS_OK);
+        assert_int_equal(ecs_add(w->ctx, w->e[i], C_CIRCLE, &radius), ECS_OK);
     }
     /* Holes: runs and single slots, dead or alive without a life. */
     for (uint32_t k = 0; k < ENTITIES / 3u; k++) {
@@ -132,7 +164,8 @@ static void build(world *w, ecs_process_fn process, ecs_split split, uint32_t ch
 }
 
 /* Every slot of the two worlds alike: alive or not, and the bits of
- * life and color of the alive ones. Returns how many are alive. */
+ * life and color of the alive ones, and their circle as built. Returns
+ * how many are alive. */
 static uint32_t compare(world *a, world *b, uint32_t step)
 {
     uint32_t alive = 0;
@@ -144,6 +177,8 @@ static uint32_t compare(world *a, world *b, uint32_t step)
         const void *ca = ecs_get(a->ctx, a->e[i], C_COLOR), *cb = ecs_get(b->ctx, b->e[i], C_COLOR);
         if (memcmp(ca, cb, sizeof(sim_rgba)) != 0)
             fail_msg("step %u, entity %u: color differs", step, i);
+        const float *ra = ecs_get(a->ctx, a->e[i], C_CIRCLE);
+        if (*ra != (float)i) fail_msg("step %u, entity %u: circle %g", step, i, (double)*ra);
         const float *fa = ecs_get(a->ctx, a->e[i], C_LIFE), *fb = ecs_get(b->ctx, b->e[i], C_LIFE);
         assert_true((fa == NULL) == (fb == NULL));
         if (fa && memcmp(fa, fb, sizeof *fa) != 0)
@@ -166,20 +201,24 @@ static void test_walks_match_the_plain_loops(void **state)
 {
     (void)state;
     uint32_t first_alive = 0, last_alive = 0, subtasks = 0;
-    for (uint32_t c = 0; c < ARRAY_LEN(cases); c++) {
+    for (uint32_t run = 0; run < 2u * ARRAY_LEN(cases); run++) {
+        uint32_t c = run % ARRAY_LEN(cases);
+        bool grouped = run >= ARRAY_LEN(cases);
         for (uint64_t seed = 1; seed <= 4; seed++) {
             world a, b;
-            build(&a, walk_process, cases[c].split, cases[c].chunk, cases[c].workers, seed);
-            build(&b, plain_process, cases[c].split, cases[c].chunk, cases[c].workers, seed);
+            ecs_split split = cases[c].split;
+            uint32_t chunk = cases[c].chunk, workers = cases[c].workers;
+            build(&a, walk_process, split, chunk, workers, grouped, seed);
+            build(&b, plain_process, split, chunk, workers, grouped, seed);
             uint32_t alive = compare(&a, &b, 0);
-            if (c == 0 && seed == 1) first_alive = alive;
+            if (run == 0 && seed == 1) first_alive = alive;
             for (uint32_t s = 1; s <= STEPS; s++) {
                 step_ok(a.ctx, NULL, NULL);
                 step_ok(b.ctx, NULL, NULL);
                 alive = compare(&a, &b, s);
                 if (s == 1) subtasks += ecs_system_stats_get(a.ctx, 0).subtasks;
             }
-            if (c == 0 && seed == 1) last_alive = alive;
+            if (run == 0 && seed == 1) last_alive = alive;
             assert_true(ecs_alive(a.ctx, a.e[ENTITIES - 1u])); /* the block cut by the capacity */
             ecs_context_destroy(a.ctx);
             ecs_context_destroy(b.ctx);
@@ -189,14 +228,15 @@ static void test_walks_match_the_plain_loops(void **state)
     assert_true(first_alive < ENTITIES);
     assert_true(last_alive < first_alive);
     assert_true(last_alive > ENTITIES / 4u);
-    assert_true(subtasks > 4u * 100u);
+    assert_true(subtasks > 2u * 4u * 100u);
 }
 
 /* ---- keep_in_bounds ------------------------------------------------------
  * The same two-worlds comparison for the bounds walk: one step each, from
  * positions, velocities and radii drawn to sit on, inside and outside
  * both walls of each axis, with NaN, both zeros, infinities and radii
- * wider than half the world (both walls apply: the near one wins). */
+ * wider than half the world (both walls apply: the near one wins).
+ * Every entity holds a color too, which the walk must leave as it is. */
 
 static const float WORLD_W = 1440.0f, WORLD_H = 900.0f;
 
@@ -204,7 +244,7 @@ static void bounds_walk_process(ecs_iter *it)
 {
     const float *radius = ecs_iter_read(it, C_CIRCLE);
     sim_vec2 *pos = ecs_iter_write(it, C_POS), *vel = ecs_iter_write(it, C_VEL);
-    walks.bounds(it, pos, vel, radius, WORLD_W, WORLD_H);
+    walks.bounds(it, pos, vel, radius, words(it, C_CIRCLE), WORLD_W, WORLD_H);
 }
 
 /* keep_in_bounds as world.h has it, written out. */
@@ -222,11 +262,12 @@ static void plain_axis(float *p, float *v, float r, float far)
 static void bounds_plain_process(ecs_iter *it)
 {
     const float *radius = ecs_iter_read(it, C_CIRCLE);
+    size_t rs = words(it, C_CIRCLE);
     sim_vec2 *pos = ecs_iter_write(it, C_POS), *vel = ecs_iter_write(it, C_VEL);
     for (uint32_t k = 0; k < it->count; k++) {
         uint32_t i = it->entities[k];
-        plain_axis(&pos[i].x, &vel[i].x, radius[i], WORLD_W);
-        plain_axis(&pos[i].y, &vel[i].y, radius[i], WORLD_H);
+        plain_axis(&pos[i].x, &vel[i].x, radius[i * rs], WORLD_W);
+        plain_axis(&pos[i].y, &vel[i].y, radius[i * rs], WORLD_H);
     }
 }
 
@@ -259,7 +300,7 @@ static float pick_radius(test_rng *r)
 }
 
 static void build_bounds(world *w, ecs_process_fn process, ecs_split split, uint32_t chunk,
-                         uint32_t workers, uint64_t seed)
+                         uint32_t workers, bool grouped, uint64_t seed)
 {
     const ecs_system_def sys[] = {{
         .name = "keep_in_bounds",
@@ -268,16 +309,18 @@ static void build_bounds(world *w, ecs_process_fn process, ecs_split split, uint
         .parallelism = {.split = split, .chunk_size = chunk, .min_entities = 1},
         .process = process,
     }};
-    open_world(w, sys, workers);
+    open_world(w, sys, workers, grouped);
     test_rng r = {seed};
     for (uint32_t i = 0; i < ENTITIES; i++) {
         w->e[i] = create_ok(w->ctx);
         float radius = pick_radius(&r);
+        sim_rgba color = color_of(i);
         sim_vec2 p = {pick_coord(&r, radius, WORLD_W), pick_coord(&r, radius, WORLD_H)};
         sim_vec2 v = {pick_velocity(&r), pick_velocity(&r)};
         assert_int_equal(ecs_add(w->ctx, w->e[i], C_POS, &p), ECS_OK);
         assert_int_equal(ecs_add(w->ctx, w->e[i], C_VEL, &v), ECS_OK);
         assert_int_equal(ecs_add(w->ctx, w->e[i], C_CIRCLE, &radius), ECS_OK);
+        assert_int_equal(ecs_add(w->ctx, w->e[i], C_COLOR, &color), ECS_OK);
     }
     /* Holes: dead slots and alive slots without a circle (not members). */
     for (uint32_t k = 0; k < ENTITIES / 3u; k++) {
@@ -290,12 +333,16 @@ static void build_bounds(world *w, ecs_process_fn process, ecs_split split, uint
 }
 
 /* Every alive slot's position and velocity bit for bit (non-members too:
- * the walk must not have written them). Returns how many moved. */
+ * the walk must not have written them), and its color as built. Returns
+ * how many moved. */
 static uint32_t compare_bounds(world *a, world *b, const sim_vec2 *before)
 {
     uint32_t moved = 0;
     for (uint32_t i = 0; i < ENTITIES; i++) {
         if (!ecs_alive(a->ctx, a->e[i])) continue;
+        sim_rgba color = color_of(i);
+        if (memcmp(ecs_get(a->ctx, a->e[i], C_COLOR), &color, sizeof color) != 0)
+            fail_msg("entity %u: color changed", i);
         for (uint32_t c = C_POS; c <= C_VEL; c++) {
             const sim_vec2 *va = ecs_get(a->ctx, a->e[i], c), *vb = ecs_get(b->ctx, b->e[i], c);
             if (memcmp(va, vb, sizeof *va) != 0)
@@ -312,13 +359,15 @@ static void test_bounds_walk_matches_the_plain_loop(void **state)
     (void)state;
     static sim_vec2 before[ENTITIES];
     uint32_t moved = 0;
-    for (uint32_t c = 0; c < ARRAY_LEN(cases); c++) {
+    for (uint32_t run = 0; run < 2u * ARRAY_LEN(cases); run++) {
+        uint32_t c = run % ARRAY_LEN(cases);
+        bool grouped = run >= ARRAY_LEN(cases);
         for (uint64_t seed = 1; seed <= 4; seed++) {
             world a, b;
             ecs_split split = cases[c].split;
             uint32_t chunk = cases[c].chunk, workers = cases[c].workers;
-            build_bounds(&a, bounds_walk_process, split, chunk, workers, seed);
-            build_bounds(&b, bounds_plain_process, split, chunk, workers, seed);
+            build_bounds(&a, bounds_walk_process, split, chunk, workers, grouped, seed);
+            build_bounds(&b, bounds_plain_process, split, chunk, workers, grouped, seed);
             for (uint32_t i = 0; i < ENTITIES; i++)
                 if (ecs_alive(a.ctx, a.e[i]))
                     before[i] = *(const sim_vec2 *)ecs_get(a.ctx, a.e[i], C_POS);
@@ -330,7 +379,7 @@ static void test_bounds_walk_matches_the_plain_loop(void **state)
         }
     }
     /* Not vacuous: many particles were put back against a wall. */
-    assert_true(moved > ARRAY_LEN(cases) * 4u * ENTITIES / 10u);
+    assert_true(moved > 2u * ARRAY_LEN(cases) * 4u * ENTITIES / 10u);
 }
 
 /* The density rule: the dense walk only where it pays. */

@@ -49,8 +49,8 @@ static void sys_keep_in_bounds(ecs_iter *it)
     size_t rs = ecs_iter_stride(it, SIM_C_CIRCLE) / sizeof *radius; /* sim_layout */
     sim_vec2 *pos = ecs_iter_write(it, SIM_C_POSITION);
     sim_vec2 *vel = ecs_iter_write(it, SIM_C_VELOCITY);
-    if (s->walks.bounds && rs == 1u && sim__walk_dense(it)) {
-        s->walks.bounds(it, pos, vel, radius, s->p.world_w, s->p.world_h);
+    if (s->walks.bounds && sim__walk_stride(rs) && sim__walk_dense(it)) {
+        s->walks.bounds(it, pos, vel, radius, rs, s->p.world_w, s->p.world_h);
         return;
     }
     if (rs == 1u) SIM_EACH(it, i, { sim__keep_in_bounds(&s->p, &pos[i], &vel[i], radius[i]); });
@@ -313,8 +313,8 @@ static void sys_fade(ecs_iter *it)
     sim_rgba *color = ecs_iter_write(it, SIM_C_COLOR);
     size_t cs = ecs_iter_stride(it, SIM_C_COLOR) / sizeof *color; /* sim_layout */
     float k = s->p.alpha_per_life;
-    if (s->walks.fade && cs == 1u && sim__walk_dense(it)) {
-        s->walks.fade(it, life, color, k);
+    if (s->walks.fade && sim__walk_stride(cs) && sim__walk_dense(it)) {
+        s->walks.fade(it, life, color, cs, k);
         return;
     }
     if (cs == 1u) SIM_EACH(it, i, { color[i].a = sim__fade_alpha(life[i], k); });

@@ -16,14 +16,19 @@
 #define SIM_WALK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "ecs.h"
 #include "sim.h"
 
 typedef void (*sim_life_walk_fn)(ecs_iter *it, float *life, float dt);
-typedef void (*sim_fade_walk_fn)(const ecs_iter *it, const float *life, sim_rgba *color, float k);
+/* cs and rs: the color's and the radius's strides in 32-bit words, 1 (the
+ * soa layout's columns) or 2 (the thesis layout's group of the two), as
+ * sim__walk_stride allows. */
+typedef void (*sim_fade_walk_fn)(const ecs_iter *it, const float *life, sim_rgba *color, size_t cs,
+                                 float k);
 typedef void (*sim_bounds_walk_fn)(const ecs_iter *it, sim_vec2 *pos, sim_vec2 *vel,
-                                   const float *radius, float world_w, float world_h);
+                                   const float *radius, size_t rs, float world_w, float world_h);
 
 typedef struct sim_walks {
     sim_life_walk_fn life; /* NULL: the index walk only */
@@ -43,5 +48,8 @@ static inline bool sim__walk_dense(const ecs_iter *it)
     uint32_t n = it->count;
     return n != 0 && (uint64_t)n * 8u >= (uint64_t)(it->entities[n - 1u] - it->entities[0]) + 1u;
 }
+
+/* Whether the dense walks take a component of stride s words. */
+static inline bool sim__walk_stride(size_t s) { return s == 1u || s == 2u; }
 
 #endif /* SIM_WALK_H */
