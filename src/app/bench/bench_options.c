@@ -3,6 +3,7 @@
  * the one way the bench reports a failure. */
 #include "bench_internal.h"
 #include "bench_machine.h"
+#include "hashes.h"
 #include "options.h"
 
 #include <stdarg.h>
@@ -193,6 +194,7 @@ int bench_options_parse(int argc, char **argv, bench_options *o)
     if (rc != 0 || o->help) return rc;
     if (o->window_args) quick_defaults(o);
     if (!check_no_run(o) || !check_weak(o) || !check_systems(o) ||
+        !app_hashes_check(BENCH_PROG, o) ||
         !app_trace_check_options(BENCH_PROG, o->trace, &o->trace_frames, o->frames))
         return 2;
     if (o->left_out[0]) bench_error("left out, for the window only: %s", o->left_out);
