@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test_diff.sh - --hashes, --hashes-systems and `particles diff`.
 #
-#   bash tests/test_diff.sh path/to/particles
+#   bash tests/test_diff.sh path/to/particles [window]
 #
 # Runs of one seed with other thread counts, inner parallelism, storage
 # and layout are "identical" (exit 0); a file with one hash changed names
@@ -9,11 +9,13 @@
 # differs there; runs of another seed, and files that are not whole or
 # not hashes files, are refused with one line naming the file (exit 2).
 # --hashes in the bench needs one run: more is one line naming the flag.
+# With "window" (on a display): the window's --hashes file of 15 frames,
+# systems included, is identical to the bench's of the same run.
 # Prints one line per case and exits 1 if any case failed.
 set -u
 
-if [ $# -ne 1 ] || [ ! -x "$1" ]; then
-    echo "usage: $0 PATH_TO_PARTICLES" >&2
+if [ $# -lt 1 ] || [ $# -gt 2 ] || [ ! -x "$1" ]; then
+    echo "usage: $0 PATH_TO_PARTICLES [window]" >&2
     exit 2
 fi
 bin=$1
@@ -60,6 +62,31 @@ diff_case() {
 expect_diff() { diff_case "$@"; }
 # A refused pair: name, the file named, the pattern, A, B.
 expect_refused() { diff_case "$1" 2 "$3" "$4" "$5" "$2"; }
+
+if [ "${2:-}" = window ]; then
+    "$bin" --entities 3000 --frames 15 --vsync off --threads 3 --hashes "$tmp/w.txt" \
+        --hashes-systems >"$out" 2>"$err" || fail "window run" "$(cat "$err")"
+    "$bin" bench --entities 3000 --repeat 1 --frames 15 --quiet --inner-parallelism off \
+        --storage dynamic --layout thesis --threads 1 --hashes "$tmp/b.txt" --hashes-systems \
+        >"$out" 2>"$err" || fail "bench run" "$(cat "$err")"
+    if head -1 "$tmp/w.txt" | grep -q '^particles-hashes 1 mode=window seed=0 entities=3000 '; then
+        ok "the window's file"
+    else
+        fail "the window's file" "$(head -1 "$tmp/w.txt")"
+    fi
+    expect_diff "window and bench: identical" 0 "^identical (15 frames, each system's writes too)$" \
+        "$tmp/w.txt" "$tmp/b.txt"
+    "$bin" --entities 3000 --frames 5 --hashes "$tmp/w.png" --screenshot "$tmp/w.png" \
+        >"$out" 2>"$err"
+    rc=$?
+    if [ $rc -eq 2 ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -q -- '--hashes' "$err"; then
+        ok "the window: --hashes and --screenshot one file"
+    else
+        fail "the window: --hashes and --screenshot one file" "exit $rc: $(cat "$err")"
+    fi
+    [ $failed -eq 0 ] || { echo "$failed case(s) failed"; exit 1; }
+    exit 0
+fi
 
 a=$tmp/a.txt b=$tmp/b.txt sa=$tmp/sa.txt sb=$tmp/sb.txt seed=$tmp/seed.txt
 one_run "$a" --threads 1 --inner-parallelism off --storage fixed --layout soa ||

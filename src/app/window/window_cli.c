@@ -1,6 +1,7 @@
 /* window_cli.c - the options of the window mode: its defaults, its flags
  * (the table's, options.h) checked against the world, and --help. */
 #include "window_cli.h"
+#include "hashes.h"
 #include "trace.h"
 #include "window_colors.h"
 #include "window_timeline.h"
@@ -114,5 +115,8 @@ int window_cli_parse(int argc, char **argv, window_options *o)
     }
     uint32_t cpus = app_online_cpus();
     o->threads_max = o->sim.threads[0] > cpus ? o->sim.threads[0] : cpus;
-    return app_trace_check_options(prog, o->trace, &o->trace_frames, o->frames) ? 0 : 2;
+    return app_trace_check_options(prog, o->trace, &o->trace_frames, o->frames) &&
+                   app_hashes_check(prog, o)
+               ? 0
+               : 2;
 }
