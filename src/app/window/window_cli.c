@@ -88,10 +88,10 @@ void window_cli_usage(FILE *f)
             "one summary line at exit: frames, mean fps, mean step ms, mean render ms\n"
             "(prepare + upload + draw). Exit status: 0 done, 1 no display / no OpenGL\n"
             "3.3 / a missing or broken shader or font (one line says which) / the\n"
-            "screenshot or trace failed while written (a full disk), 2 bad input (an\n"
-            "--assets that is not a directory, a --screenshot, --trace or\n"
-            "--timeline-report whose file cannot be created, all checked before the\n"
-            "window opens), 128+N stopped by signal N (SIGINT, SIGTERM, SIGHUP: no\n"
+            "screenshot, trace or hashes failed while written (a full disk), 2 bad\n"
+            "input (an --assets that is not a directory, a --screenshot, --trace,\n"
+            "--timeline-report or --hashes whose file cannot be created, all checked\n"
+            "before the window opens), 128+N stopped by signal N (SIGINT, SIGTERM, SIGHUP: no\n"
             "screenshot written, the old one kept). With no display it says so and suggests `particles bench`;\n"
             "SDL_VIDEODRIVER=offscreen is accepted only when set explicitly.\n",
           WINDOW_TL_DEFAULT_W, WINDOW_TL_DEFAULT_H);
