@@ -291,6 +291,14 @@ const app_flag APP_FLAGS[] = {
      .parse = parse_trace_frames,
      .help = "the steps --trace keeps, 1-based, A through B, 1 <= A <= B, at most {hi} "
              "(default 1:5); with --frames N, B <= N (the default stops at N)"},
+    {"hashes", "FILE", APP_BOTH, APP_FILE, AT(hashes),
+     .help = "write the state hash (sim_hash) of the spawned state and after every frame to "
+             "FILE, for `particles diff`; the bench: of one run (one value of each list, "
+             "--repeat 1); written whole at the end (see docs/determinism.md)"},
+    {"hashes-systems", NULL, APP_BOTH, APP_SWITCH, AT(hashes_systems),
+     .help = "with --hashes: per frame also the hash of what each system wrote, the systems "
+             "then stepped one at a time (the same state, slower: times are not the "
+             "normal step's), so that `particles diff` names the first system that differs"},
     {"systems", "LIST", APP_BENCH, APP_CUSTOM, .parse = parse_systems,
      .help = "run only these systems each frame, the others disabled from the first frame: "
              "names comma-separated, each once, of acceleration, velocity, keep_in_bounds, "

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "diff.h"
 #include "options.h"
 #include "out.h"
 #ifdef PARTICLES_WINDOW
@@ -29,6 +30,8 @@ static const app_mode MODES[] = {
     {"bench", bench_main,
      "run the thesis workload headless: tables beside the thesis's\n"
      "           figures, CSV, JSON, a chart"},
+    {"diff", diff_main,
+     "the first frame (and system) at which two --hashes files differ"},
 };
 
 #define MODE_COUNT (sizeof MODES / sizeof MODES[0])

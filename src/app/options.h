@@ -71,6 +71,8 @@ typedef struct app_options {
     app_sim_options sim;
     uint32_t frames;                /* 0: no limit */
     const char *trace;              /* NULL: no trace */
+    const char *hashes;             /* --hashes FILE; NULL: none */
+    bool hashes_systems;            /* --hashes-systems: each system's hash too */
     app_trace_frames trace_frames;
     bool help;
     /* the bench's */

@@ -411,6 +411,18 @@ const char *sim_system_name(uint32_t system)
     return system < SIM_SYSTEM_COUNT ? system_defs[system].name : NULL;
 }
 
+const ecs_system_def *sim__system_def(uint32_t system) { return &system_defs[system]; }
+
+/* sim_step_watched's order: the render chain first, then life, whose
+ * kills the refresh after it applies at once (before it, collision would
+ * miss the particles dying this frame), then fade and render. */
+static const uint32_t watch_order[SIM_SYSTEM_COUNT] = {
+    SIM_S_ACCELERATION, SIM_S_VELOCITY,       SIM_S_KEEP_IN_BOUNDS,
+    SIM_S_SPATIAL_PARTITION, SIM_S_COLLISION, SIM_S_SOLVE_CONTACTS,
+    SIM_S_LIFE,         SIM_S_FADE,           SIM_S_RENDER};
+
+uint32_t sim_watch_order(uint32_t k) { return k < SIM_SYSTEM_COUNT ? watch_order[k] : SIM_SYSTEM_COUNT; }
+
 void sim__system_defs(sim_setup *setup, bool thesis_dag, ecs_system_def out[SIM_SYSTEM_COUNT])
 {
     for (uint32_t s = 0; s < SIM_SYSTEM_COUNT; s++) {

@@ -19,6 +19,8 @@ static const ecs_group_def thesis_groups[] = {
     {"circle+color", ECS_IDS_INIT(SIM_C_CIRCLE, SIM_C_COLOR)},
 };
 
+size_t sim__component_size(uint32_t component) { return components[component].size; }
+
 static const char *const layout_names[SIM_LAYOUT_COUNT] = {"soa", "thesis"};
 
 const char *sim_layout_name(sim_layout l) { return l < SIM_LAYOUT_COUNT ? layout_names[l] : "?"; }
@@ -175,12 +177,18 @@ static void explain(sim_world *w, ecs_failure f, uint32_t particles, uint64_t co
                  "(at most %u)", (double)p->world_w, (double)p->world_h, (unsigned)most);
 }
 
-ecs_status sim_step(sim_world *w)
+/* Before a step: its tallies cleared; returns the particles it starts with. */
+static uint32_t begin_step(sim_world *w)
 {
-    uint32_t particles = ecs_alive_count(w->ctx);
     w->spray_issued = w->spray_created = 0;
     w->step_error[0] = '\0';
-    ecs_status st = ecs_step(w->ctx, sim__spray_enter, w);
+    return ecs_alive_count(w->ctx);
+}
+
+/* After a step that returned st, f its first failure: the frame count,
+ * the sprays and contacts tallied, and why it failed. */
+static ecs_status end_step(sim_world *w, ecs_status st, ecs_failure f, uint32_t particles)
+{
     w->frame++;
     w->spray_dropped = w->spray_issued - w->spray_created;
     uint64_t contacts = 0;
@@ -188,8 +196,34 @@ ecs_status sim_step(sim_world *w)
     for (uint32_t b = 0; b < c->band_count; b++)
         contacts += c->bands[b].inner.n + c->bands[b].cross.n;
     w->contact_total = contacts > UINT32_MAX ? UINT32_MAX : (uint32_t)contacts;
-    if (st != ECS_OK) explain(w, ecs_step_failure(w->ctx), particles, contacts);
+    if (st != ECS_OK) explain(w, f, particles, contacts);
     return st;
+}
+
+ecs_status sim_step(sim_world *w)
+{
+    uint32_t particles = begin_step(w);
+    ecs_status st = ecs_step(w->ctx, sim__spray_enter, w);
+    return end_step(w, st, ecs_step_failure(w->ctx), particles);
+}
+
+/* Every system runs, as in sim_step, whatever failed before it. */
+ecs_status sim_step_watched(sim_world *w, sim_watch_fn watch, void *user)
+{
+    uint32_t particles = begin_step(w);
+    ecs_status first = ECS_OK;
+    ecs_failure f = {ECS_OK, ECS_NONE, ECS_NONE};
+    for (uint32_t k = 0; k < SIM_SYSTEM_COUNT; k++) {
+        uint32_t system = sim_watch_order(k);
+        ecs_status st = ecs_step_systems(w->ctx, (ecs_ids){&system, 1u}, false,
+                                         k == 0 ? sim__spray_enter : NULL, w);
+        if (st != ECS_OK && first == ECS_OK) {
+            first = st;
+            f = ecs_step_failure(w->ctx);
+        }
+        if (watch) watch(w, system, user);
+    }
+    return end_step(w, first, f, particles);
 }
 
 const char *sim_step_error(const sim_world *w) { return w->step_error; }

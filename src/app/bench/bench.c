@@ -3,6 +3,7 @@
  * determinism. */
 #include "bench.h"
 #include "bench_internal.h"
+#include "hashes.h"
 #include "out.h"
 #include "stop.h"
 
@@ -12,12 +13,13 @@
 
 #define CHART_FAILED 3 /* documented in bench_options_usage */
 
-enum { OUT_CSV, OUT_JSON, OUT_CHART, OUT_TRACE, OUT_COUNT };
+enum { OUT_CSV, OUT_JSON, OUT_CHART, OUT_TRACE, OUT_HASHES, OUT_COUNT };
 
 typedef struct bench_outputs {
     app_out out[OUT_COUNT];
     char gnuplot[PATH_MAX];
     app_trace *trace; /* --trace's frames, kept while the runs go */
+    app_hashes hashes; /* --hashes, written while its one run goes */
 } bench_outputs;
 
 static int stage_outputs(const bench_options *o, bench_outputs *b)
@@ -30,6 +32,7 @@ static int stage_outputs(const bench_options *o, bench_outputs *b)
     if (rc == 0)
         rc = app_out_stage(&b->out[OUT_TRACE], BENCH_PROG, "--trace", o->trace,
                            APP_OUT_ALLOW_STDOUT);
+    if (rc == 0) rc = app_hashes_stage(&b->hashes, &b->out[OUT_HASHES], BENCH_PROG, o);
     if (rc == 0) rc = app_out_check_distinct(b->out, OUT_COUNT);
     if (rc == 0) rc = app_out_check_input(b->out, OUT_COUNT, "--baseline", o->baseline);
     if (rc == 0) rc = app_out_check_input(b->out, OUT_COUNT, "--compare", o->compare);
@@ -53,11 +56,12 @@ static bool uses_stdout(const bench_outputs *b)
  * the repeats spreads slow drift of the machine over every configuration.
  * With probe, each CPU's speed is measured before the runs and after each
  * repeat (--cpu-probe): snapshots of the machine at the ends of repeats. */
-static int run_all(bench_set *s, bool probe, app_trace *trace)
+static int run_all(bench_set *s, bool probe, bench_outputs *b)
 {
     bench_runner r;
     bench_runner_init(&r, s->opt, bench_set_run_count(s));
-    r.trace = trace;
+    r.trace = b->trace;
+    r.hashes = &b->hashes;
     bench_mem_init();
     int rc = 0;
     uint32_t i = 0;
@@ -159,7 +163,7 @@ static int benchmark(const bench_options *o, bench_outputs *b, const bench_sampl
     }
     /* The CPU speeds go to the tables and the JSON: not probed for neither. */
     bool tables = !o->quiet && !uses_stdout(b);
-    int rc = run_all(&s, o->cpu_probe_ms && (tables || o->json), b->trace);
+    int rc = run_all(&s, o->cpu_probe_ms && (tables || o->json), b);
     if (rc == 0) {
         bench_summarize(&s);
         if (tables) print_report(&s);
@@ -237,6 +241,7 @@ int bench_main(int argc, char **argv)
     if (rc == 0 && o.baseline) rc = load_baseline(&o, &b, &base);
     if (rc == 0) rc = benchmark(&o, &b, o.baseline ? &base : NULL);
     bench_samples_free(&base);
+    app_hashes_discard(&b.hashes);
     for (int i = 0; i < OUT_COUNT; i++) app_out_discard(&b.out[i]);
     app_trace_free(b.trace);
     return rc;

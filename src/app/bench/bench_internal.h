@@ -173,6 +173,7 @@ typedef struct bench_runner {
     bench_progress progress;
     uint32_t run_n;  /* runs in the whole benchmark, for the progress line */
     app_trace *trace; /* --trace; NULL: none */
+    struct app_hashes *hashes; /* --hashes (hashes.h); NULL: none */
 } bench_runner;
 
 void bench_runner_init(bench_runner *r, const bench_options *o, uint32_t run_n);

@@ -3,6 +3,7 @@
  * the one way the bench reports a failure. */
 #include "bench_internal.h"
 #include "bench_machine.h"
+#include "hashes.h"
 #include "options.h"
 
 #include <stdarg.h>
@@ -48,8 +49,8 @@ void bench_options_usage(FILE *f)
             "Files: every FILE is checked before the first run (two flags naming one\n"
             "file, a directory, a file that cannot be written are bad input). A regular\n"
             "FILE is written to a new temporary in its directory and renamed over it at\n"
-            "the end, keeping its mode: all of CSV, JSON, trace and chart replace their\n"
-            "files together, or none does. A symbolic link is followed (the link\n"
+            "the end, keeping its mode: all of CSV, JSON, trace, hashes and chart\n"
+            "replace their files together, or none does. A symbolic link is followed (the link\n"
             "stays); a FIFO or device (/dev/stdout) is written in place. With - as a\n"
             "FILE the tables are not printed. SIGINT, SIGTERM or SIGHUP stop at the\n"
             "next frame, remove the temporaries and leave every file as it was.\n"
@@ -193,6 +194,7 @@ int bench_options_parse(int argc, char **argv, bench_options *o)
     if (rc != 0 || o->help) return rc;
     if (o->window_args) quick_defaults(o);
     if (!check_no_run(o) || !check_weak(o) || !check_systems(o) ||
+        !app_hashes_check(BENCH_PROG, o) ||
         !app_trace_check_options(BENCH_PROG, o->trace, &o->trace_frames, o->frames))
         return 2;
     if (o->left_out[0]) bench_error("left out, for the window only: %s", o->left_out);

@@ -3,6 +3,7 @@
 #include "bench_internal.h"
 #include "bench_machine.h"
 #include "app_clock.h"
+#include "hashes.h"
 #include "stop.h"
 
 #include <stdio.h>
@@ -181,12 +182,13 @@ static ecs_status run_frames(bench_runner *r, run_state *s, bench_result *out)
         if (!reserve_steps(r, frame + 1)) return ECS_ERR_NOMEM;
         app_trace_step_start(r->trace);
         double t0 = now_ms();
-        ecs_status st = sim_step(s->w);
+        ecs_status st = app_hashes_step(r->hashes, s->w);
         double t1 = now_ms();
         app_trace_step_end(r->trace, sim_ecs(s->w));
         out->frames = frame;
         if (st != ECS_OK) return st;
         r->step_ms[frame++] = t1 - t0;
+        app_hashes_frame(r->hashes, s->w);
         after_frame(s, frame, out);
         show_progress(r, s, frame, t1);
     }
@@ -263,9 +265,15 @@ int bench_run(bench_runner *r, uint32_t index, uint32_t repeat, const bench_conf
         sim_destroy(s.w);
         return 1;
     }
+    app_hashes_run run = {"bench", sc.particles, cfg->storage, cfg->layout};
+    if (app_hashes_begin(r->hashes, s.w, &run) != 0) {
+        sim_destroy(s.w);
+        return 1;
+    }
     bench_trace_run_begin(r->trace, r->opt, cfg, repeat);
     st = run_frames(r, &s, out);
     bench_trace_run_end(r->trace, &r->progress, st == ECS_OK && !app_stop_signal());
+    int hashes_rc = st == ECS_OK && !app_stop_signal() ? app_hashes_end(r->hashes, s.w) : 0;
     if (st == ECS_OK) {
         out->peak_rss_mib = bench_mem_peak_mib(reset_ok, &out->rss_per_run);
         finish(r, &s, out);
@@ -278,7 +286,7 @@ int bench_run(bench_runner *r, uint32_t index, uint32_t repeat, const bench_conf
         bench_progress_clear(&r->progress);
         return app_stop_status();
     }
-    return st == ECS_OK ? 0 : 1;
+    return st == ECS_OK && hashes_rc == 0 ? 0 : 1;
 }
 
 int bench_run_print_dag(const bench_options *o)

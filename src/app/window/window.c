@@ -13,6 +13,7 @@
 #include "window_trace.h"
 #include "window_view.h"
 #include "window_timeline.h"
+#include "hashes.h"
 #include "out.h"
 #include "stop.h"
 
@@ -48,6 +49,8 @@ typedef struct window_app {
     gfx_batch *batches; /* one per render subtask: threads_max */
     app_out shot;       /* --screenshot, staged before the window opens */
     window_trace trace; /* --trace */
+    app_out hashes_out; /* --hashes, staged before the window opens */
+    app_hashes hashes;
     window_stats stats;
     window_timeline timeline;
     float scale;        /* drawable pixels per window coordinate */
@@ -116,6 +119,39 @@ static int create_world(window_app *a)
     return 0;
 }
 
+/* --hashes: staged, and not the file of another flag. */
+static int stage_hashes(window_app *a)
+{
+    int rc = app_hashes_stage(&a->hashes, &a->hashes_out, PROG, &a->opt);
+    if (rc == 0) rc = app_out_check_pair(&a->hashes_out, &a->shot);
+    if (rc == 0) rc = app_out_check_pair(&a->hashes_out, &a->trace.out);
+    if (rc == 0 && a->opt.timeline_report) {
+        app_out report;
+        rc = app_out_stage(&report, PROG, "--timeline-report", a->opt.timeline_report, 0);
+        if (rc == 0) rc = app_out_check_pair(&a->hashes_out, &report);
+        app_out_discard(&report);
+    }
+    return rc;
+}
+
+static int begin_hashes(window_app *a)
+{
+    app_hashes_run run = {"window", a->opt.sim.counts[0], a->opt.sim.storages[0],
+                          (sim_layout)a->opt.sim.layouts[0]};
+    return app_hashes_begin(&a->hashes, a->world, &run);
+}
+
+static int commit_hashes(void *out) { return app_out_commit(out); }
+
+/* The run is over (not stopped): the file ended and put in place. */
+static int finish_hashes(window_app *a)
+{
+    int rc = app_hashes_end(&a->hashes, a->world);
+    if (rc != 0 || !a->hashes_out.kind) return rc;
+    rc = app_stop_unless(commit_hashes, &a->hashes_out);
+    return rc < 0 ? app_stop_status() : rc;
+}
+
 static int create_renderer(window_app *a, const window_assets *assets)
 {
     const sim_params *p = sim_get_params(a->world);
@@ -163,6 +199,7 @@ static int start(window_app *a, int argc, char **argv)
     rc = app_out_stage(&a->shot, PROG, "--screenshot", a->opt.screenshot, 0);
     if (rc == 0) rc = window_trace_stage(&a->trace, &a->opt, &a->shot);
     if (rc == 0) rc = window_timeline_start(&a->timeline, &a->opt, &a->shot, &a->trace.out);
+    if (rc == 0) rc = stage_hashes(a);
     if (rc != 0) return rc;
     app_stop_install();
     window_assets assets;
@@ -175,6 +212,7 @@ static int start(window_app *a, int argc, char **argv)
         rc = create_world(a);
     }
     if (rc == 0) rc = window_trace_start(&a->trace, &a->opt);
+    if (rc == 0) rc = begin_hashes(a);
     if (rc == 0) rc = create_renderer(a, &assets);
     if (rc == 0) {
         const sim_params *p = sim_get_params(a->world);
@@ -200,6 +238,8 @@ static void stop(window_app *a)
     app_out_discard(&a->shot);
     window_trace_free(&a->trace);
     window_timeline_free(&a->timeline);
+    app_hashes_discard(&a->hashes);
+    app_out_discard(&a->hashes_out);
 }
 
 /* ---- controls ------------------------------------------------------------------ */
@@ -353,7 +393,7 @@ static void step(window_app *a, window_frame *f)
     if (a->spraying && mouse_world(a, &wx, &wy)) sim_spray(a->world, wx, wy, SPRAY_PER_FRAME);
     app_trace_step_start(a->trace.trace);
     uint64_t t0 = window_now_ns();
-    ecs_status st = sim_step(a->world);
+    ecs_status st = app_hashes_step(&a->hashes, a->world);
     f->step_ms = (double)(window_now_ns() - t0) / 1e6;
     app_trace_step_end(a->trace.trace, sim_ecs(a->world));
     f->stepped = true;
@@ -361,6 +401,7 @@ static void step(window_app *a, window_frame *f)
     for (uint32_t s = 0; s < SIM_SYSTEM_COUNT; s++)
         f->system_ms[s] = ecs_system_stats_get(ctx, s).wall_ms;
     window_timeline_record(&a->timeline, ctx, sim_frame(a->world));
+    if (st == ECS_OK || st == ECS_ERR_FULL) app_hashes_frame(&a->hashes, a->world);
     if (st == ECS_ERR_FULL) {
         char limit[32], dropped[32];
         notify(a, "storage full (fixed limit %s): %s sprayed particles dropped",
@@ -595,6 +636,7 @@ int window_main(int argc, char **argv)
             rc = app_stop_status();
         } else {
             int trace_rc = a.status ? 0 : window_trace_finish(&a.trace);
+            if (trace_rc == 0 && a.status == 0) trace_rc = finish_hashes(&a);
             char off[256];
             if (a.opt.frames)
                 window_stats_print_summary(&a.stats, systems_off(&a, off, sizeof off), stdout);

@@ -1,6 +1,7 @@
 /* window_cli.c - the options of the window mode: its defaults, its flags
  * (the table's, options.h) checked against the world, and --help. */
 #include "window_cli.h"
+#include "hashes.h"
 #include "trace.h"
 #include "window_colors.h"
 #include "window_timeline.h"
@@ -87,10 +88,10 @@ void window_cli_usage(FILE *f)
             "one summary line at exit: frames, mean fps, mean step ms, mean render ms\n"
             "(prepare + upload + draw). Exit status: 0 done, 1 no display / no OpenGL\n"
             "3.3 / a missing or broken shader or font (one line says which) / the\n"
-            "screenshot or trace failed while written (a full disk), 2 bad input (an\n"
-            "--assets that is not a directory, a --screenshot, --trace or\n"
-            "--timeline-report whose file cannot be created, all checked before the\n"
-            "window opens), 128+N stopped by signal N (SIGINT, SIGTERM, SIGHUP: no\n"
+            "screenshot, trace or hashes failed while written (a full disk), 2 bad\n"
+            "input (an --assets that is not a directory, a --screenshot, --trace,\n"
+            "--timeline-report or --hashes whose file cannot be created, all checked\n"
+            "before the window opens), 128+N stopped by signal N (SIGINT, SIGTERM, SIGHUP: no\n"
             "screenshot written, the old one kept). With no display it says so and suggests `particles bench`;\n"
             "SDL_VIDEODRIVER=offscreen is accepted only when set explicitly.\n",
           WINDOW_TL_DEFAULT_W, WINDOW_TL_DEFAULT_H);
@@ -114,5 +115,8 @@ int window_cli_parse(int argc, char **argv, window_options *o)
     }
     uint32_t cpus = app_online_cpus();
     o->threads_max = o->sim.threads[0] > cpus ? o->sim.threads[0] : cpus;
-    return app_trace_check_options(prog, o->trace, &o->trace_frames, o->frames) ? 0 : 2;
+    return app_trace_check_options(prog, o->trace, &o->trace_frames, o->frames) &&
+                   app_hashes_check(prog, o)
+               ? 0
+               : 2;
 }

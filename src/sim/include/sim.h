@@ -249,6 +249,36 @@ uint32_t sim_contacts(const sim_world *w);
 uint64_t sim_hash(const sim_world *w);
 const sim_params *sim_get_params(const sim_world *w);
 
+/* ---- Watching the systems one by one (finding a divergence) ----------- */
+
+/* Called by sim_step_watched after each system, with the system's id. */
+typedef void (*sim_watch_fn)(sim_world *w, uint32_t system, void *user);
+
+/* Position k (< SIM_SYSTEM_COUNT) of the order sim_step_watched runs the
+ * systems in, one order of the DAG: acceleration, velocity,
+ * keep_in_bounds, spatial_partition, collision, solve_contacts, life,
+ * fade, render (life after the solve, so that the particles it kills
+ * still collide in their last frame, as in sim_step); SIM_SYSTEM_COUNT
+ * for k past the end. */
+uint32_t sim_watch_order(uint32_t k);
+
+/* One frame as sim_step, but each system as a step of its own
+ * (ecs_step_systems, the sprays created before the first), in
+ * sim_watch_order, calling watch(w, system, user) after each (a disabled
+ * system too). The state after it is the same, bit for bit, as after
+ * sim_step, and the step returns what sim_step would (the first failure;
+ * sim_step_error says why). Slower: a refresh after every system, and the
+ * last step's statistics and timeline are those of render alone. */
+ecs_status sim_step_watched(sim_world *w, sim_watch_fn watch, void *user);
+
+/* A hash of what system `system` writes, as it is now: the components it
+ * writes of every live particle (its index, then the values, in index
+ * order), the resources it writes (the grid's slots; the contact lists,
+ * band by band) and its output (render's instances, in batch order).
+ * The same for any worker count, inner parallelism, storage, layout and
+ * kernel, like sim_hash. 0 for an id >= SIM_SYSTEM_COUNT. */
+uint64_t sim_hash_written(const sim_world *w, uint32_t system);
+
 /* The last frame's render output: batches in subtask order. */
 uint32_t sim_render_batches(const sim_world *w);
 const sim_instance *sim_render_batch(const sim_world *w, uint32_t batch, uint32_t *count);
