@@ -71,6 +71,8 @@ typedef struct app_options {
     app_sim_options sim;
     uint32_t frames;                /* 0: no limit */
     const char *trace;              /* NULL: no trace */
+    const char *save_state;         /* NULL: not saved */
+    const char *load_state;         /* NULL: a fresh world */
     app_trace_frames trace_frames;
     bool help;
     /* the bench's */
