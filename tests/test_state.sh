@@ -62,6 +62,28 @@ else
     fail "saved over the loaded file" "final hash '$got', an unbroken run '$want'"
 fi
 
+# The window writes the same bytes as the bench after the same frames, and
+# resumes from a snapshot as the bench does (where it is built and a
+# display is there).
+if "$bin" --help 2>/dev/null | grep -qE '^  run ' && [ -n "${DISPLAY:-}" ]; then
+    small=(--entities 5000 --inner-parallelism on --storage fixed --layout soa --threads 1)
+    "$bin" bench "${small[@]}" --repeat 1 --quiet --csv /dev/null --frames 20 \
+        --save-state "$tmp/b20.state"
+    "$bin" "${small[@]}" --vsync off --frames 20 --save-state "$tmp/w20.state" >/dev/null 2>&1
+    "$bin" bench --repeat 1 --quiet --csv /dev/null --threads 1 --inner-parallelism off \
+        --storage dynamic --layout thesis --frames 10 \
+        --load-state "$tmp/b20.state" --save-state "$tmp/b30.state"
+    "$bin" --threads 2 --storage dynamic --layout thesis --vsync off --frames 10 \
+        --load-state "$tmp/w20.state" --save-state "$tmp/w30.state" >/dev/null 2>&1
+    if cmp -s "$tmp/b20.state" "$tmp/w20.state" && cmp -s "$tmp/b30.state" "$tmp/w30.state"; then
+        ok "the window saves and resumes as the bench, byte for byte"
+    else
+        fail "the window's snapshots" "differ from the bench's: $(ls -l "$tmp"/[bw][23]0.state)"
+    fi
+else
+    echo "skip the window's snapshots: no window in this build, or no display"
+fi
+
 # Exit 2, one line on stderr naming $name, nothing on stdout.
 refused() {
     local what=$1 name=$2
