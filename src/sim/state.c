@@ -332,7 +332,8 @@ static bool check_content(const unsigned char *b, const header *h, char *msg, si
     uint32_t n = 0;
     for (uint32_t i = 0; i < (h->span + 7u) / 8u; i++) n += popcount8(bits[i]);
     if (n != h->live || (h->span % 8u && bits[h->span / 8u] >> (h->span % 8u)))
-        return fail(msg, msz, "the live entity bits do not match the count of %u", (unsigned)h->live);
+        return fail(msg, msz, "the live entity bits do not match the count of %u",
+                    (unsigned)h->live);
     for (uint32_t i = 0; i < h->live + h->sprays; i++) {
         sim__particle q;
         sim_vec2 acc = {0.0f, 0.0f};

@@ -262,11 +262,14 @@ static void save_state_now(window_app *a)
         path = name;
     }
     app_out o;
-    int rc = app_out_stage(&o, PROG, "--save-state", path, a->opt.save_state ? 0u : APP_OUT_NEW_ONLY);
+    unsigned options = a->opt.save_state ? 0u : APP_OUT_NEW_ONLY;
+    const char *flag = a->opt.save_state ? "--save-state" : "the W key's state";
+    int rc = app_out_stage(&o, PROG, flag, path, options);
     if (rc == 0) rc = app_state_write(&o, a->world);
     if (rc == 0) rc = app_out_commit(&o);
     app_out_discard(&o);
-    if (rc == 0) notify(a, "state of frame %llu saved: %s", (unsigned long long)sim_frame(a->world), path);
+    unsigned long long frame = (unsigned long long)sim_frame(a->world);
+    if (rc == 0) notify(a, "state of frame %llu saved: %s", frame, path);
     else notify(a, "state not saved: see the terminal");
 }
 
