@@ -249,6 +249,13 @@ const app_flag APP_FLAGS[] = {
     {"frames", "N", APP_BENCH, APP_COUNT, AT(frames), 0, 0u, APP_BENCH_MAX_FRAMES,
      .help = "stop after N frames, {lo}..{hi} (default {default}: run until every particle "
              "died, as the thesis); a run also ends early once every particle died"},
+    {"save-state", "FILE", APP_BOTH, APP_FILE, AT(save_state),
+     .help = "write the simulation's state after the last frame, to resume with --load-state "
+             "(the bench: one configuration, one repeat; docs/determinism.md, \"Snapshots\")"},
+    {"load-state", "FILE", APP_BOTH, APP_FILE, AT(load_state),
+     .help = "start from a state --save-state wrote: its parameters, particles and frame, "
+             "under any threads, inner parallelism, storage and layout; the frames after it "
+             "are those an unbroken run would have (not with --entities, --seed, --world)"},
     {"repeat", "R", APP_BENCH, APP_COUNT, AT(repeat), 0, 1u, APP_BENCH_MAX_REPEAT,
      .help = "repeats per configuration, {lo}..{hi}"},
     {"csv", "FILE", APP_BENCH, APP_FILE, AT(csv), .help = "write one row per run (- : standard "

@@ -73,6 +73,8 @@ typedef struct app_options {
     const char *trace;              /* NULL: no trace */
     const char *hashes;             /* --hashes FILE; NULL: none */
     bool hashes_systems;            /* --hashes-systems: each system's hash too */
+    const char *save_state;         /* NULL: not saved */
+    const char *load_state;         /* NULL: a fresh world */
     app_trace_frames trace_frames;
     bool help;
     /* the bench's */

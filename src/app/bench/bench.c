@@ -13,13 +13,16 @@
 
 #define CHART_FAILED 3 /* documented in bench_options_usage */
 
-enum { OUT_CSV, OUT_JSON, OUT_CHART, OUT_TRACE, OUT_HASHES, OUT_COUNT };
+/* OUT_STATE last: the outputs before it must not replace --load-state's
+ * file; the state may (the file is read whole before the run). */
+enum { OUT_CSV, OUT_JSON, OUT_CHART, OUT_TRACE, OUT_HASHES, OUT_STATE, OUT_COUNT };
 
 typedef struct bench_outputs {
     app_out out[OUT_COUNT];
     char gnuplot[PATH_MAX];
     app_trace *trace; /* --trace's frames, kept while the runs go */
     app_hashes hashes; /* --hashes, written while its one run goes */
+    app_state_file load; /* --load-state's, read before the runs */
 } bench_outputs;
 
 static int stage_outputs(const bench_options *o, bench_outputs *b)
@@ -33,7 +36,10 @@ static int stage_outputs(const bench_options *o, bench_outputs *b)
         rc = app_out_stage(&b->out[OUT_TRACE], BENCH_PROG, "--trace", o->trace,
                            APP_OUT_ALLOW_STDOUT);
     if (rc == 0) rc = app_hashes_stage(&b->hashes, &b->out[OUT_HASHES], BENCH_PROG, o);
+    if (rc == 0)
+        rc = app_out_stage(&b->out[OUT_STATE], BENCH_PROG, "--save-state", o->save_state, 0);
     if (rc == 0) rc = app_out_check_distinct(b->out, OUT_COUNT);
+    if (rc == 0) rc = app_out_check_input(b->out, OUT_STATE, "--load-state", o->load_state);
     if (rc == 0) rc = app_out_check_input(b->out, OUT_COUNT, "--baseline", o->baseline);
     if (rc == 0) rc = app_out_check_input(b->out, OUT_COUNT, "--compare", o->compare);
     if (rc == 0 && o->chart && !bench_chart_find(b->gnuplot, sizeof b->gnuplot)) {
@@ -62,6 +68,8 @@ static int run_all(bench_set *s, bool probe, bench_outputs *b)
     bench_runner_init(&r, s->opt, bench_set_run_count(s));
     r.trace = b->trace;
     r.hashes = &b->hashes;
+    r.load = b->load.bytes ? &b->load : NULL;
+    r.save = b->out[OUT_STATE].kind ? &b->out[OUT_STATE] : NULL;
     bench_mem_init();
     int rc = 0;
     uint32_t i = 0;
@@ -190,6 +198,22 @@ static int load_baseline(const bench_options *o, const bench_outputs *b, bench_s
     return rc;
 }
 
+/* --load-state, read and checked before the first run: the snapshot's
+ * wave count, world and seed stand for --entities, --world and --seed in
+ * the reports. 0, or 2 after one line naming the file. */
+static int load_state(bench_options *o, bench_outputs *b)
+{
+    int rc = app_state_read(BENCH_PROG, o->load_state, &b->load);
+    if (rc != 0) return rc;
+    const sim_state_info *i = &b->load.info;
+    o->sim.counts[0] = i->particles;
+    o->sim.count_n = 1;
+    o->sim.world_w = (uint32_t)i->params.world_w;
+    o->sim.world_h = (uint32_t)i->params.world_h;
+    o->sim.seed = i->params.seed;
+    return 0;
+}
+
 /* --compare: two files, no run. */
 static int compare_files(const bench_options *o)
 {
@@ -238,11 +262,13 @@ int bench_main(int argc, char **argv)
         bench_error("--trace %s: out of memory", o.trace);
         rc = 1;
     }
+    if (rc == 0 && o.load_state) rc = load_state(&o, &b);
     if (rc == 0 && o.baseline) rc = load_baseline(&o, &b, &base);
     if (rc == 0) rc = benchmark(&o, &b, o.baseline ? &base : NULL);
     bench_samples_free(&base);
     app_hashes_discard(&b.hashes);
     for (int i = 0; i < OUT_COUNT; i++) app_out_discard(&b.out[i]);
     app_trace_free(b.trace);
+    app_state_free(&b.load);
     return rc;
 }

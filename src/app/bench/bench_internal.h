@@ -13,7 +13,9 @@
 #include "bench_machine.h"
 #include "ecs.h"
 #include "options.h"
+#include "out.h"
 #include "sim.h"
+#include "state_file.h"
 #include "trace.h"
 
 /* ---- options ---- */
@@ -174,6 +176,8 @@ typedef struct bench_runner {
     uint32_t run_n;  /* runs in the whole benchmark, for the progress line */
     app_trace *trace; /* --trace; NULL: none */
     struct app_hashes *hashes; /* --hashes (hashes.h); NULL: none */
+    const app_state_file *load; /* --load-state, read and checked; NULL: none */
+    app_out *save;    /* --save-state, staged (the one run's state); NULL: none */
 } bench_runner;
 
 void bench_runner_init(bench_runner *r, const bench_options *o, uint32_t run_n);

@@ -5,6 +5,7 @@
 #include "bench_machine.h"
 #include "hashes.h"
 #include "options.h"
+#include "state_file.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -187,13 +188,45 @@ static bool check_systems(const bench_options *o)
     return false;
 }
 
+/* --save-state writes one run's state: one value of every list, one
+ * repeat; --load-state's snapshot holds the count and world --weak grows. */
+static bool check_state(const bench_options *o)
+{
+    if (!app_state_check_options(BENCH_PROG, o)) return false;
+    if (o->load_state && o->weak) {
+        bench_error("--load-state %s: --weak grows the world, which the snapshot holds",
+                    o->load_state);
+        return false;
+    }
+    if (!o->save_state) return true;
+    if (!o->system_on[SIM_S_SPATIAL_PARTITION]) {
+        bench_error("--save-state %s: --systems leaves out spatial_partition, whose grid a "
+                    "snapshot does not hold", o->save_state);
+        return false;
+    }
+    const struct {
+        const char *flag;
+        uint32_t n;
+    } lists[] = {{"--entities", o->load_state ? 1u : o->sim.count_n},
+                 {"--inner-parallelism", o->sim.ip_n}, {"--storage", o->sim.storage_n},
+                 {"--layout", o->sim.layout_n}, {"--threads", o->sim.thread_n},
+                 {"--repeat", o->repeat}};
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+        if (lists[i].n == 1) continue;
+        bench_error("--save-state %s writes the state of one run: it needs one value of %s, "
+                    "not %u", o->save_state, lists[i].flag, (unsigned)lists[i].n);
+        return false;
+    }
+    return true;
+}
+
 int bench_options_parse(int argc, char **argv, bench_options *o)
 {
     *o = defaults();
     int rc = app_options_parse(argc, argv, APP_BENCH, BENCH_PROG, o);
     if (rc != 0 || o->help) return rc;
     if (o->window_args) quick_defaults(o);
-    if (!check_no_run(o) || !check_weak(o) || !check_systems(o) ||
+    if (!check_no_run(o) || !check_weak(o) || !check_systems(o) || !check_state(o) ||
         !app_hashes_check(BENCH_PROG, o) ||
         !app_trace_check_options(BENCH_PROG, o->trace, &o->trace_frames, o->frames))
         return 2;

@@ -253,12 +253,14 @@ int bench_run(bench_runner *r, uint32_t index, uint32_t repeat, const bench_conf
     bool reset_ok = bench_mem_reset_peak();
     ecs_error err = {.message = ""};
     s.start_ms = now_ms();
-    ecs_status st = sim_create(&sc, &s.w, &err);
+    ecs_status st = r->load ? sim_load_state(r->load->bytes, r->load->size, &sc, &s.w, &err)
+                            : sim_create(&sc, &s.w, &err);
     out->spawn_ms = now_ms() - s.start_ms;
     if (st != ECS_OK) {
-        report_failure(r, &s, "sim_create", st, err.message);
+        report_failure(r, &s, r->load ? "sim_load_state" : "sim_create", st, err.message);
         return 1;
     }
+    if (r->load) s.particles = sim_alive(s.w);
     st = disable_systems(s.w, r->opt);
     if (st != ECS_OK) {
         report_failure(r, &s, "sim_enable_system", st, "");
@@ -278,6 +280,10 @@ int bench_run(bench_runner *r, uint32_t index, uint32_t repeat, const bench_conf
         out->peak_rss_mib = bench_mem_peak_mib(reset_ok, &out->rss_per_run);
         finish(r, &s, out);
         copy_names(s.w, names);
+        if (r->save && !app_stop_signal() && app_state_write(r->save, s.w) != 0) {
+            sim_destroy(s.w);
+            return 1;
+        }
     } else {
         report_failure(r, &s, "sim_step", st, sim_step_error(s.w));
     }

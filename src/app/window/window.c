@@ -15,6 +15,7 @@
 #include "window_timeline.h"
 #include "hashes.h"
 #include "out.h"
+#include "state_file.h"
 #include "stop.h"
 
 #include <SDL.h>
@@ -48,6 +49,8 @@ typedef struct window_app {
     sim_world *world;
     gfx_batch *batches; /* one per render subtask: threads_max */
     app_out shot;       /* --screenshot, staged before the window opens */
+    app_out state_out;  /* --save-state, staged before the window opens */
+    app_state_file load; /* --load-state, read and checked before it opens */
     window_trace trace; /* --trace */
     app_out hashes_out; /* --hashes, staged before the window opens */
     app_hashes hashes;
@@ -106,7 +109,9 @@ static int create_world(window_app *a)
         cfg.params.world_h = (float)a->opt.sim.world_h;
     }
     ecs_error err = {0};
-    ecs_status st = sim_create(&cfg, &a->world, &err);
+    ecs_status st = a->load.bytes
+                        ? sim_load_state(a->load.bytes, a->load.size, &cfg, &a->world, &err)
+                        : sim_create(&cfg, &a->world, &err);
     if (st != ECS_OK) {
         app_error(PROG, "the simulation could not start: %s", err.message);
         return 1;
@@ -197,6 +202,14 @@ static int start(window_app *a, int argc, char **argv)
         return 2;
     }
     rc = app_out_stage(&a->shot, PROG, "--screenshot", a->opt.screenshot, 0);
+    if (rc == 0)
+        rc = app_out_stage(&a->state_out, PROG, "--save-state", a->opt.save_state, 0);
+    if (rc == 0) rc = app_out_check_pair(&a->shot, &a->state_out);
+    if (rc == 0) rc = app_out_check_input(&a->shot, 1, "--load-state", a->opt.load_state);
+    if (rc == 0 && a->opt.load_state) {
+        rc = app_state_read(PROG, a->opt.load_state, &a->load);
+        if (rc == 0) a->opt.sim.counts[0] = a->load.info.particles;
+    }
     if (rc == 0) rc = window_trace_stage(&a->trace, &a->opt, &a->shot);
     if (rc == 0) rc = window_timeline_start(&a->timeline, &a->opt, &a->shot, &a->trace.out);
     if (rc == 0) rc = stage_hashes(a);
@@ -236,6 +249,8 @@ static void stop(window_app *a)
     free(a->batches);
     window_colors_fini(&a->colors);
     app_out_discard(&a->shot);
+    app_out_discard(&a->state_out);
+    app_state_free(&a->load);
     window_trace_free(&a->trace);
     window_timeline_free(&a->timeline);
     app_hashes_discard(&a->hashes);
@@ -272,6 +287,38 @@ static void new_wave(window_app *a, const char *why)
         return;
     }
     notify(a, "%s: wave %u", why, (unsigned)sim_wave(a->world) + 1u);
+}
+
+/* The W key: the state now, to --save-state's file, or without it to
+ * particles-frame<N>.state in the current directory (never replacing a
+ * file). A notice says where, or that it failed (the terminal says why). */
+static void save_state_now(window_app *a)
+{
+    char name[64];
+    const char *path = a->opt.save_state;
+    if (!path) {
+        snprintf(name, sizeof name, "particles-frame%llu.state",
+                 (unsigned long long)sim_frame(a->world));
+        path = name;
+    }
+    app_out o;
+    unsigned options = a->opt.save_state ? 0u : APP_OUT_NEW_ONLY;
+    const char *flag = a->opt.save_state ? "--save-state" : "the W key's state";
+    int rc = app_out_stage(&o, PROG, flag, path, options);
+    if (rc == 0) rc = app_state_write(&o, a->world);
+    if (rc == 0) rc = app_out_commit(&o);
+    app_out_discard(&o);
+    unsigned long long frame = (unsigned long long)sim_frame(a->world);
+    if (rc == 0) notify(a, "state of frame %llu saved: %s", frame, path);
+    else notify(a, "state not saved: see the terminal");
+}
+
+/* --save-state at the end: the state after the last frame stepped. */
+static int save_state_at_exit(window_app *a)
+{
+    if (!a->state_out.kind) return 0;
+    int rc = app_state_write(&a->state_out, a->world);
+    return rc == 0 ? app_out_commit(&a->state_out) : rc;
 }
 
 /* Switches a system off or on from the next step (keys 1-9, a click on
@@ -317,6 +364,7 @@ static void key(window_app *a, const SDL_KeyboardEvent *k)
     case SDLK_HOME: window_view_reset(&a->view); break;
     case SDLK_t: if (!repeat) a->timeline.shown = !a->timeline.shown; break;
     case SDLK_f: if (!repeat) a->timeline.frozen = !a->timeline.frozen; break;
+    case SDLK_w: if (!repeat) save_state_now(a); break;
     default: break;
     }
 }
@@ -637,6 +685,7 @@ int window_main(int argc, char **argv)
         } else {
             int trace_rc = a.status ? 0 : window_trace_finish(&a.trace);
             if (trace_rc == 0 && a.status == 0) trace_rc = finish_hashes(&a);
+            if (trace_rc == 0 && !a.status) trace_rc = save_state_at_exit(&a);
             char off[256];
             if (a.opt.frames)
                 window_stats_print_summary(&a.stats, systems_off(&a, off, sizeof off), stdout);

@@ -2,6 +2,7 @@
  * (the table's, options.h) checked against the world, and --help. */
 #include "window_cli.h"
 #include "hashes.h"
+#include "state_file.h"
 #include "trace.h"
 #include "window_colors.h"
 #include "window_timeline.h"
@@ -103,6 +104,7 @@ int window_cli_parse(int argc, char **argv, window_options *o)
     const char *prog = argc > 0 && strcmp(argv[0], "run") == 0 ? "particles run" : "particles";
     int rc = app_options_parse(argc, argv, APP_WINDOW, prog, o);
     if (rc != 0 || o->help) return rc;
+    if (!app_state_check_options(prog, o)) return 2;
     if (o->center_given) {
         sim_params d = sim_default_params();
         float ww = o->sim.world_w ? (float)o->sim.world_w : d.world_w;

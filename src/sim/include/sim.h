@@ -341,6 +341,55 @@ ecs_status sim_new_wave(sim_world *w);
 /* The current wave: 0 after sim_create, + 1 per sim_new_wave. */
 uint32_t sim_wave(const sim_world *w);
 
+/* ---- Snapshots (docs/determinism.md, "Snapshots") ----------------------
+ *
+ * A snapshot holds what the next frames depend on: the parameters, the
+ * frame, the wave, the spray generator, every live particle's components
+ * at its index, which systems are enabled and the pending sprays; not the
+ * worker count, inner parallelism, storage, layout or kernels, which never
+ * change the state. A world loaded from it, under any of those, steps on
+ * bit for bit as the saved one would have. Owner-thread calls between
+ * steps. */
+
+#define SIM_STATE_VERSION 1u
+
+/* Bytes of w's snapshot; 0 when w cannot be saved: spatial_partition is
+ * disabled, so collision would test a grid of an earlier frame, which a
+ * snapshot does not hold. */
+size_t sim_state_size(const sim_world *w);
+/* Writes w's snapshot to buf. Returns its size (sim_state_size), or 0,
+ * writing nothing, when that is 0 or more than size. */
+size_t sim_save_state(const sim_world *w, void *buf, size_t size);
+
+/* What a snapshot holds, from its header. */
+typedef struct sim_state_info {
+    sim_params params;
+    uint32_t particles; /* what a new wave spawns */
+    uint32_t alive;     /* live particles */
+    uint32_t span;      /* one past the highest live index */
+    uint32_t sprays;    /* pending sprays */
+    uint64_t frame;
+} sim_state_info;
+
+/* Checks buf[0..size) whole before anything is made: the magic, the
+ * version, every count against the size, the checksum, the parameters
+ * (sim_params_check), and every particle inside the world with finite
+ * values and a radius of the spawn range. false, with one line in msg
+ * (what is wrong: truncated, damaged, not a snapshot, a newer version,
+ * values out of range); true and *info (may be NULL) otherwise. */
+bool sim_state_check(const void *buf, size_t size, sim_state_info *info, char *msg,
+                     size_t msg_size);
+/* Makes a world from a snapshot: the parameters, particles and frame are
+ * the snapshot's (cfg's params and particles are not read); the rest of
+ * cfg (workers, max_workers, inner parallelism, storage, capacity, layout,
+ * kernels) as sim_create takes it. Fixed storage with capacity 0 takes the
+ * larger of the wave's count and the snapshot's index span. ECS_ERR_INVALID
+ * with sim_state_check's line for a bad snapshot; ECS_ERR_FULL when the
+ * fixed limit is below the highest index the snapshot uses; ECS_ERR_NOMEM;
+ * sim_create's failures. */
+ecs_status sim_load_state(const void *buf, size_t size, const sim_config *cfg, sim_world **out,
+                          ecs_error *err);
+
 /* ---- The broadphase grid, for a UI ------------------------------------- */
 
 /* Square cells of side cell_size, cols x rows of them from (0, 0), indexed

@@ -1,0 +1,347 @@
+/* test_sim_state.c - snapshots: a world saved after some frames, loaded
+ * under every worker count, inner parallelism, storage and layout, steps
+ * on to the hash of a run never interrupted; save, load, save gives the
+ * same bytes; every truncation, every byte flip and random mutations
+ * (their checksum made right again, so that the checks behind it are
+ * reached) are refused or load a world that steps, never a crash. */
+#include "sim_test_util.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include <xxhash.h>
+
+#define SAVE_AT 40u  /* frames before the save */
+#define MORE 30u     /* frames after it */
+
+/* A small, short-lived world: particles die and sprays reuse their
+ * indices before the save, and again after it. */
+static sim_config base_config(uint32_t particles)
+{
+    sim_config cfg = sim_default_config();
+    cfg.params.world_w = 300.0f;
+    cfg.params.world_h = 200.0f;
+    cfg.params.life_min = 0.2f;
+    cfg.params.life_max = 2.0f;
+    cfg.params.seed = 77u;
+    cfg.particles = particles;
+    cfg.storage = ECS_STORAGE_FIXED;
+    cfg.capacity = 2u * particles;
+    cfg.workers = 1;
+    return cfg;
+}
+
+/* What the user does before frame f: sprays, a new wave, a system off and
+ * on again. */
+static void events(sim_world *w, uint64_t f)
+{
+    if (f % 7u == 3u) assert_int_equal(sim_spray(w, 20.0f + (float)f, 100.0f, 25u), ECS_OK);
+    if (f == 12u || f == SAVE_AT + 9u) assert_int_equal(sim_new_wave(w), ECS_OK);
+    if (f == SAVE_AT - 5u) assert_int_equal(sim_enable_system(w, SIM_S_COLLISION, false), ECS_OK);
+    if (f == SAVE_AT + 4u) assert_int_equal(sim_enable_system(w, SIM_S_COLLISION, true), ECS_OK);
+    if (f == SAVE_AT) assert_int_equal(sim_enable_system(w, SIM_S_FADE, false), ECS_OK);
+    if (f == SAVE_AT) assert_int_equal(sim_spray(w, 150.0f, 60.0f, 40u), ECS_OK);
+}
+
+/* Steps w from its frame to `to`, events before every frame but the
+ * first when skip_first (they were applied before the save). */
+static void run_to(sim_world *w, uint64_t to, bool skip_first)
+{
+    for (uint64_t f = sim_frame(w); f < to; f++) {
+        if (!skip_first) events(w, f);
+        skip_first = false;
+        ecs_status st = sim_step(w);
+        if (st != ECS_OK) fail_msg("frame %llu: %s", (unsigned long long)f, sim_step_error(w));
+    }
+}
+
+static unsigned char *save(const sim_world *w, size_t *n)
+{
+    *n = sim_state_size(w);
+    assert_true(*n > 0);
+    unsigned char *b = malloc(*n);
+    assert_non_null(b);
+    assert_int_equal(sim_save_state(w, b, *n - 1u), 0); /* too small: nothing */
+    assert_int_equal(sim_save_state(w, b, *n), *n);
+    return b;
+}
+
+/* A world saved at SAVE_AT, its pending spray and disabled systems with it. */
+static unsigned char *saved_world(uint32_t particles, size_t *n)
+{
+    sim_config cfg = base_config(particles);
+    sim_world *w = sim_create_ok(&cfg);
+    run_to(w, SAVE_AT, false);
+    events(w, SAVE_AT);
+    assert_int_equal(sim_spray_pending(w), 40u);
+    unsigned char *b = save(w, n);
+    sim_destroy(w);
+    return b;
+}
+
+static sim_world *load_ok(const unsigned char *b, size_t n, const sim_config *cfg)
+{
+    sim_world *w = NULL;
+    ecs_error err;
+    memset(&err, 0, sizeof err);
+    ecs_status st = sim_load_state(b, n, cfg, &w, &err);
+    if (st != ECS_OK) fail_msg("sim_load_state: %s: %s", ecs_status_name(st), err.message);
+    return w;
+}
+
+static void load_continues_bit_for_bit(void **state)
+{
+    (void)state;
+    sim_config cfg = base_config(1500u);
+    sim_world *ref = sim_create_ok(&cfg);
+    run_to(ref, SAVE_AT + MORE, false);
+    uint64_t want = sim_hash(ref);
+    uint32_t alive = sim_alive(ref);
+    sim_destroy(ref);
+    size_t n;
+    unsigned char *b = saved_world(1500u, &n);
+    sim_state_info info;
+    char msg[240];
+    assert_true(sim_state_check(b, n, &info, msg, sizeof msg));
+    assert_int_equal(info.frame, SAVE_AT);
+    assert_int_equal(info.sprays, 40u);
+    assert_int_equal(info.particles, 1500u);
+    assert_true(info.alive < info.span); /* dead indices below the highest live one */
+    for (uint32_t workers = 1; workers <= 4; workers++)
+        for (int ip = 0; ip < 2; ip++)
+            for (int storage = 0; storage < 2; storage++)
+                for (int layout = 0; layout < 2; layout++) {
+                    sim_config lc = base_config(1u); /* params and count: the snapshot's */
+                    lc.workers = workers;
+                    lc.inner_parallelism_off = ip;
+                    lc.storage = storage ? ECS_STORAGE_FIXED : ECS_STORAGE_DYNAMIC;
+                    lc.capacity = storage ? 3000u : 0u;
+                    lc.layout = layout ? SIM_LAYOUT_THESIS : SIM_LAYOUT_SOA;
+                    sim_world *w = load_ok(b, n, &lc);
+                    assert_int_equal(sim_frame(w), SAVE_AT);
+                    assert_int_equal(sim_alive(w), info.alive);
+                    assert_false(sim_system_enabled(w, SIM_S_COLLISION));
+                    assert_false(sim_system_enabled(w, SIM_S_FADE));
+                    run_to(w, SAVE_AT + MORE, true);
+                    assert_int_equal(sim_alive(w), alive);
+                    if (sim_hash(w) != want)
+                        fail_msg("%u workers, IP %d, storage %d, layout %d: hash differs",
+                                 (unsigned)workers, ip, storage, layout);
+                    sim_destroy(w);
+                }
+    free(b);
+}
+
+static void save_load_save_same_bytes(void **state)
+{
+    (void)state;
+    size_t n, m;
+    unsigned char *b = saved_world(800u, &n);
+    sim_config lc = base_config(1u);
+    lc.workers = 3;
+    lc.storage = ECS_STORAGE_DYNAMIC;
+    lc.layout = SIM_LAYOUT_THESIS;
+    sim_world *w = load_ok(b, n, &lc);
+    unsigned char *again = save(w, &m);
+    assert_int_equal(m, n);
+    assert_memory_equal(again, b, n);
+    sim_destroy(w);
+    free(again);
+    free(b);
+}
+
+/* A fixed limit below the highest index in use is refused, not truncated. */
+static void fixed_limit_too_small(void **state)
+{
+    (void)state;
+    size_t n;
+    unsigned char *b = saved_world(300u, &n);
+    sim_state_info info;
+    char msg[240];
+    assert_true(sim_state_check(b, n, &info, msg, sizeof msg));
+    sim_config lc = base_config(1u);
+    lc.capacity = info.span - 1u;
+    sim_world *w = NULL;
+    ecs_error err;
+    assert_int_equal(sim_load_state(b, n, &lc, &w, &err), ECS_ERR_FULL);
+    assert_null(w);
+    assert_non_null(strstr(err.message, "fixed entity limit"));
+    free(b);
+}
+
+/* Refused by both the check and the load, with a message. */
+static void assert_refused(const unsigned char *b, size_t n, const char *why)
+{
+    char msg[240] = "";
+    assert_false(sim_state_check(b, n, NULL, msg, sizeof msg));
+    assert_true(msg[0] != '\0');
+    if (why && !strstr(msg, why)) fail_msg("'%s' does not say '%s'", msg, why);
+    sim_config lc = base_config(1u);
+    sim_world *w = NULL;
+    ecs_error err;
+    assert_int_equal(sim_load_state(b, n, &lc, &w, &err), ECS_ERR_INVALID);
+    assert_null(w);
+}
+
+static void every_truncation_refused(void **state)
+{
+    (void)state;
+    size_t n;
+    unsigned char *b = saved_world(200u, &n);
+    for (size_t len = 0; len < n; len++) {
+        unsigned char *cut = malloc(len ? len : 1u); /* ASan sees a read past the end */
+        assert_non_null(cut);
+        memcpy(cut, b, len);
+        assert_refused(cut, len, "truncated");
+        free(cut);
+    }
+    free(b);
+}
+
+static void every_byte_flip_refused(void **state)
+{
+    (void)state;
+    size_t n;
+    unsigned char *b = saved_world(200u, &n);
+    for (size_t i = 0; i < n; i++) {
+        for (unsigned bit = 0; bit < 8; bit += 7) {
+            b[i] ^= (unsigned char)(1u << bit);
+            assert_refused(b, n, NULL);
+            b[i] ^= (unsigned char)(1u << bit);
+        }
+    }
+    char msg[240];
+    assert_true(sim_state_check(b, n, NULL, msg, sizeof msg));
+    free(b);
+}
+
+/* The checksum made right for a mutated content. */
+static void reseal(unsigned char *b, size_t n)
+{
+    uint64_t h = XXH3_64bits(b, n - 8u);
+    for (int i = 0; i < 8; i++) b[n - 8u + (size_t)i] = (unsigned char)(h >> (8 * i));
+}
+
+static void put32_at(unsigned char *b, size_t at, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) b[at + (size_t)i] = (unsigned char)(v >> (8 * i));
+}
+
+/* Offsets of the format (docs/determinism.md, "Snapshots"). */
+enum { AT_VERSION = 8, AT_WORLD_W = 12, AT_LIFE_MIN = 40, AT_PARTICLES = 60, AT_SPRAY_RNG = 76,
+       AT_ENABLED = 80,
+       AT_SPAN = 84, AT_LIVE = 88, AT_SPRAYS = 92, AT_BITS = 96 };
+
+static void hostile_headers_refused(void **state)
+{
+    (void)state;
+    size_t n;
+    unsigned char *b = saved_world(200u, &n);
+    unsigned char *m = malloc(n);
+    assert_non_null(m);
+    float nan = NAN;
+    uint32_t nan_bits;
+    memcpy(&nan_bits, &nan, sizeof nan_bits);
+    struct {
+        size_t at;
+        uint32_t v;
+        const char *why;
+    } cases[] = {
+        {0, 0x58585858u, "bad magic"},
+        {AT_VERSION, SIM_STATE_VERSION + 1u, "newer"},
+        {AT_VERSION, 0u, "version 0"},
+        {AT_WORLD_W, nan_bits, "bad parameters"},
+        {AT_LIFE_MIN, 0u, "bad parameters"},
+        {AT_SPAN, UINT32_MAX, "past the limits"},
+        {AT_SPAN, ECS_MAX_ENTITIES, "truncated"},
+        {AT_LIVE, UINT32_MAX, "past the limits"},
+        {AT_SPRAYS, SIM_SPRAY_MAX + 1u, "past the limits"},
+        {AT_SPRAYS, 0u, "damaged"},
+        {AT_ENABLED, 1u << SIM_SYSTEM_COUNT, "system flags"},
+        {AT_SPRAY_RNG, 0u, "spray generator"},
+        {AT_BITS, 0u, "live entity bits"},
+        {AT_PARTICLES, UINT32_MAX, "density"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        memcpy(m, b, n);
+        put32_at(m, cases[i].at, cases[i].v);
+        reseal(m, n);
+        assert_refused(m, n, cases[i].why);
+    }
+    /* The first live particle's position.x infinite, then its radius 0. */
+    uint32_t span = (uint32_t)b[AT_SPAN] | (uint32_t)b[AT_SPAN + 1] << 8 |
+                    (uint32_t)b[AT_SPAN + 2] << 16 | (uint32_t)b[AT_SPAN + 3] << 24;
+    size_t first = AT_BITS + (span + 7u) / 8u;
+    uint32_t bad[][2] = {{0u, 0x7f800000u}, {28u, 0u}};
+    for (size_t i = 0; i < 2; i++) {
+        memcpy(m, b, n);
+        put32_at(m, first + bad[i][0], bad[i][1]);
+        reseal(m, n);
+        assert_refused(m, n, "outside the world");
+    }
+    memcpy(m, b, n);
+    m[n - 1u] ^= 1u;
+    assert_refused(m, n, "checksum");
+    unsigned char *longer = calloc(n + 1u, 1);
+    assert_non_null(longer);
+    memcpy(longer, b, n);
+    assert_refused(longer, n + 1u, "damaged");
+    free(longer);
+    free(m);
+    free(b);
+}
+
+/* Random mutations, resealed or not; what passes the check loads and steps. */
+static void fuzz_mutations(void **state)
+{
+    (void)state;
+    size_t n;
+    unsigned char *b = saved_world(100u, &n);
+    unsigned char *m = malloc(n);
+    assert_non_null(m);
+    uint64_t x = 0x9E3779B97F4A7C15u;
+    uint32_t loaded = 0;
+    for (int round = 0; round < 3000; round++) {
+        memcpy(m, b, n);
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        int edits = 1 + (int)(x % 4u);
+        for (int e = 0; e < edits; e++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            /* Half of the edits in the header, where the counts are. */
+            size_t at = (x >> 8) % 2u ? (size_t)((x >> 16) % AT_BITS) : (size_t)((x >> 16) % n);
+            m[at] = (unsigned char)(x >> 40);
+        }
+        size_t len = (x >> 48) % 8u == 0 ? (size_t)((x >> 20) % n) : n;
+        if ((x >> 52) % 4u != 0 && len > 8u) reseal(m, len);
+        char msg[240];
+        bool ok = sim_state_check(m, len, NULL, msg, sizeof msg);
+        sim_config lc = base_config(1u);
+        lc.storage = ECS_STORAGE_DYNAMIC; /* no fixed limit for the sprays to reach */
+        lc.capacity = 0;
+        sim_world *w = NULL;
+        ecs_error err;
+        ecs_status st = sim_load_state(m, len, &lc, &w, &err);
+        assert_int_equal(st == ECS_OK, ok);
+        if (!w) continue;
+        loaded++;
+        for (int f = 0; f < 2; f++) assert_int_equal(sim_step(w), ECS_OK);
+        sim_destroy(w);
+    }
+    assert_true(loaded > 0); /* some mutations of values in range load */
+    free(m);
+    free(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(load_continues_bit_for_bit),
+        cmocka_unit_test(save_load_save_same_bytes),
+        cmocka_unit_test(fixed_limit_too_small),
+        cmocka_unit_test(every_truncation_refused),
+        cmocka_unit_test(every_byte_flip_refused),
+        cmocka_unit_test(hostile_headers_refused),
+        cmocka_unit_test(fuzz_mutations),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
