@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# test_record.sh - recorded sessions end to end: a window (Xvfb, driven by
-# xdotool) records a session with sprays, a new wave and a system switched
+# test_record.sh - recordings end to end: a window (Xvfb, driven by
+# xdotool) records a run with sprays, a new wave and a system switched
 # off; the bench replays it with every hash matching, on other threads,
 # inner parallelism, layout, storage and levels too; the window replays it;
 # a recording with one frame's hash changed (its checksum made to agree)
@@ -18,11 +18,11 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/particles-record.XXXXXX") || exit 2
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
 out=$tmp/stdout
 err=$tmp/stderr
-rec=$tmp/session.rec
+rec=$tmp/run.rec
 
 if ! command -v xdotool >/dev/null; then
     fail "record" "xdotool is not installed (.ci/install-deps installs it)"
-    finish "recorded sessions"
+    finish "recordings"
     exit
 fi
 
@@ -34,10 +34,10 @@ keys_then_shot() {
     xdotool "$@" key --window "$wid" s && wait_shots "$pid" "$dir" "$n"
 }
 
-# ---- a session recorded ---------------------------------------------------------
+# ---- a run recorded ---------------------------------------------------------
 # Each S below waits for its screenshot: that frame's step saw the keys or
 # the button pressed with it.
-d=$tmp/session x=620 y=380
+d=$tmp/run x=620 y=380
 start_in "$d" --entities 3000 --vsync off --threads 2 --size 800x500 --record "$rec"
 if [ -n "$wid" ]; then
     xdotool mousemove --window "$wid" $x $y key --window "$wid" s && wait_shots "$pid" "$d" 1 &&
@@ -55,14 +55,14 @@ rc=$?
 frames=$(awk '$1 == "frame"' "$rec" 2>/dev/null | wc -l)
 sprays=$(grep -c '^spray ' "$rec" 2>/dev/null)
 if [ -z "$wid" ] || [ $rc -ne 0 ]; then
-    fail "record a session" "window ${wid:-none}, exit $rc, stderr: $(head -c 300 "$err")"
+    fail "record a run" "window ${wid:-none}, exit $rc, stderr: $(head -c 300 "$err")"
 elif [ "${sprays:-0}" -ge 2 ] && grep -q '^wave$' "$rec" &&
     grep -q '^system collision off$' "$rec" && grep -q '^inner-parallelism off$' "$rec" &&
     [ "$frames" -ge 6 ] && tail -1 "$rec" | grep -qE "^end $frames [0-9]+$" &&
     [ "$(tail -1 "$rec" | cut -d' ' -f3)" = "$(head -n -1 "$rec" | cksum | cut -d' ' -f1)" ]; then
-    ok "record a session: $frames frames, $sprays sprays, a wave, collision off, IP off, cksum agrees"
+    ok "record a run: $frames frames, $sprays sprays, a wave, collision off, IP off, cksum agrees"
 else
-    fail "record a session" "$frames frames, ${sprays:-0} sprays; $(grep -v -e '^frame' -e '^spray' "$rec" | tr '\n' '|' | head -c 600)"
+    fail "record a run" "$frames frames, ${sprays:-0} sprays; $(grep -v -e '^frame' -e '^spray' "$rec" | tr '\n' '|' | head -c 600)"
 fi
 
 # ---- replayed headless ----------------------------------------------------------
@@ -118,8 +118,8 @@ replays "one hash changed, checksum not" 2 "--replay .*damaged.rec: line [0-9]+:
     "$tmp/damaged.rec"
 
 # ---- files refused ----------------------------------------------------------------
-head -c $(($(wc -c <"$rec") / 2)) "$rec" >"$tmp/cut.rec"
-replays "truncated mid-line" 2 "--replay .*cut.rec: line [0-9]+: truncated" "$tmp/cut.rec"
+{ head -n 30 "$rec"; sed -n 31p "$rec" | head -c 7; } >"$tmp/cut.rec" # 7 bytes of line 31
+replays "truncated mid-line" 2 "--replay .*cut.rec: line 31: truncated" "$tmp/cut.rec"
 head -n -1 "$rec" >"$tmp/noend.rec"
 replays "truncated at a line" 2 "--replay .*noend.rec: truncated: no end line" "$tmp/noend.rec"
 replays "a foreign file" 2 "--replay .*: line 1: not a recording" "$bin"
@@ -161,4 +161,4 @@ else
     fail "SIGKILL" "window ${wid:-none}; the file starts '$(head -c 20 "$tmp/kill.rec")'"
 fi
 
-finish "recorded sessions"
+finish "recordings"

@@ -1,9 +1,9 @@
-/* record.h - recorded sessions: the inputs that change a world, applied
+/* record.h - recordings: the inputs that change a world, applied
  * through one call that the window and a replay share, written to a
  * recording (--record) and read back to replay it bit for bit (--replay).
  *
- * A recording is text, a line each (docs/determinism.md, "Recorded
- * sessions"): a header with what recreates the world (parameters, seed,
+ * A recording is text, a line each (docs/determinism.md, "Recordings"):
+ * a header with what recreates the world (parameters, seed,
  * particles, storage), then per step the inputs applied before it and
  * "frame N HASH" (sim_hash after the step), and an end line with the
  * frame count and the POSIX cksum of every line above it. It is written
