@@ -547,7 +547,7 @@ report "bench: kernels scalar and auto end on the same hash"
 
 # A unique prefix of a long flag is that flag (--help says so).
 rm -f "$tmp"/p.*
-good "bench --ent 3000 --fr 5 (prefixes)" bench --ent 3000 --fr 5 --rep 1 --inner on --stor fixed \
+good "bench --ent 3000 --fr 5 (prefixes)" bench --ent 3000 --fr 5 --repea 1 --inner on --stor fixed \
     --lay soa --qui --csv "$tmp/p.csv"
 rows=$(awk -F, 'NR > 1 && $1 == 3000' "$tmp/p.csv" 2>/dev/null | wc -l)
 [ "$rows" -eq 1 ] || good_why+=("want one row for 3000 particles in p.csv, got $rows")

@@ -136,18 +136,6 @@ read -r _ _ c8 _ < <("$probe" "$tmp/z8.png")
 
 # ---- with the mouse and keys (xdotool) ---------------------------------------
 
-# start_in DIR ARGS...: the window in the background with DIR as its
-# working directory (the S key's screenshots land there); sets pid, and
-# wid to its X window (empty if none appeared).
-start_in() {
-    local dir=$1
-    shift
-    mkdir "$dir"
-    (cd "$dir" && exec "$bin" "$@") >"$out" 2>"$err" &
-    pid=$!
-    wid=$(window_of "$pid")
-}
-
 # stop_in DIR: Esc (window_quit), the exit waited for; sets files to DIR's screenshots,
 # oldest first.
 stop_in() {

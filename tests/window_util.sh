@@ -90,3 +90,15 @@ wait_shots() {
     done
     return 1
 }
+
+# start_in DIR ARGS...: $bin in the background with DIR, made here, as its
+# working directory (the S key's screenshots land there), its output in
+# $out and $err; sets pid, and wid to its X window (empty if none appeared).
+start_in() {
+    local dir=$1
+    shift
+    mkdir "$dir"
+    (cd "$dir" && exec "$bin" "$@") >"$out" 2>"$err" &
+    pid=$!
+    wid=$(window_of "$pid")
+}

@@ -306,6 +306,12 @@ const app_flag APP_FLAGS[] = {
      .help = "with --hashes: per frame also the hash of what each system wrote, the systems "
              "then stepped one at a time (the same state, slower: times are not the "
              "normal step's), so that `particles diff` names the first system that differs"},
+    {"replay", "FILE", APP_BENCH, APP_FILE, AT(replay),
+     .help = "replay the recording FILE (the window's --record) as fast as it steps, checking "
+             "every frame's state hash: one run with the recording's world, seed, particles "
+             "and storage, on --threads, --inner-parallelism, --layout, --kernel and --loops "
+             "(one value each; --storage too); exit 0 when every hash matched, 1 naming the "
+             "first frame that did not"},
     {"systems", "LIST", APP_BENCH, APP_CUSTOM, .parse = parse_systems,
      .help = "run only these systems each frame, the others disabled from the first frame: "
              "names comma-separated, each once, of acceleration, velocity, keep_in_bounds, "
@@ -349,6 +355,16 @@ const app_flag APP_FLAGS[] = {
      .help = "write the timeline shown as text (its figures, a line per block drawn, the "
              "tooltip): while it is frozen (F), each time that changes, and on the last frame "
              "of --frames; checked before the window opens, replaced whole each time"},
+    {"record", "FILE", APP_WINDOW, APP_FILE, AT(record),
+     .help = "write every input that changes the simulation (sprays, new waves, systems on "
+             "and off) and each frame's state hash to FILE, a recording that `particles bench "
+             "--replay FILE` replays bit for bit; put in place whole when the window closes "
+             "(Esc, the close button, SIGINT, SIGTERM, --frames), checked before it opens"},
+    {"replay", "FILE", APP_WINDOW, APP_FILE, AT(replay),
+     .help = "show the recording FILE: the recording's world, seed, particles, storage and "
+             "inputs (the mouse and keys change only the view, pause, workers and inner "
+             "parallelism), every frame's state hash checked; quits after its last frame, "
+             "exit 0 when every hash matched, 1 at the first that did not"},
     {"help", NULL, APP_BOTH, APP_SWITCH, AT(help), .help = "print this and exit"},
 };
 

@@ -540,3 +540,44 @@ void app_options_usage(FILE *f, uint32_t mode, const app_options *d)
                     "is 1 and 500; 50,000 is refused as unclear)"
                   : " (50,000 is refused)");
 }
+
+/* ---- --replay -------------------------------------------------------------- */
+
+bool app_replay_check_flags(const char *prog, const app_options *o, uint32_t mode)
+{
+    static const char *const from_file[] = {"entities", "seed", "world", "fixed-limit", NULL};
+    if (o->replay && o->record) {
+        app_error(prog, "--record %s with --replay %s: a replay applies the recording's inputs; "
+                  "record without --replay", o->record, o->replay);
+        return false;
+    }
+    if (!o->replay) return true;
+    for (const char *const *f = from_file; *f; f++)
+        if (app_options_given(o, *f)) {
+            app_error(prog, "--replay %s: --%s comes from the recording; leave it out",
+                      o->replay, *f);
+            return false;
+        }
+    /* What a replay takes besides: the settings the state never depends on
+     * (the bench's one value each), and the window's view. */
+    static const char *const bench_takes[] = {"replay", "threads", "inner-parallelism", "storage",
+                                              "layout", "kernel", "loops", "help", NULL};
+    const char *other = mode == APP_BENCH ? app_options_first_given(o, bench_takes)
+                        : app_options_given(o, "frames") ? "frames"
+                                                          : NULL;
+    if (other) {
+        app_error(prog, "--replay %s replays the recording to its end: --%s does not apply",
+                  o->replay, other);
+        return false;
+    }
+    const struct { const char *name; uint32_t n; } lists[] = {
+        {"threads", o->sim.thread_n}, {"inner-parallelism", o->sim.ip_n},
+        {"storage", o->sim.storage_n}, {"layout", o->sim.layout_n}};
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+        if (app_options_given(o, lists[i].name) && lists[i].n > 1u) {
+            app_error(prog, "--replay %s runs once: give one value of --%s", o->replay,
+                      lists[i].name);
+            return false;
+        }
+    return true;
+}

@@ -75,6 +75,7 @@ typedef struct app_options {
     bool hashes_systems;            /* --hashes-systems: each system's hash too */
     const char *save_state;         /* NULL: not saved */
     const char *load_state;         /* NULL: a fresh world */
+    const char *replay;             /* a recording to replay; NULL: none */
     app_trace_frames trace_frames;
     bool help;
     /* the bench's */
@@ -100,6 +101,7 @@ typedef struct app_options {
     float center_x, center_y;
     uint32_t timeline;              /* window_switch: the timeline panel at start */
     const char *timeline_report;    /* NULL: none */
+    const char *record;             /* the recording written; NULL: none */
     uint64_t given;                 /* set by the parser: bit i for row i of the table */
 } app_options;
 
@@ -160,6 +162,14 @@ int app_options_parse(int argc, char **argv, uint32_t mode, const char *prog, ap
 const char *app_options_first_given(const app_options *o, const char *const *skip);
 /* Whether the flag name was given. */
 bool app_options_given(const app_options *o, const char *name);
+
+/* --replay against the other flags of mode (APP_WINDOW or APP_BENCH):
+ * not with --record, nor a flag whose value the recording holds (the
+ * world, seed, particles, fixed limit) or that a replay does not take
+ * (--frames; in the bench, all but --threads, --inner-parallelism,
+ * --storage, --layout, --kernel and --loops, one value each). True, or
+ * false after one line naming both. */
+bool app_replay_check_flags(const char *prog, const app_options *o, uint32_t mode);
 
 /* The mode's flags for its --help, in table order, with the defaults d. */
 void app_options_usage(FILE *f, uint32_t mode, const app_options *d);

@@ -5,6 +5,7 @@
 #include "bench_internal.h"
 #include "hashes.h"
 #include "out.h"
+#include "record.h"
 #include "stop.h"
 
 #include <limits.h>
@@ -234,6 +235,39 @@ static int compare_files(const bench_options *o)
     return rc;
 }
 
+/* --replay: the recording's world on this run's threads, IP, layout and
+ * levels (and storage, where given), stepped as fast as it goes. */
+static int replay(const bench_options *o)
+{
+    app_replay r;
+    int rc = app_replay_load(&r, BENCH_PROG, o->replay);
+    if (rc != 0) return rc;
+    sim_config cfg = r.cfg;
+    cfg.workers = o->sim.threads[0];
+    cfg.max_workers = 0;
+    cfg.inner_parallelism_off = !o->sim.ip_on[0];
+    cfg.layout = (sim_layout)o->sim.layouts[0];
+    cfg.kernel = (sim_kernel)o->sim.kernel;
+    cfg.loops = (sim_kernel)o->sim.loops;
+    if (app_options_given(o, "storage") && o->sim.storages[0] != r.cfg.storage) {
+        cfg.storage = (ecs_storage)o->sim.storages[0];
+        cfg.capacity = cfg.storage == ECS_STORAGE_FIXED ? o->sim.fixed_limit : 0u;
+    }
+    sim_world *w = NULL;
+    ecs_error err = {0};
+    if (sim_create(&cfg, &w, &err) != ECS_OK) {
+        bench_error("--replay %s: the recording's world could not be created: %s", o->replay,
+                    err.message);
+        rc = 1;
+    } else {
+        rc = app_replay_run(&r, w);
+        if (rc == 0) rc = app_stdout_finish(BENCH_PROG);
+    }
+    sim_destroy(w);
+    app_replay_free(&r);
+    return rc;
+}
+
 int bench_main(int argc, char **argv)
 {
     bench_options o;
@@ -253,6 +287,7 @@ int bench_main(int argc, char **argv)
         return rc == 0 ? app_stdout_finish(BENCH_PROG) : rc;
     }
     if (o.compare) return compare_files(&o);
+    if (o.replay) return replay(&o);
     bench_outputs b;
     bench_samples base;
     memset(&b, 0, sizeof b);

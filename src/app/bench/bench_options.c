@@ -226,8 +226,8 @@ int bench_options_parse(int argc, char **argv, bench_options *o)
     int rc = app_options_parse(argc, argv, APP_BENCH, BENCH_PROG, o);
     if (rc != 0 || o->help) return rc;
     if (o->window_args) quick_defaults(o);
-    if (!check_no_run(o) || !check_weak(o) || !check_systems(o) || !check_state(o) ||
-        !app_hashes_check(BENCH_PROG, o) ||
+    if (!app_replay_check_flags(BENCH_PROG, o, APP_BENCH) || !check_no_run(o) || !check_weak(o) ||
+        !check_systems(o) || !check_state(o) || !app_hashes_check(BENCH_PROG, o) ||
         !app_trace_check_options(BENCH_PROG, o->trace, &o->trace_frames, o->frames))
         return 2;
     if (o->left_out[0]) bench_error("left out, for the window only: %s", o->left_out);

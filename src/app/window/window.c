@@ -16,6 +16,7 @@
 #include "hashes.h"
 #include "out.h"
 #include "state_file.h"
+#include "record.h"
 #include "stop.h"
 
 #include <SDL.h>
@@ -54,6 +55,8 @@ typedef struct window_app {
     window_trace trace; /* --trace */
     app_out hashes_out; /* --hashes, staged before the window opens */
     app_hashes hashes;
+    app_record rec;     /* --record */
+    app_replay replay;  /* --replay: its inputs instead of the user's */
     window_stats stats;
     window_timeline timeline;
     float scale;        /* drawable pixels per window coordinate */
@@ -61,6 +64,7 @@ typedef struct window_app {
     bool running, paused, step_once, help, highlight, spraying, shot_requested;
     bool shot_saved;    /* --screenshot is in place: the run's work is done */
     bool hidden; /* minimised or hidden: nothing to draw, the simulation waits */
+    bool replaying;
     float mouse_x, mouse_y; /* window coordinates */
     window_view view;       /* zoom and pan */
     bool dragging;          /* right or middle button held: panning */
@@ -108,6 +112,15 @@ static int create_world(window_app *a)
         cfg.params.world_w = (float)a->opt.sim.world_w;
         cfg.params.world_h = (float)a->opt.sim.world_h;
     }
+    if (a->replaying) { /* what the recording's world was made of */
+        const sim_config *r = &a->replay.cfg;
+        cfg.params = r->params;
+        cfg.particles = r->particles;
+        if (!app_options_given(&a->opt, "storage")) {
+            cfg.storage = r->storage;
+            cfg.capacity = r->capacity;
+        }
+    }
     ecs_error err = {0};
     ecs_status st = a->load.bytes
                         ? sim_load_state(a->load.bytes, a->load.size, &cfg, &a->world, &err)
@@ -116,6 +129,7 @@ static int create_world(window_app *a)
         app_error(PROG, "the simulation could not start: %s", err.message);
         return 1;
     }
+    if (app_record_begin(&a->rec, &cfg, a->world) != 0) return 1;
     a->batches = calloc(a->opt.threads_max + 1u, sizeof *a->batches);
     if (!a->batches || window_colors_init(&a->colors, a->opt.threads_max + 1u) != 0) {
         app_error(PROG, "out of memory");
@@ -213,6 +227,13 @@ static int start(window_app *a, int argc, char **argv)
     if (rc == 0) rc = window_trace_stage(&a->trace, &a->opt, &a->shot);
     if (rc == 0) rc = window_timeline_start(&a->timeline, &a->opt, &a->shot, &a->trace.out);
     if (rc == 0) rc = stage_hashes(a);
+    if (rc == 0) rc = app_record_stage(&a->rec, PROG, "--record", a->opt.record);
+    if (rc == 0) rc = app_out_check_pair(&a->rec.out, &a->shot);
+    if (rc == 0) rc = app_out_check_pair(&a->rec.out, &a->trace.out);
+    if (rc == 0 && a->opt.replay) {
+        rc = app_replay_load(&a->replay, PROG, a->opt.replay);
+        a->replaying = rc == 0;
+    }
     if (rc != 0) return rc;
     app_stop_install();
     window_assets assets;
@@ -255,9 +276,23 @@ static void stop(window_app *a)
     window_timeline_free(&a->timeline);
     app_hashes_discard(&a->hashes);
     app_out_discard(&a->hashes_out);
+    app_record_discard(&a->rec);
+    app_replay_free(&a->replay);
 }
 
 /* ---- controls ------------------------------------------------------------------ */
+
+/* Applies an input of the user's, recorded with --record; a replay takes
+ * those that change the state from the recording only. */
+static ecs_status apply(window_app *a, const app_input *in)
+{
+    bool state = in->kind != APP_INPUT_WORKERS && in->kind != APP_INPUT_IP;
+    if (a->replaying && state) {
+        notify(a, "replaying %s: sprays, waves and systems come from it", a->opt.replay);
+        return ECS_ERR_INVALID;
+    }
+    return app_record_apply(&a->rec, a->world, in);
+}
 
 static void change_workers(window_app *a, int delta)
 {
@@ -274,12 +309,13 @@ static void change_workers(window_app *a, int delta)
         notify(a, "workers stay 1: at least one worker steps the simulation");
         return;
     }
-    sim_set_workers(a->world, want);
+    apply(a, &(app_input){.kind = APP_INPUT_WORKERS, .n = want});
 }
 
 static void new_wave(window_app *a, const char *why)
 {
-    ecs_status st = sim_new_wave(a->world);
+    ecs_status st = apply(a, &(app_input){.kind = APP_INPUT_WAVE});
+    if (st == ECS_ERR_INVALID) return; /* replaying */
     if (st != ECS_OK) {
         app_error(PROG, "a new wave could not start: %s", ecs_status_name(st));
         a->status = 1;
@@ -326,7 +362,8 @@ static int save_state_at_exit(window_app *a)
 static void toggle_system(window_app *a, uint32_t system)
 {
     bool on = !sim_system_enabled(a->world, system);
-    if (sim_enable_system(a->world, system, on) != ECS_OK) return;
+    if (apply(a, &(app_input){.kind = APP_INPUT_SYSTEM, .n = system, .on = on}) != ECS_OK)
+        return;
     notify(a, "%s %s", ecs_system_stats_get(sim_ecs(a->world), system).name, on ? "on" : "off");
 }
 
@@ -342,7 +379,8 @@ static void key(window_app *a, const SDL_KeyboardEvent *k)
     case SDLK_ESCAPE: a->running = false; break;
     case SDLK_h: if (!repeat) a->help = !a->help; break;
     case SDLK_i:
-        if (!repeat) sim_set_inner_parallelism(a->world, !sim_inner_parallelism(a->world));
+        if (!repeat)
+            apply(a, &(app_input){.kind = APP_INPUT_IP, .on = !sim_inner_parallelism(a->world)});
         break;
     case SDLK_PLUS:
     case SDLK_EQUALS:
@@ -438,7 +476,17 @@ static bool mouse_world(const window_app *a, float *wx, float *wy)
 static void step(window_app *a, window_frame *f)
 {
     float wx, wy;
-    if (a->spraying && mouse_world(a, &wx, &wy)) sim_spray(a->world, wx, wy, SPRAY_PER_FRAME);
+    if (a->replaying && app_replay_done(&a->replay)) { /* a recording of no frame */
+        a->running = false;
+        return;
+    }
+    if (a->replaying && app_replay_inputs(&a->replay, a->world) != 0) {
+        a->status = 1;
+        a->running = false;
+        return;
+    }
+    if (a->spraying && !a->replaying && mouse_world(a, &wx, &wy))
+        apply(a, &(app_input){.kind = APP_INPUT_SPRAY, .x = wx, .y = wy, .n = SPRAY_PER_FRAME});
     app_trace_step_start(a->trace.trace);
     uint64_t t0 = window_now_ns();
     ecs_status st = app_hashes_step(&a->hashes, a->world);
@@ -450,6 +498,12 @@ static void step(window_app *a, window_frame *f)
         f->system_ms[s] = ecs_system_stats_get(ctx, s).wall_ms;
     window_timeline_record(&a->timeline, ctx, sim_frame(a->world));
     if (st == ECS_OK || st == ECS_ERR_FULL) app_hashes_frame(&a->hashes, a->world);
+    if (a->replaying && app_replay_check(&a->replay, a->world, st) != 0) {
+        a->status = 1;
+        a->running = false;
+        return;
+    }
+    if (st == ECS_OK || st == ECS_ERR_FULL) app_record_frame(&a->rec, a->world);
     if (st == ECS_ERR_FULL) {
         char limit[32], dropped[32];
         notify(a, "storage full (fixed limit %s): %s sprayed particles dropped",
@@ -461,7 +515,7 @@ static void step(window_app *a, window_frame *f)
         a->running = false;
         return;
     }
-    if (sim_alive(a->world) == 0) new_wave(a, "every particle died");
+    if (sim_alive(a->world) == 0 && !a->replaying) new_wave(a, "every particle died");
 }
 
 static uint32_t count_in(const gfx_batch *batches, uint32_t n, const float rect[4])
@@ -651,7 +705,8 @@ static void run(window_app *a)
         if (!a->paused || a->step_once) step(a, &f);
         a->step_once = false;
         if (!a->running) break;
-        bool last = a->opt.frames && frames + 1u >= a->opt.frames;
+        bool last = (a->opt.frames && frames + 1u >= a->opt.frames) ||
+                    (a->replaying && app_replay_done(&a->replay));
         draw(a, &f, last);
         window_stats_add(&a->stats, &f, window_now_ns());
         frames++;
@@ -678,6 +733,8 @@ int window_main(int argc, char **argv)
     int rc = start(&a, argc, argv);
     if (rc == 0) {
         run(&a);
+        /* The recording holds every frame stepped, however the run ended. */
+        int rec_rc = app_record_finish(&a.rec);
         /* A signal after --screenshot was put in place finds the run done:
          * exit 128+N promises the old file was kept. */
         if (app_stop_signal() && !a.shot_saved) {
@@ -689,6 +746,9 @@ int window_main(int argc, char **argv)
             char off[256];
             if (a.opt.frames)
                 window_stats_print_summary(&a.stats, systems_off(&a, off, sizeof off), stdout);
+            if (a.replaying && !a.status && app_replay_done(&a.replay))
+                app_replay_print_done(&a.replay, stdout);
+            if (!a.status) a.status = rec_rc;
             rc = a.status ? a.status : trace_rc ? trace_rc : app_stdout_finish(PROG);
         }
     }

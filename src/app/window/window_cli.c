@@ -115,6 +115,7 @@ int window_cli_parse(int argc, char **argv, window_options *o)
             return 2;
         }
     }
+    if (!app_replay_check_flags(prog, o, APP_WINDOW)) return 2;
     uint32_t cpus = app_online_cpus();
     o->threads_max = o->sim.threads[0] > cpus ? o->sim.threads[0] : cpus;
     return app_trace_check_options(prog, o->trace, &o->trace_frames, o->frames) &&

@@ -1,0 +1,21 @@
+/* record_internal.h - what record.c (the writer) and replay.c (the
+ * reader) share of the recording's format. */
+#ifndef APP_RECORD_INTERNAL_H
+#define APP_RECORD_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The first word of a recording's first line; the version follows. */
+#define APP_RECORD_MAGIC "particles-recording"
+
+/* The words of a switch, by its value. */
+extern const char *const APP_ON_OFF[2];
+
+/* The POSIX cksum of a byte stream: crc starts at 0, app_cksum_add takes
+ * the bytes in order, app_cksum_end the count and gives what `cksum`
+ * prints. */
+uint32_t app_cksum_add(uint32_t crc, const void *p, size_t n);
+uint32_t app_cksum_end(uint32_t crc, uint64_t bytes);
+
+#endif /* APP_RECORD_INTERNAL_H */

@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# test_record.sh - recordings end to end: a window (Xvfb, driven by
+# xdotool) records a run with sprays, a new wave and a system switched
+# off; the bench replays it with every hash matching, on other threads,
+# inner parallelism, layout, storage and levels too; the window replays it;
+# a recording with one frame's hash changed (its checksum made to agree)
+# fails naming that frame; damaged, truncated, foreign and other-version
+# files are refused in one line; SIGINT puts the recording in place, a
+# SIGKILL leaves the old file.
+#
+#   bash tests/test_record.sh path/to/particles path/to/png_probe
+set -u
+. "$(dirname "$0")/window_util.sh"
+window_args "$@"
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") # absolute: runs change directory
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/particles-record.XXXXXX") || exit 2
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
+out=$tmp/stdout
+err=$tmp/stderr
+rec=$tmp/run.rec
+
+if ! command -v xdotool >/dev/null; then
+    fail "record" "xdotool is not installed (.ci/install-deps installs it)"
+    finish "recordings"
+    exit
+fi
+
+# keys_then_shot DIR N XDOTOOL_ARGS...: runs the xdotool command, then
+# presses S and waits for the Nth screenshot: a frame stepped after it.
+keys_then_shot() {
+    local dir=$1 n=$2
+    shift 2
+    xdotool "$@" key --window "$wid" s && wait_shots "$pid" "$dir" "$n"
+}
+
+# ---- a run recorded ---------------------------------------------------------
+# Each S below waits for its screenshot: that frame's step saw the keys or
+# the button pressed with it.
+d=$tmp/run x=620 y=380
+start_in "$d" --entities 3000 --vsync off --threads 2 --size 800x500 --record "$rec"
+if [ -n "$wid" ]; then
+    xdotool mousemove --window "$wid" $x $y key --window "$wid" s && wait_shots "$pid" "$d" 1 &&
+        keys_then_shot "$d" 2 mousedown --window "$wid" 1 &&
+        keys_then_shot "$d" 3 mousemove --window "$wid" $((x + 40)) $((y - 30)) &&
+        keys_then_shot "$d" 4 mouseup --window "$wid" 1 &&
+        keys_then_shot "$d" 5 key --window "$wid" r &&
+        keys_then_shot "$d" 6 key --window "$wid" 5 &&
+        keys_then_shot "$d" 7 key --window "$wid" i
+    window_quit "$pid" >/dev/null
+fi
+wait_gone "$pid" || kill "$pid"
+wait "$pid"
+rc=$?
+frames=$(awk '$1 == "frame"' "$rec" 2>/dev/null | wc -l)
+sprays=$(grep -c '^spray ' "$rec" 2>/dev/null)
+if [ -z "$wid" ] || [ $rc -ne 0 ]; then
+    fail "record a run" "window ${wid:-none}, exit $rc, stderr: $(head -c 300 "$err")"
+elif [ "${sprays:-0}" -ge 2 ] && grep -q '^wave$' "$rec" &&
+    grep -q '^system collision off$' "$rec" && grep -q '^inner-parallelism off$' "$rec" &&
+    [ "$frames" -ge 6 ] && tail -1 "$rec" | grep -qE "^end $frames [0-9]+$" &&
+    [ "$(tail -1 "$rec" | cut -d' ' -f3)" = "$(head -n -1 "$rec" | cksum | cut -d' ' -f1)" ]; then
+    ok "record a run: $frames frames, $sprays sprays, a wave, collision off, IP off, cksum agrees"
+else
+    fail "record a run" "$frames frames, ${sprays:-0} sprays; $(grep -v -e '^frame' -e '^spray' "$rec" | tr '\n' '|' | head -c 600)"
+fi
+
+# ---- replayed headless ----------------------------------------------------------
+# replays NAME WANT_RC PATTERN FILE ARGS...: `bench --replay FILE ARGS`
+# exits WANT_RC and its output (stdout then stderr) matches PATTERN, in one
+# line.
+replays() {
+    local name=$1 want=$2 pattern=$3 file=$4
+    shift 4
+    "$bin" bench --replay "$file" "$@" >"$out" 2>"$err"
+    local rc=$?
+    local said
+    said=$(cat "$out" "$err")
+    if [ $rc -eq "$want" ] && [ "$(printf '%s\n' "$said" | wc -l)" -eq 1 ] &&
+        printf '%s\n' "$said" | grep -qE -- "$pattern"; then
+        ok "$name: exit $rc, $said"
+    else
+        fail "$name" "exit $rc (want $want), said: $(printf '%s' "$said" | head -c 300)"
+    fi
+}
+
+matched="^replay: $frames frames, every hash matched$"
+replays "bench --replay" 0 "$matched" "$rec"
+replays "bench --replay --threads 1 --inner-parallelism off" 0 "$matched" "$rec" \
+    --threads 1 --inner-parallelism off
+replays "bench --replay --threads 4 --layout thesis --storage dynamic --kernel scalar --loops scalar" \
+    0 "$matched" "$rec" --threads 4 --layout thesis --storage dynamic --kernel scalar --loops scalar
+
+# ---- replayed in the window -------------------------------------------------------
+"$bin" --replay "$rec" --vsync off --threads 3 --size 320x200 >"$out" 2>"$err"
+rc=$?
+if [ $rc -eq 0 ] && grep -qE "$matched" "$out"; then
+    ok "window --replay: exit 0, $(cat "$out")"
+else
+    fail "window --replay" "exit $rc, stdout: $(head -c 200 "$out"), stderr: $(head -c 300 "$err")"
+fi
+
+# ---- a recording that differs ----------------------------------------------------
+# with_end FILE: FILE's lines but the last, and an end line whose checksum
+# agrees with them (a recording made elsewhere, not a damaged one).
+with_end() {
+    head -n -1 "$1"
+    printf 'end %s %s\n' "$frames" "$(head -n -1 "$1" | cksum | cut -d' ' -f1)"
+}
+k=$((frames / 2))
+awk -v k="$k" '$1 == "frame" && $2 == k { $3 = "0123456789abcdef" } { print }' "$rec" >"$tmp/edited"
+with_end "$tmp/edited" >"$tmp/other.rec"
+replays "one hash changed, checksum agreeing" 1 \
+    "^particles bench: replay: frame $k: state hash [0-9a-f]{16}, recorded 0123456789abcdef$" \
+    "$tmp/other.rec"
+cp "$tmp/edited" "$tmp/damaged.rec"
+replays "one hash changed, checksum not" 2 "--replay .*damaged.rec: line [0-9]+: damaged: " \
+    "$tmp/damaged.rec"
+
+# ---- files refused ----------------------------------------------------------------
+{ head -n 30 "$rec"; sed -n 31p "$rec" | head -c 7; } >"$tmp/cut.rec" # 7 bytes of line 31
+replays "truncated mid-line" 2 "--replay .*cut.rec: line 31: truncated" "$tmp/cut.rec"
+head -n -1 "$rec" >"$tmp/noend.rec"
+replays "truncated at a line" 2 "--replay .*noend.rec: truncated: no end line" "$tmp/noend.rec"
+replays "a foreign file" 2 "--replay .*: line 1: not a recording" "$bin"
+sed '1s/ 1$/ 2/' "$rec" >"$tmp/v2.rec"
+replays "another version" 2 "--replay .*v2.rec: line 1: a recording of version 2" "$tmp/v2.rec"
+replays "a missing file" 2 "--replay .*nothere.rec: cannot be read" "$tmp/nothere.rec"
+replays "--seed with --replay" 2 "--replay .*: --seed comes from the recording" "$rec" --seed 4
+"$bin" --replay "$rec" --record "$tmp/again.rec" >"$out" 2>"$err"
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -q -- "--record .* with --replay" "$err" &&
+    [ ! -e "$tmp/again.rec" ] && ok "--record with --replay: exit 2, one line" ||
+    fail "--record with --replay" "exit $rc, stderr: $(head -c 300 "$err")"
+
+# ---- stopped by a signal ------------------------------------------------------------
+# SIGINT: the frames stepped are put in place, and replay. SIGKILL: the old
+# file stays.
+d=$tmp/int
+echo old >"$tmp/int.rec"
+start_in "$d" --entities 2000 --vsync off --size 320x200 --record "$tmp/int.rec"
+[ -n "$wid" ] && xdotool key --window "$wid" s && wait_shots "$pid" "$d" 1
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+if [ $rc -eq 130 ] && "$bin" bench --replay "$tmp/int.rec" >"$out" 2>"$err" &&
+    grep -qE '^replay: [1-9][0-9]* frames, every hash matched$' "$out"; then
+    ok "SIGINT: exit 130, the recording put in place and replayed: $(cat "$out")"
+else
+    fail "SIGINT" "exit $rc, replay: $(cat "$out" "$err" | head -c 300)"
+fi
+d=$tmp/kill
+echo old >"$tmp/kill.rec"
+start_in "$d" --entities 2000 --vsync off --size 320x200 --record "$tmp/kill.rec"
+[ -n "$wid" ] && xdotool key --window "$wid" s && wait_shots "$pid" "$d" 1
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+if printf 'old\n' | cmp -s - "$tmp/kill.rec" && [ -n "$wid" ]; then
+    ok "SIGKILL: the old file kept"
+else
+    fail "SIGKILL" "window ${wid:-none}; the file starts '$(head -c 20 "$tmp/kill.rec")'"
+fi
+
+finish "recordings"
