@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# cross_hashes.sh - two builds of `particles` (x86-64 and aarch64 under
-# qemu-aarch64 in CI) give the same state hashes for the same runs.
+# cross_hashes.sh - two builds of `particles` (in CI x86-64's and one for
+# another processor under qemu, or on musl) give the same state hashes for
+# the same runs.
 #
 #   bash tests/cross_hashes.sh REFERENCE OTHER
 #
