@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
-# cross_hashes.sh - two builds of `particles` (x86-64 and aarch64 under
-# qemu-aarch64 in CI) give the same state hashes for the same runs.
+# cross_hashes.sh - two builds of `particles` (in CI x86-64's and one for
+# another processor under qemu, or on musl) give the same state hashes for
+# the same runs.
 #
-#   bash tests/cross_hashes.sh REFERENCE OTHER
+#   bash tests/cross_hashes.sh REFERENCE OTHER [THREADS]
 #
 # Each is a path that runs `particles` (OTHER may be a script that runs it
 # under an emulator). For a few seeds and worlds, both run the same bench
-# at 1, 2 and 4 threads, inner parallelism on and off, fixed and dynamic
+# at THREADS (a --threads list, 1,2,4 unless given), inner parallelism on and off, fixed and dynamic
 # storage, soa and thesis layout; every run's frame count and hashes (after frame 100, at the
 # frame when half the particles died, after the last frame) must be the
 # same in both. Prints one line per case with its hashes; exits 1 on a difference or a
 # failed run, 2 on bad usage.
 set -u
-if [ $# -ne 2 ] || [ ! -x "$1" ] || [ ! -x "$2" ]; then
-    echo "usage: $0 REFERENCE_PARTICLES OTHER_PARTICLES" >&2
+threads=${3:-1,2,4}
+if [ $# -lt 2 ] || [ $# -gt 3 ] || [ ! -x "$1" ] || [ ! -x "$2" ] || [[ ! $threads =~ ^[0-9]+(,[0-9]+)*$ ]]; then
+    echo "usage: $0 REFERENCE_PARTICLES OTHER_PARTICLES [THREADS, e.g. 1,2,4]" >&2
     exit 2
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/particles-cross.XXXXXX") || exit 2
@@ -22,8 +24,8 @@ trap 'rm -rf "$tmp"' EXIT
 # Seed, particles, world: a sparse run in the default world, dense ones in
 # small worlds (many contacts, particles pushed against the walls).
 cases=("1 3000 1440x900" "987654 3000 240x160" "42 1500 120x90")
-runs_per_case=24 # 2 IP x 2 storage x 2 layouts x 3 thread counts
-common=(--threads 1,2,4 --inner-parallelism both --storage both --repeat 1 --frames 110
+runs_per_case=$((8 * ($(tr -cd , <<<"$threads" | wc -c) + 1))) # 2 IP x 2 storage x 2 layouts x threads
+common=(--threads "$threads" --inner-parallelism both --storage both --repeat 1 --frames 110
         --cpu-probe 0 --quiet --csv -)
 
 # The columns that must agree: the configuration, frames and hashes (not

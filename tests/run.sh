@@ -4,21 +4,30 @@
 # under ThreadSanitizer, with clang (optimised, warnings as errors), the ECS
 # unit tests once more with the portable wait (ECS_WAIT_FALLBACK: mutexes and
 # condition variables instead of the futex), the fast ones under valgrind's
-# memcheck, and a cross build for Linux aarch64 under qemu-aarch64 whose
-# state hashes must equal x86-64's.
+# memcheck, a cross build for Linux aarch64 with its tests under
+# qemu-aarch64, and `particles` alone built for s390x (big-endian) and i686
+# (32-bit x86) under qemu and statically on musl: the state hashes of each
+# of these four must equal x86-64's.
 # Exits non-zero on the first failure. Usage: tests/run.sh [preset...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/install-deps
 jobs=$(nproc)
 presets=("$@")
-((${#presets[@]})) || presets=(debug asan tsan clang fallback aarch64)
+((${#presets[@]})) || presets=(debug asan tsan clang fallback aarch64 s390x i686 musl)
+# The builds on another processor or C library, whose hashes are compared
+# with x86-64's below; all but aarch64 build `particles` alone, no tests.
+others=(aarch64 s390x i686 musl)
 ran=0
 for preset in "${presets[@]}"; do
     echo "=== preset: $preset"
-    [ "$preset" != aarch64 ] || bash .ci/install-aarch64
+    case $preset in
+    aarch64 | s390x | i686) bash .ci/install-cross "$preset" ;;
+    musl) bash .ci/install-musl ;;
+    esac
     cmake --preset "$preset" >/dev/null
     cmake --build --preset "$preset" -j "$jobs"
+    case $preset in s390x | i686 | musl) continue ;; esac
     # The render and window tests need a display: a virtual one (Xvfb with
     # Mesa's software OpenGL) for the whole ctest run. -noreset: by default
     # Xvfb resets whenever its last client leaves, and a test connecting
@@ -44,14 +53,25 @@ if [[ " ${presets[*]} " == *" debug "* ]]; then
         --threads 2 --quiet
     ran=$((ran + 1))
 fi
-if [[ " ${presets[*]} " == *" aarch64 "* ]]; then
-    # The same runs on x86-64 (the debug build: assertions on, unoptimised)
-    # and aarch64 (optimised, under qemu-aarch64) give the same hashes.
-    echo "=== state hashes: x86-64 against aarch64"
-    cmake --preset debug >/dev/null
-    cmake --build --preset debug --target particles -j "$jobs"
-    bash tests/cross_hashes.sh build/debug/src/app/particles build/aarch64/tests/emulated/particles
+# The same runs on x86-64 (the debug build: assertions on, unoptimised)
+# and on each other build (optimised; under qemu but for musl) give the same
+# hashes. qemu-s390x runs several times slower than the others: there, at 2
+# threads alone (thread counts never change the state: every native preset
+# and the other builds check it).
+built_debug=0
+for other in "${others[@]}"; do
+    [[ " ${presets[*]} " == *" $other "* ]] || continue
+    if ((!built_debug)); then
+        cmake --preset debug >/dev/null
+        cmake --build --preset debug --target particles -j "$jobs"
+        built_debug=1
+    fi
+    echo "=== state hashes: x86-64 against $other"
+    bin=build/$other/src/app/emulated/particles threads=1,2,4
+    [ "$other" != musl ] || bin=build/musl/src/app/particles
+    [ "$other" != s390x ] || threads=2
+    bash tests/cross_hashes.sh build/debug/src/app/particles "$bin" "$threads"
     ran=$((ran + 1))
-fi
+done
 echo "presets ${presets[*]}: every test run passed"
 echo "tests: $ran passed, 0 failed"

@@ -1,6 +1,7 @@
 /* platform.c - waiting on an address, the clock, the processor count,
  * thread names and virtual memory (see platform.h) on Linux, the system this project's CI
- * builds for (gcc and clang, x86-64 and aarch64). The wait is a futex, or
+ * builds for (gcc and clang on x86-64; gcc on aarch64, s390x, i686, and on
+ * x86-64 with musl). The wait is a futex, or
  * the portable mutex and condition variable table when built with
  * ECS_WAIT_FALLBACK (CI's fallback preset). */
 #define _DEFAULT_SOURCE /* syscall(2), MAP_ANONYMOUS, madvise */

@@ -1,9 +1,10 @@
-/* world.c - creating the simulation, stepping, threading, hashing. */
+/* world.c - creating the simulation, stepping, threading. */
 #include "world.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 static const ecs_component_def components[SIM_COMPONENT_COUNT] = {
     [SIM_C_POSITION] = {"position", sizeof(sim_vec2), _Alignof(sim_vec2)},
@@ -96,6 +97,10 @@ ecs_status sim_create(const sim_config *cfg, sim_world **out, ecs_error *err)
     w->setup.p = cfg->params;
     w->particles = cfg->particles;
     w->spray_rng = sim__spray_stream(w->setup.p.seed);
+    if (!(w->hash_state = XXH3_createState())) {
+        sim_destroy(w);
+        return fail(err, ECS_ERR_NOMEM, "out of memory");
+    }
     ecs_system_def systems[SIM_SYSTEM_COUNT];
     ecs_resource_def resources[SIM_RESOURCE_COUNT];
     sim__system_defs(&w->setup, cfg->thesis_dag, systems);
@@ -140,6 +145,7 @@ void sim_destroy(sim_world *w)
         sim_contact_list_free(&w->contacts.bands[b].cross);
     }
     free(w->contacts.bands);
+    XXH3_freeState(w->hash_state);
     free(w);
 }
 
@@ -265,31 +271,6 @@ uint32_t sim_contacts(const sim_world *w) { return w->contact_total; }
 sim_kernel sim_get_loops(const sim_world *w) { return w->loops; }
 const sim_params *sim_get_params(const sim_world *w) { return &w->setup.p; }
 ecs_context *sim_ecs(sim_world *w) { return w->ctx; }
-
-static uint64_t fnv1a(uint64_t h, const void *data, size_t size)
-{
-    const unsigned char *b = data;
-    for (size_t i = 0; i < size; i++) h = (h ^ b[i]) * UINT64_C(0x100000001b3);
-    return h;
-}
-
-uint64_t sim_hash(const sim_world *w)
-{
-    ecs_context *ctx = w->ctx;
-    uint64_t h = UINT64_C(0xcbf29ce484222325);
-    uint32_t cap = ecs_capacity(ctx);
-    h = fnv1a(h, &w->frame, sizeof w->frame);
-    for (uint32_t i = 0; i < cap; i++) {
-        ecs_entity e = ecs_handle(ctx, i);
-        if (ecs_entity_is_null(e)) continue;
-        h = fnv1a(h, &i, sizeof i);
-        for (uint32_t c = 0; c < SIM_COMPONENT_COUNT; c++) {
-            const void *v = ecs_get(ctx, e, c);
-            if (v) h = fnv1a(h, v, components[c].size);
-        }
-    }
-    return h;
-}
 
 uint32_t sim_render_batches(const sim_world *w) { return ecs_system_subtasks(w->ctx, SIM_S_RENDER); }
 

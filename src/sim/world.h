@@ -8,6 +8,15 @@
 #include "walk.h"
 #include "sim.h"
 
+#include <float.h>
+
+/* The state is the same on every processor only if float expressions are
+ * evaluated in float: the build pins it where a target would widen them
+ * (CMakeLists.txt). */
+#if FLT_EVAL_METHOD != 0
+#error "FLT_EVAL_METHOD is not 0: float expressions would be evaluated in a wider type"
+#endif
+
 /* Grid rows per band. At least 2, so that the contacts crossing one band
  * border never share a particle with those crossing the next. */
 #define SIM_BAND_ROWS 4u
@@ -76,6 +85,7 @@ struct sim_world {
     uint32_t spray_created; /* ... and created */
     uint32_t spray_dropped; /* the last step's issued - created */
     char step_error[240];   /* the last step's failure (sim_step_error), or "" */
+    struct XXH3_state_s *hash_state; /* sim_hash's, reset by every call */
 };
 
 /* The system table: the thesis's DAG, plus fade -> render unless thesis_dag;

@@ -2,7 +2,7 @@
  * each CPU's speed at one moment (a pinned thread per CPU, all started
  * together, each counting rounds of the same two loops) and what the
  * probes say, and the peak resident memory of one run. */
-#define _GNU_SOURCE /* Linux: sched_getaffinity, pthread_attr_setaffinity_np */
+#define _GNU_SOURCE /* Linux: sched_getaffinity, pthread_setaffinity_np (glibc and musl) */
 #include "bench_machine.h"
 #include "app_clock.h"
 
@@ -118,6 +118,7 @@ typedef struct probe_slot {
     double mem_rate;          /* sweep bytes read and written per second */
     double sink;              /* the loops' values, kept so the loops stay */
     float *buf;               /* the sweep's buffer, given by the caller */
+    bool unpinned;            /* the thread could not pin itself to its CPU */
 } probe_slot;
 
 /* The start gate: every thread waits until all are started (go) or one
@@ -133,6 +134,7 @@ typedef struct probe_gate {
 typedef struct probe_arg {
     probe_gate *gate;
     probe_slot *slot;
+    int cpu; /* the one CPU the thread runs on */
 } probe_arg;
 
 /* A chain of dependent multiply-adds: its rate is the core's clock times
@@ -169,6 +171,12 @@ static void *probe_thread(void *p)
 {
     probe_arg *a = p;
     probe_gate *g = a->gate;
+    /* The thread pins itself, first: pthread_attr_setaffinity_np is
+     * glibc's alone, pthread_setaffinity_np glibc's and musl's. */
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(a->cpu, &one);
+    a->slot->unpinned = pthread_setaffinity_np(pthread_self(), sizeof one, &one) != 0;
     /* Touched here, so its pages are this CPU's, before the gate opens. */
     float *buf = a->slot->buf;
     for (size_t i = 0; i < SWEEP_FLOATS; i++) buf[i] = (float)(i & 1023u);
@@ -198,19 +206,6 @@ static uint32_t list_cpus(int *cpu, uint32_t max)
     return n;
 }
 
-/* Starts a thread pinned to cpu; false if it could not be. */
-static bool start_pinned(pthread_t *t, int cpu, probe_arg *arg)
-{
-    pthread_attr_t attr;
-    if (pthread_attr_init(&attr) != 0) return false;
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(cpu, &one);
-    bool ok = pthread_attr_setaffinity_np(&attr, sizeof one, &one) == 0 &&
-              pthread_create(t, &attr, probe_thread, arg) == 0;
-    pthread_attr_destroy(&attr);
-    return ok;
-}
 
 /* The sweep's buffers, one per CPU; false (none left) if one cannot be had. */
 static bool alloc_buffers(probe_slot *slot, uint32_t n)
@@ -262,8 +257,8 @@ bool bench_probe_cpus(bench_cpu_speeds *out, uint32_t ms)
     }
     uint32_t started = 0;
     while (sync && started < n) {
-        arg[started] = (probe_arg){&gate, &slot[started]};
-        if (!start_pinned(&thread[started], cpu[started], &arg[started])) break;
+        arg[started] = (probe_arg){&gate, &slot[started], cpu[started]};
+        if (pthread_create(&thread[started], NULL, probe_thread, &arg[started]) != 0) break;
         started++;
     }
     if (sync) {
@@ -280,8 +275,11 @@ bool bench_probe_cpus(bench_cpu_speeds *out, uint32_t ms)
         pthread_mutex_destroy(&gate.lock);
         if (started < n) out->why_not = "a thread could not be started on one of the CPUs";
     }
+    bool pinned = true;
+    for (uint32_t k = 0; k < started; k++) pinned = pinned && !slot[k].unpinned;
+    if (sync && started == n && !pinned) out->why_not = "a thread could not be pinned to one of the CPUs";
     for (uint32_t k = 0; k < n; k++) free(slot[k].buf);
-    if (!sync || started < n) return false;
+    if (!sync || started < n || !pinned) return false;
     double fastest = 0.0, mem_fastest = 0.0;
     for (uint32_t k = 0; k < n; k++) {
         if (slot[k].rate > fastest) fastest = slot[k].rate;

@@ -245,7 +245,11 @@ uint64_t sim_frame(const sim_world *w);
 const char *sim_system_name(uint32_t system);
 /* Contacts the collision system found in the last frame. */
 uint32_t sim_contacts(const sim_world *w);
-/* FNV-1a over every live particle's components in index order. */
+/* The state hash: XXH3 (64 bits) over the frame count and, for every live
+ * particle in index order, its index and its components' fields, each
+ * written as little-endian bytes, so equal states hash equal on every
+ * processor. Uses the world's own hashing state: not to be called from
+ * two threads at once on one world, nor while a step runs. */
 uint64_t sim_hash(const sim_world *w);
 const sim_params *sim_get_params(const sim_world *w);
 
