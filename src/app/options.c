@@ -551,6 +551,14 @@ bool app_replay_check_flags(const char *prog, const app_options *o, uint32_t mod
                   "record without --replay", o->record, o->replay);
         return false;
     }
+    /* A recording's header describes a world made from its parameters. */
+    const char *rec = o->record ? o->record : o->replay;
+    if (rec && o->load_state) {
+        app_error(prog, "--%s %s with --load-state %s: a recording starts from a new world, "
+                  "not from a snapshot; leave one out", o->record ? "record" : "replay", rec,
+                  o->load_state);
+        return false;
+    }
     if (!o->replay) return true;
     for (const char *const *f = from_file; *f; f++)
         if (app_options_given(o, *f)) {

@@ -1,5 +1,6 @@
 /* hash.c - sim_hash: XXH3 over the state written as little-endian bytes,
  * the same bytes for the same state on every processor. */
+#include "hash.h"
 #include "world.h"
 
 #include <assert.h>
@@ -8,79 +9,80 @@
 
 _Static_assert(SIM_COMPONENT_COUNT == 6, "sim_hash writes each component's fields: add the new one");
 
-/* Bytes are gathered here and handed to XXH3 a batch at a time. */
-typedef struct hash_buf {
-    XXH3_state_t *state;
-    size_t n;
-    unsigned char b[4096];
-} hash_buf;
-
-/* The most one particle adds: its index and every component's fields. */
-#define PARTICLE_MAX (4u + 3u * 8u + 4u + 4u + 4u)
-
-static void put_u32(hash_buf *h, uint32_t v)
+static void flush(sim_hasher *h)
 {
+    XXH3_64bits_update(h->state, h->b, h->n);
+    h->n = 0;
+}
+
+void sim__hash_begin(sim_hasher *h, XXH3_state_t *state)
+{
+    h->state = state;
+    h->n = 0;
+    XXH3_64bits_reset(state);
+}
+
+void sim__hash_u32(sim_hasher *h, uint32_t v)
+{
+    if (sizeof h->b - h->n < 4u) flush(h);
     for (unsigned i = 0; i < 4; i++) h->b[h->n++] = (unsigned char)(v >> (8u * i));
 }
 
-static void put_f32(hash_buf *h, float f)
+void sim__hash_words(sim_hasher *h, const void *v, size_t count)
 {
-    uint32_t bits;
-    memcpy(&bits, &f, sizeof bits);
-    put_u32(h, bits);
+    const unsigned char *p = v;
+    for (size_t i = 0; i < count; i++) {
+        uint32_t word;
+        memcpy(&word, p + 4u * i, sizeof word);
+        sim__hash_u32(h, word);
+    }
 }
 
-static void put_component(hash_buf *h, uint32_t c, const void *v)
+void sim__hash_component(sim_hasher *h, uint32_t c, const void *v)
 {
     switch (c) {
     case SIM_C_POSITION:
     case SIM_C_VELOCITY:
-    case SIM_C_ACCELERATION: {
-        const sim_vec2 *p = v;
-        put_f32(h, p->x);
-        put_f32(h, p->y);
+    case SIM_C_ACCELERATION:
+        sim__hash_words(h, v, 2u);
         break;
-    }
     case SIM_C_COLOR: {
         const sim_rgba *p = v;
-        const unsigned char rgba[4] = {p->r, p->g, p->b, p->a};
-        memcpy(h->b + h->n, rgba, sizeof rgba);
-        h->n += sizeof rgba;
+        sim__hash_u32(h, (uint32_t)p->r | (uint32_t)p->g << 8 | (uint32_t)p->b << 16 |
+                             (uint32_t)p->a << 24);
         break;
     }
     case SIM_C_CIRCLE:
     case SIM_C_LIFE:
-        put_f32(h, *(const float *)v);
+        sim__hash_words(h, v, 1u);
         break;
     default:
         assert(!"a component sim_hash does not know");
     }
 }
 
-static void flush(hash_buf *h)
+uint64_t sim__hash_end(sim_hasher *h)
 {
-    XXH3_64bits_update(h->state, h->b, h->n);
-    h->n = 0;
+    flush(h);
+    return XXH3_64bits_digest(h->state);
 }
 
 uint64_t sim_hash(const sim_world *w)
 {
     ecs_context *ctx = w->ctx;
-    hash_buf h = {.state = w->hash_state};
-    XXH3_64bits_reset(h.state);
-    put_u32(&h, (uint32_t)w->frame);
-    put_u32(&h, (uint32_t)(w->frame >> 32));
+    sim_hasher h;
+    sim__hash_begin(&h, w->hash_state);
+    sim__hash_u32(&h, (uint32_t)w->frame);
+    sim__hash_u32(&h, (uint32_t)(w->frame >> 32));
     uint32_t cap = ecs_capacity(ctx);
     for (uint32_t i = 0; i < cap; i++) {
         ecs_entity e = ecs_handle(ctx, i);
         if (ecs_entity_is_null(e)) continue;
-        if (sizeof h.b - h.n < PARTICLE_MAX) flush(&h);
-        put_u32(&h, i);
+        sim__hash_u32(&h, i);
         for (uint32_t c = 0; c < SIM_COMPONENT_COUNT; c++) {
             const void *v = ecs_get(ctx, e, c);
-            if (v) put_component(&h, c, v);
+            if (v) sim__hash_component(&h, c, v);
         }
     }
-    flush(&h);
-    return XXH3_64bits_digest(h.state);
+    return sim__hash_end(&h);
 }

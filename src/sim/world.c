@@ -20,8 +20,6 @@ static const ecs_group_def thesis_groups[] = {
     {"circle+color", ECS_IDS_INIT(SIM_C_CIRCLE, SIM_C_COLOR)},
 };
 
-size_t sim__component_size(uint32_t component) { return components[component].size; }
-
 static const char *const layout_names[SIM_LAYOUT_COUNT] = {"soa", "thesis"};
 
 const char *sim_layout_name(sim_layout l) { return l < SIM_LAYOUT_COUNT ? layout_names[l] : "?"; }

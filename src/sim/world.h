@@ -94,8 +94,6 @@ void sim__system_defs(sim_setup *setup, bool thesis_dag, ecs_system_def out[SIM_
 /* System `system`'s definition (system < SIM_SYSTEM_COUNT), as the table
  * declares it: what sim_hash_written hashes. */
 const ecs_system_def *sim__system_def(uint32_t system);
-/* The size in bytes of component `component` (< SIM_COMPONENT_COUNT). */
-size_t sim__component_size(uint32_t component);
 /* The resource table: owner pointers into w, the spray queue by the ecs. */
 void sim__resource_defs(sim_world *w, ecs_resource_def out[SIM_RESOURCE_COUNT]);
 /* The ecs definition of a world of cfg with these tables. */

@@ -3,32 +3,36 @@
 #include "hash.h"
 #include "world.h"
 
-_Static_assert(sizeof(sim_contact) == 5u * sizeof(uint32_t), "a contact has no padding");
+#include <assert.h>
+#include <stddef.h>
+
+_Static_assert(sizeof(sim_contact) == 5u * sizeof(uint32_t), "a contact is five 4-byte fields");
+_Static_assert(offsetof(sim_instance, color) == 3u * sizeof(float), "an instance is x, y, radius, colour");
 
 /* The grid's slots in order: entity, then x, y and radius. */
-static uint64_t hash_grid(uint64_t h, const sim_grid *g)
+static void hash_grid(sim_hasher *h, const sim_grid *g)
 {
-    size_t n = g->count;
-    h = sim__hash(h, &g->count, sizeof g->count);
-    if (n == 0) return h;
-    h = sim__hash(h, g->entity, n * sizeof *g->entity);
-    h = sim__hash(h, g->x, n * sizeof *g->x);
-    h = sim__hash(h, g->y, n * sizeof *g->y);
-    return sim__hash(h, g->r, n * sizeof *g->r);
+    sim__hash_u32(h, g->count);
+    if (g->count == 0) return;
+    sim__hash_words(h, g->entity, g->count);
+    sim__hash_words(h, g->x, g->count);
+    sim__hash_words(h, g->y, g->count);
+    sim__hash_words(h, g->r, g->count);
 }
 
-static uint64_t hash_list(uint64_t h, const sim_contact_list *l)
+static void hash_list(sim_hasher *h, const sim_contact_list *l)
 {
-    h = sim__hash(h, &l->n, sizeof l->n);
-    return l->n ? sim__hash(h, l->v, l->n * sizeof *l->v) : h;
+    sim__hash_u32(h, l->n);
+    sim__hash_words(h, l->v, (size_t)l->n * 5u);
 }
 
 /* Band by band: its inner list, then its cross list. */
-static uint64_t hash_contacts(uint64_t h, const sim_band_set *c)
+static void hash_contacts(sim_hasher *h, const sim_band_set *c)
 {
-    for (uint32_t b = 0; b < c->band_count; b++)
-        h = hash_list(hash_list(h, &c->bands[b].inner), &c->bands[b].cross);
-    return h;
+    for (uint32_t b = 0; b < c->band_count; b++) {
+        hash_list(h, &c->bands[b].inner);
+        hash_list(h, &c->bands[b].cross);
+    }
 }
 
 uint64_t sim_hash_written(const sim_world *w, uint32_t system)
@@ -36,32 +40,37 @@ uint64_t sim_hash_written(const sim_world *w, uint32_t system)
     if (system >= SIM_SYSTEM_COUNT) return 0;
     const ecs_system_def *d = sim__system_def(system);
     ecs_context *ctx = w->ctx;
-    uint64_t h = SIM__HASH_START;
+    sim_hasher h;
+    sim__hash_begin(&h, w->hash_state);
     if (d->writes.count) {
         uint32_t cap = ecs_capacity(ctx);
         for (uint32_t i = 0; i < cap; i++) {
             ecs_entity e = ecs_handle(ctx, i);
             if (ecs_entity_is_null(e)) continue;
-            h = sim__hash(h, &i, sizeof i);
+            sim__hash_u32(&h, i);
             for (uint32_t k = 0; k < d->writes.count; k++) {
                 uint32_t c = d->writes.ids[k];
                 const void *v = ecs_get(ctx, e, c);
-                if (v) h = sim__hash(h, v, sim__component_size(c));
+                if (v) sim__hash_component(&h, c, v);
             }
         }
     }
     for (uint32_t k = 0; k < d->resource_writes.count; k++) {
         uint32_t r = d->resource_writes.ids[k];
-        if (r == SIM_R_GRID) h = hash_grid(h, ecs_resource_read(ctx, r));
-        else if (r == SIM_R_CONTACTS) h = hash_contacts(h, ecs_resource_read(ctx, r));
+        if (r == SIM_R_GRID) hash_grid(&h, ecs_resource_read(ctx, r));
+        else if (r == SIM_R_CONTACTS) hash_contacts(&h, ecs_resource_read(ctx, r));
     }
-    if (d->output_size) {
+    if (d->output_size) { /* render's instances: x, y, radius, then the colour */
+        assert(d->output_size == sizeof(sim_instance));
         uint32_t batches = ecs_output_batches(ctx, system);
         for (uint32_t b = 0; b < batches; b++) {
             uint32_t count = 0;
-            const void *items = ecs_output(ctx, system, b, &count);
-            if (count) h = sim__hash(h, items, (size_t)count * d->output_size);
+            const sim_instance *in = ecs_output(ctx, system, b, &count);
+            for (uint32_t i = 0; i < count; i++) {
+                sim__hash_words(&h, &in[i], 3u);
+                sim__hash_component(&h, SIM_C_COLOR, &in[i].color);
+            }
         }
     }
-    return h;
+    return sim__hash_end(&h);
 }
