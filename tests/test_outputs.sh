@@ -198,7 +198,36 @@ r2=$?
 check "gnuplot looked up as it is run: empty PATH, a directory named gnuplot" \
     "$([ $r1 -eq 2 ] && [ $r2 -eq 2 ] || echo "exit $r1/$r2, not 2")" \
     "$(grep -q 'gnuplot' ../e || echo 'stderr does not name gnuplot')"
+# A gnuplot that exits 0 having written a cut-off image: the file stays.
+mkdir fake3 && printf '#!/bin/sh\ncat >/dev/null\nprintf "\\211PNG\\r\\n\\032\\n"\nexit 0\n' >fake3/gnuplot
+chmod +x fake3/gnuplot
+PATH=$PWD/fake3:$PATH "$bin" "${tiny[@]}" --chart c.png >../o 2>../e
+rc=$?
+check "a chart gnuplot cut short (exit 0, no IEND chunk): exit 3, the old file kept" \
+    "$([ $rc -eq 3 ] || echo "exit $rc, not 3: $(head -c 300 ../e)")" \
+    "$([ "$(cat c.png)" = oldchart ] || echo 'c.png changed')" \
+    "$(grep -q 'incomplete PNG' ../e || echo "stderr does not say incomplete: $(head -c 200 ../e)")" \
+    "$(t=$(leftover_temps .); [ -z "$t" ] || echo "left: $t")"
+# A name holding a line break is refused: pasted into gnuplot's script it
+# would name another file (.victim) as the output and run what follows.
+echo victim >.victim
+"$bin" "${tiny[@]}" --chart ".victim
+c.png" >../o 2>../e
+rc=$?
+check "a chart name with a line break: exit 2, one line naming --chart, no file touched" \
+    "$([ $rc -eq 2 ] || echo "exit $rc, not 2")" \
+    "$([ "$(wc -l <../e)" -eq 1 ] && grep -q -- '--chart' ../e || echo "stderr: $(head -c 200 ../e)")" \
+    "$([ "$(cat .victim)" = victim ] && [ "$(cat c.png)" = oldchart ] || echo 'a file changed')"
 if command -v gnuplot >/dev/null 2>&1; then
+    # A file size limit stands in for a full disk: writes past 8 KiB fail
+    # (SIGXFSZ ignored, so they return EFBIG); the image is larger.
+    (trap '' XFSZ; ulimit -f 8; exec "$bin" "${tiny[@]}" --chart c.png) >../o 2>../e
+    rc=$?
+    check "a chart on a full disk: exit 3, one line naming --chart, the old file kept" \
+        "$([ $rc -eq 3 ] || echo "exit $rc, not 3: $(head -c 300 ../e)")" \
+        "$([ "$(cat c.png)" = oldchart ] || echo "c.png changed ($(wc -c <c.png) bytes)")" \
+        "$(grep -q -- '--chart c.png: writing failed' ../e || echo "stderr: $(head -c 200 ../e)")" \
+        "$(t=$(leftover_temps .); [ -z "$t" ] || echo "left: $t")"
     TMPDIR=$tmp/none "$bin" "${tiny[@]}" --chart c.svg >../o 2>../e
     rc=$?
     check "a chart with TMPDIR missing" \

@@ -266,6 +266,11 @@ int app_out_stage(app_out *o, const char *prog, const char *flag, const char *pa
 {
     *o = (app_out){.prog = prog, .flag = flag, .path = path, .options = options, .fd = -1};
     if (!path) return 0;
+    if (app_has_control(path)) { /* a line break or an escape code: no file name of ours */
+        app_error(prog, "%s %s: a file name with a control character is not allowed; name "
+                  "another file", flag, path);
+        return 2;
+    }
     int rc = strcmp(path, "-") == 0 ? stage_stdout(o) : stage_file(o);
     if (rc != 0) app_out_discard(o);
     return rc;
@@ -356,11 +361,6 @@ int app_out_end(app_out *o, FILE *f)
     }
     if (!ok) failed(o, "writing failed", err ? err : EIO);
     return ok ? 0 : 1;
-}
-
-const char *app_out_name(const app_out *o)
-{
-    return o->kind == APP_OUT_REPLACE ? o->tmp : o->target;
 }
 
 int app_out_commit(app_out *o)

@@ -13,6 +13,7 @@
 #include "bench_machine.h"
 #include "ecs.h"
 #include "options.h"
+#include "out.h"
 #include "sim.h"
 #include "trace.h"
 
@@ -302,10 +303,12 @@ void bench_export_json(FILE *f, const bench_set *s, bool deterministic);
  * system's default path). False if there is none. */
 bool bench_chart_find(char *exe, size_t size);
 
-/* Runs exe to draw the chart into the file out, as PNG or SVG after name's
- * extension (name is what the user asked for; out may be its temporary).
- * Returns 0, or 1 after printing why not (nothing printed when a stop
- * signal ended it). */
-int bench_chart_write(const bench_set *s, const char *exe, const char *out, const char *name);
+/* Runs exe to draw the chart, as PNG or SVG after the extension of the
+ * name the user gave, and writes the image gnuplot prints through out
+ * (app_out_begin / app_out_end; the caller commits). The image counts
+ * only where gnuplot exits 0 and it ends as a whole one does (a PNG's IEND
+ * chunk, an SVG's closing tag). Returns 0, or 1 after printing why not
+ * (nothing printed when a stop signal ended it). */
+int bench_chart_write(const bench_set *s, const char *exe, app_out *out);
 
 #endif /* BENCH_INTERNAL_H */
