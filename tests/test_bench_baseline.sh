@@ -16,7 +16,9 @@
 #   - a file that cannot be read, is not JSON, is JSON but not the bench's,
 #     is a --weak run's, or shares no configuration with the run is refused
 #     before any run: exit 2, one line naming the file; so is an output
-#     (--csv, --json, --trace) naming the baseline's file, which is kept.
+#     (--csv, --json, --trace) naming the baseline's file, which is kept;
+#   - a stop signal while a FIFO given as --baseline or --compare keeps the
+#     reader waiting stops the program as any run stops: 128 + N, silent.
 #
 #   bash tests/test_bench_baseline.sh path/to/particles
 set -u
@@ -141,5 +143,31 @@ for out in --csv --json --trace; do
         "$tmp/err" && cmp -s "$tmp/keep.json" "$tmp/base.json" ||
         { echo "FAIL refused: $out naming the baseline's file: '$(cat "$tmp/err")'"; failed=1; }
 done
+
+# A FIFO whose writer (this shell, read-write so that no open waits) writes
+# nothing: the program waits on it until SIGTERM, then exits 143 silently.
+# The signal is sent once the program holds the FIFO open (its fd list).
+mkfifo "$tmp/fifo"
+exec 3<>"$tmp/fifo"
+for args in "bench --baseline $tmp/fifo --compare $tmp/base.json" \
+            "bench --baseline $tmp/base.json --compare $tmp/fifo" \
+            "${run[*]} --frames 1 --baseline $tmp/fifo"; do
+    # shellcheck disable=SC2086 # the words of one case
+    "$bin" $args >"$tmp/out" 2>"$tmp/err" 3<&- &
+    pid=$!
+    for _ in $(seq 1 400); do
+        ls -l /proc/$pid/fd 2>/dev/null | grep -q -- "-> $tmp/fifo" && break
+        kill -0 $pid 2>/dev/null || break
+        sleep 0.05
+    done
+    kill -TERM $pid 2>/dev/null
+    for _ in $(seq 1 200); do kill -0 $pid 2>/dev/null || break; sleep 0.05; done
+    kill -KILL $pid 2>/dev/null
+    wait $pid
+    rc=$?
+    check "SIGTERM while waiting on a FIFO ($args): exit 143, nothing printed" \
+        $(( rc != 143 || $(wc -c <"$tmp/err") != 0 )) "exit $rc: $(head -c 200 "$tmp/err")"
+done
+exec 3>&-
 
 exit $failed

@@ -3,15 +3,18 @@
  * configuration, and the Mann-Whitney U test that says whether a change
  * is beyond the noise of the repeats. */
 #include "bench_internal.h"
+#include "stop.h"
 
 #include <assert.h>
 #include <cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define FILE_MAX ((size_t)256 << 20) /* a JSON of the most runs is far smaller */
 #define TOTAL_MS_MAX 1e12                 /* over 30 years: no run of this bench */
@@ -77,17 +80,20 @@ bool bench_samples_of_set(bench_samples *b, const bench_set *s)
 
 /* ---- reading the JSON ---------------------------------------------------- */
 
-/* The whole file, NUL-terminated, in *out; errno's message in why. */
+/* The whole file, NUL-terminated, in *out; errno's message in why, or
+ * why NULL where a stop signal ended the reading (a FIFO's writer can
+ * keep it waiting: app_stop_read). */
 static bool read_all(const char *path, char **out, size_t *len, const char **why)
 {
-    FILE *f = fopen(path, "rb");
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     char *buf = NULL;
     size_t n = 0, cap = 0;
     *why = NULL;
-    if (!f) {
+    if (fd < 0) {
         *why = strerror(errno);
         return false;
     }
+    bool stopped = false;
     for (;;) {
         if (n + 1 >= cap) {
             char *more = cap < FILE_MAX ? realloc(buf, cap ? cap * 2 : 65536) : NULL;
@@ -98,15 +104,17 @@ static bool read_all(const char *path, char **out, size_t *len, const char **why
             buf = more;
             cap = cap ? cap * 2 : 65536;
         }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f)) *why = strerror(errno);
-            break;
+        ssize_t got = app_stop_read(fd, buf + n, cap - n - 1);
+        if (got > 0) {
+            n += (size_t)got;
+            continue;
         }
+        if (got < 0 && errno == EINTR) stopped = true;
+        else if (got < 0) *why = strerror(errno);
+        break;
     }
-    fclose(f);
-    if (*why) {
+    close(fd);
+    if (*why || stopped) {
         free(buf);
         return false;
     }
@@ -250,6 +258,7 @@ int bench_samples_load(bench_samples *b, const char *flag, const char *path)
     size_t len;
     const char *err;
     if (!read_all(path, &text, &len, &err)) {
+        if (!err) return app_stop_status(); /* the run stops as any run does */
         bench_error("%s %s: cannot be read: %s", flag, path, err);
         return 2;
     }

@@ -273,9 +273,11 @@ typedef struct bench_samples {
     double *ms[BENCH_SAMPLES_MAX_CFG]; /* n[c] values each, owned */
 } bench_samples;
 
-/* Reads path (given as flag) into *b. Returns 0, or 2 after one line
- * naming the flag and the file: it cannot be read, is not JSON, or is not
- * a JSON written by `particles bench --json`. */
+/* Reads path (given as flag) into *b. Returns 0, app_stop_status() with
+ * nothing printed where a stop signal ended the reading (a FIFO waits for
+ * its writer), or 2 after one line naming the flag and the file: it
+ * cannot be read, is not JSON, or is not a JSON written by
+ * `particles bench --json`. */
 int bench_samples_load(bench_samples *b, const char *flag, const char *path);
 /* This run's samples; false if out of memory. */
 bool bench_samples_of_set(bench_samples *b, const bench_set *s);
