@@ -116,11 +116,26 @@ refused "no configuration in common" "none of its configurations" "$tmp/base.jso
 # a change of +0.0 %; a negative world side is no side a world has.
 sed -E 's/"total_ms": [0-9.]+/"total_ms": 1e999/' "$tmp/base.json" >"$tmp/inf.json"
 notours="not a JSON written by particles bench --json"
-refused "an infinite total_ms" "$notours: a run lacks count, inner_parallelism, storage, threads \
-or total_ms (a finite number of ms above 0)" "$tmp/inf.json"
+tiny_ms="$notours: a run lacks count, inner_parallelism, storage, threads or total_ms (a number \
+of ms from 0.001 to 1e12)"
+refused "an infinite total_ms" "$tiny_ms" "$tmp/inf.json"
 sed -E 's/"total_ms": [0-9.]+/"total_ms": 0/' "$tmp/base.json" >"$tmp/zero.json"
-refused "a total_ms of 0" "$notours: a run lacks count, inner_parallelism, storage, threads \
-or total_ms (a finite number of ms above 0)" "$tmp/zero.json"
+refused "a total_ms of 0" "$tiny_ms" "$tmp/zero.json"
+# Below the JSON's thousandths: the change in percent would run to hundreds
+# of digits or +inf.
+sed -E 's/"total_ms": [0-9.]+/"total_ms": 1e-300/' "$tmp/base.json" >"$tmp/tiny.json"
+refused "a total_ms of 1e-300" "$tiny_ms" "$tmp/tiny.json"
+# Control characters in a name read from the file are printed escaped.
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["options"]["kernel"] = "\x1b[31mred"
+json.dump(d, open(sys.argv[2], "w"))' "$tmp/base.json" "$tmp/escape.json"
+"$bin" bench --baseline "$tmp/escape.json" --compare "$tmp/base.json" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "a kernel name with an escape code is printed escaped" \
+    $(( rc != 0 || $(grep -c $'\x1b' "$tmp/out") != 0 || $(grep -cF 'kernel \x1b[31mred' "$tmp/out") != 1 )) \
+    "exit $rc: $(head -c 300 "$tmp/out" | od -c | head -5)"
 sed -E 's/"world": \[[0-9]+,/"world": [-1,/' "$tmp/base.json" >"$tmp/world.json"
 refused "a negative world side" "$notours: its \"options\" lack threads, frames, seed, kernel or world" \
     "$tmp/world.json"
