@@ -176,6 +176,42 @@ check "one file through two spellings is refused before anything runs" "${same_w
     "$([ "$(ls -A | tr '\n' ' ')" = "a.csv hard.csv soft.csv " ] || echo "files now: $(ls -A | tr '\n' ' ')")"
 cd "$tmp" || exit 2
 
+# ---- names as long as a directory takes ---------------------------------------
+# 255 bytes (NAME_MAX): the temporary beside it and the replaced file kept
+# during the commit must still be names the directory takes.
+rm -rf w && mkdir w && cd w || exit 2
+long_name=$(printf 'a%.0s' $(seq 1 251)).csv
+long_why=()
+for pass in new replace; do
+    "$bin" "${tiny[@]}" --csv "$long_name" >../o 2>../e
+    rc=$?
+    [ $rc -eq 0 ] && [ "$(csv_rows "$long_name")" = 1 ] ||
+        long_why+=("$pass: exit $rc: $(head -c 200 ../e)")
+done
+check "a --csv name of 255 bytes: written, then replaced" "${long_why[@]}" \
+    "$([ "$(ls -A | tr '\n' ' ')" = "$long_name " ] || echo "files now: $(ls -A | tr '\n' ' ')")"
+cd "$tmp" || exit 2
+
+# ---- another user's file in a sticky directory ---------------------------------
+# Not replaceable there (nor would a link to it be removable): refused
+# before any run, nothing left. Needs root, to run as another user.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
+    rm -rf w && mkdir -m 1777 w && cd w || exit 2
+    chmod 755 "$tmp"
+    echo old >out.csv && chmod 666 out.csv
+    setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups "$bin" "${tiny[@]}" \
+        --csv out.csv >../o 2>../e
+    rc=$?
+    check "another user's file in a sticky directory: exit 2 naming --csv, nothing left" \
+        "$([ $rc -eq 2 ] || echo "exit $rc, not 2")" \
+        "$([ "$(wc -l <../e)" -eq 1 ] && grep -q -- '--csv out.csv: belongs to another user' ../e ||
+            echo "stderr: $(head -c 200 ../e)")" \
+        "$([ "$(cat out.csv)" = old ] || echo 'out.csv changed')" \
+        "$([ "$(ls -A | tr '\n' ' ')" = "out.csv " ] || echo "files now: $(ls -A | tr '\n' ' ')")"
+    chmod 700 "$tmp"
+    cd "$tmp" || exit 2
+fi
+
 # ---- the chart ---------------------------------------------------------------
 rm -rf w && mkdir -p w/fake w/fake2/gnuplot && cd w || exit 2
 printf '#!/bin/sh\ncat >/dev/null\necho "fake gnuplot: cannot draw" >&2\nexit 1\n' >fake/gnuplot

@@ -52,7 +52,8 @@ typedef struct app_out {
 /* Classifies and checks path for flag (NULL path: not requested, returns
  * 0); REPLACE creates its temporary here. Returns 0, or 2 after printing
  * one line naming the flag and the file: a name with a control character
- * (a line break, an escape code), a directory, not writable, a missing
+ * (a line break, an escape code), a directory, not writable, another
+ * user's file in a sticky directory (not replaceable there), a missing
  * directory, "-" where it is not allowed, a link loop. */
 int app_out_stage(app_out *o, const char *prog, const char *flag, const char *path,
                   unsigned options);
