@@ -13,8 +13,9 @@
 # ecs's ordering hint and refresh scratch), exit 0 with both files written
 # and the same hashes as the run without failures.
 # Also: --print-dag allocates no entity storage (its largest allocation);
-# --compare of two JSON files with each allocation failing in turn says
-# that memory ran out (not that the JSON is not valid).
+# --compare of two JSON files with allocations failing in turn (about 100
+# of them, spread over all; most are the JSON reader's) says that memory
+# ran out (not that the JSON is not valid).
 set -u
 
 if [ $# -ne 1 ] || [ ! -x "$1" ]; then
@@ -88,7 +89,7 @@ PARTICLES_ALLOC_REPORT=$tmp/report "$bin" "${cmp[@]}" >out 2>err
 rc=$?
 read -r n largest live <report
 bad_k=0
-for k in $(seq 1 "${n:-0}"); do
+for k in $(seq 1 $((${n:-0} / 100 + 1)) "${n:-0}"); do
     PARTICLES_FAIL_ALLOC=$k "$bin" "${cmp[@]}" >out 2>err
     rc=$?
     # Exit 0: an allocation the comparison does without (its ties).
@@ -98,7 +99,7 @@ for k in $(seq 1 "${n:-0}"); do
     fi
 done
 if [ "${n:-0}" -gt 10 ] && [ $bad_k -eq 0 ]; then
-    echo "ok   --compare with each of its $n allocations failing in turn: out of memory said"
+    echo "ok   --compare with 1 in $((n / 100 + 1)) of its $n allocations failing in turn: out of memory said"
 else
     echo "FAIL --compare: ${n:-?} allocations, $bad_k without a clear out of memory"
     failed=1
