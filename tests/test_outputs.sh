@@ -6,8 +6,10 @@
 # Each case is one rule of the output module (out.h): planted links at predictable
 # temporary names, a user's own FILE.tmp, FIFO, device, '-' and
 # /proc/self/fd/1 targets, a symlinked target (dangling too), one file
-# named by two flags, a read-only target's mode, a chart that fails after
-# the runs (fake gnuplot), gnuplot's lookup, SIGINT/SIGTERM/SIGHUP during
+# named by two flags, a read-only target's mode, a 255-byte name, another
+# user's file in a sticky directory (root only), a chart that fails after
+# the runs (fake gnuplot), one cut short, one on a full disk (ulimit -f),
+# one named with a line break, gnuplot's lookup, SIGINT/SIGTERM/SIGHUP during
 # a long run, one target that cannot be replaced when the others were, a
 # reader that goes away (| head -c 10), a closed or full standard output.
 # Synchronisation is on files, with bounded loops.
