@@ -16,7 +16,9 @@
 #   - a file that cannot be read, is not JSON, is JSON but not the bench's,
 #     is a --weak run's, or shares no configuration with the run is refused
 #     before any run: exit 2, one line naming the file; so is an output
-#     (--csv, --json, --trace) naming the baseline's file, which is kept.
+#     (--csv, --json, --trace) naming the baseline's file, which is kept;
+#   - a stop signal while a FIFO given as --baseline or --compare keeps the
+#     reader waiting stops the program as any run stops: 128 + N, silent.
 #
 #   bash tests/test_bench_baseline.sh path/to/particles
 set -u
@@ -114,11 +116,26 @@ refused "no configuration in common" "none of its configurations" "$tmp/base.jso
 # a change of +0.0 %; a negative world side is no side a world has.
 sed -E 's/"total_ms": [0-9.]+/"total_ms": 1e999/' "$tmp/base.json" >"$tmp/inf.json"
 notours="not a JSON written by particles bench --json"
-refused "an infinite total_ms" "$notours: a run lacks count, inner_parallelism, storage, threads \
-or total_ms (a finite number of ms above 0)" "$tmp/inf.json"
+tiny_ms="$notours: a run lacks count, inner_parallelism, storage, threads or total_ms (a number \
+of ms from 0.001 to 1e12)"
+refused "an infinite total_ms" "$tiny_ms" "$tmp/inf.json"
 sed -E 's/"total_ms": [0-9.]+/"total_ms": 0/' "$tmp/base.json" >"$tmp/zero.json"
-refused "a total_ms of 0" "$notours: a run lacks count, inner_parallelism, storage, threads \
-or total_ms (a finite number of ms above 0)" "$tmp/zero.json"
+refused "a total_ms of 0" "$tiny_ms" "$tmp/zero.json"
+# Below the JSON's thousandths: the change in percent would run to hundreds
+# of digits or +inf.
+sed -E 's/"total_ms": [0-9.]+/"total_ms": 1e-300/' "$tmp/base.json" >"$tmp/tiny.json"
+refused "a total_ms of 1e-300" "$tiny_ms" "$tmp/tiny.json"
+# Control characters in a name read from the file are printed escaped.
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["options"]["kernel"] = "\x1b[31mred"
+json.dump(d, open(sys.argv[2], "w"))' "$tmp/base.json" "$tmp/escape.json"
+"$bin" bench --baseline "$tmp/escape.json" --compare "$tmp/base.json" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "a kernel name with an escape code is printed escaped" \
+    $(( rc != 0 || $(grep -c $'\x1b' "$tmp/out") != 0 || $(grep -cF 'kernel \x1b[31mred' "$tmp/out") != 1 )) \
+    "exit $rc: $(head -c 300 "$tmp/out" | od -c | head -5)"
 sed -E 's/"world": \[[0-9]+,/"world": [-1,/' "$tmp/base.json" >"$tmp/world.json"
 refused "a negative world side" "$notours: its \"options\" lack threads, frames, seed, kernel or world" \
     "$tmp/world.json"
@@ -141,5 +158,31 @@ for out in --csv --json --trace; do
         "$tmp/err" && cmp -s "$tmp/keep.json" "$tmp/base.json" ||
         { echo "FAIL refused: $out naming the baseline's file: '$(cat "$tmp/err")'"; failed=1; }
 done
+
+# A FIFO whose writer (this shell, read-write so that no open waits) writes
+# nothing: the program waits on it until SIGTERM, then exits 143 silently.
+# The signal is sent once the program holds the FIFO open (its fd list).
+mkfifo "$tmp/fifo"
+exec 3<>"$tmp/fifo"
+for args in "bench --baseline $tmp/fifo --compare $tmp/base.json" \
+            "bench --baseline $tmp/base.json --compare $tmp/fifo" \
+            "${run[*]} --frames 1 --baseline $tmp/fifo"; do
+    # shellcheck disable=SC2086 # the words of one case
+    "$bin" $args >"$tmp/out" 2>"$tmp/err" 3<&- &
+    pid=$!
+    for _ in $(seq 1 400); do
+        ls -l /proc/$pid/fd 2>/dev/null | grep -q -- "-> $tmp/fifo" && break
+        kill -0 $pid 2>/dev/null || break
+        sleep 0.05
+    done
+    kill -TERM $pid 2>/dev/null
+    for _ in $(seq 1 200); do kill -0 $pid 2>/dev/null || break; sleep 0.05; done
+    kill -KILL $pid 2>/dev/null
+    wait $pid
+    rc=$?
+    check "SIGTERM while waiting on a FIFO ($args): exit 143, nothing printed" \
+        $(( rc != 143 || $(wc -c <"$tmp/err") != 0 )) "exit $rc: $(head -c 200 "$tmp/err")"
+done
+exec 3>&-
 
 exit $failed

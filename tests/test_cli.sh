@@ -128,6 +128,10 @@ bad "--help extra" "extra" --help extra
 bad "unknown mode" "frobnicate" frobnicate
 bad "empty mode" "mode" ""
 bad "bench --bogus" "--bogus" bench --bogus "${files[@]}"
+# A value with control characters is shown escaped, on one line.
+bad "bench --entities with a line break" "'100\\n'" bench --entities $'100\n' "${files[@]}"
+bad "bench --entities with an escape code" "'1\\x1b[2J'" bench --entities $'1\e[2J' "${files[@]}"
+bad "bench --csv with a line break" "--csv" bench --entities 300 --frames 1 --csv "$tmp"/$'out\n.csv'
 bad "bench stray argument" "stray" bench "${files[@]}" stray
 bad "bench -x" "'-x'" bench -x "${files[@]}"
 bad "bench --quiet=yes" "--quiet" bench --quiet=yes "${files[@]}"

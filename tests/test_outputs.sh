@@ -6,8 +6,10 @@
 # Each case is one rule of the output module (out.h): planted links at predictable
 # temporary names, a user's own FILE.tmp, FIFO, device, '-' and
 # /proc/self/fd/1 targets, a symlinked target (dangling too), one file
-# named by two flags, a read-only target's mode, a chart that fails after
-# the runs (fake gnuplot), gnuplot's lookup, SIGINT/SIGTERM/SIGHUP during
+# named by two flags, a read-only target's mode, a 255-byte name, another
+# user's file in a sticky directory (root only), a chart that fails after
+# the runs (fake gnuplot), one cut short, one on a full disk (ulimit -f),
+# one named with a line break, gnuplot's lookup, SIGINT/SIGTERM/SIGHUP during
 # a long run, one target that cannot be replaced when the others were, a
 # reader that goes away (| head -c 10), a closed or full standard output.
 # Synchronisation is on files, with bounded loops.
@@ -176,6 +178,42 @@ check "one file through two spellings is refused before anything runs" "${same_w
     "$([ "$(ls -A | tr '\n' ' ')" = "a.csv hard.csv soft.csv " ] || echo "files now: $(ls -A | tr '\n' ' ')")"
 cd "$tmp" || exit 2
 
+# ---- names as long as a directory takes ---------------------------------------
+# 255 bytes (NAME_MAX): the temporary beside it and the replaced file kept
+# during the commit must still be names the directory takes.
+rm -rf w && mkdir w && cd w || exit 2
+long_name=$(printf 'a%.0s' $(seq 1 251)).csv
+long_why=()
+for pass in new replace; do
+    "$bin" "${tiny[@]}" --csv "$long_name" >../o 2>../e
+    rc=$?
+    [ $rc -eq 0 ] && [ "$(csv_rows "$long_name")" = 1 ] ||
+        long_why+=("$pass: exit $rc: $(head -c 200 ../e)")
+done
+check "a --csv name of 255 bytes: written, then replaced" "${long_why[@]}" \
+    "$([ "$(ls -A | tr '\n' ' ')" = "$long_name " ] || echo "files now: $(ls -A | tr '\n' ' ')")"
+cd "$tmp" || exit 2
+
+# ---- another user's file in a sticky directory ---------------------------------
+# Not replaceable there (nor would a link to it be removable): refused
+# before any run, nothing left. Needs root, to run as another user.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
+    rm -rf w && mkdir -m 1777 w && cd w || exit 2
+    chmod 755 "$tmp"
+    echo old >out.csv && chmod 666 out.csv
+    setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups "$bin" "${tiny[@]}" \
+        --csv out.csv >../o 2>../e
+    rc=$?
+    check "another user's file in a sticky directory: exit 2 naming --csv, nothing left" \
+        "$([ $rc -eq 2 ] || echo "exit $rc, not 2")" \
+        "$([ "$(wc -l <../e)" -eq 1 ] && grep -q -- '--csv out.csv: belongs to another user' ../e ||
+            echo "stderr: $(head -c 200 ../e)")" \
+        "$([ "$(cat out.csv)" = old ] || echo 'out.csv changed')" \
+        "$([ "$(ls -A | tr '\n' ' ')" = "out.csv " ] || echo "files now: $(ls -A | tr '\n' ' ')")"
+    chmod 700 "$tmp"
+    cd "$tmp" || exit 2
+fi
+
 # ---- the chart ---------------------------------------------------------------
 rm -rf w && mkdir -p w/fake w/fake2/gnuplot && cd w || exit 2
 printf '#!/bin/sh\ncat >/dev/null\necho "fake gnuplot: cannot draw" >&2\nexit 1\n' >fake/gnuplot
@@ -198,7 +236,36 @@ r2=$?
 check "gnuplot looked up as it is run: empty PATH, a directory named gnuplot" \
     "$([ $r1 -eq 2 ] && [ $r2 -eq 2 ] || echo "exit $r1/$r2, not 2")" \
     "$(grep -q 'gnuplot' ../e || echo 'stderr does not name gnuplot')"
+# A gnuplot that exits 0 having written a cut-off image: the file stays.
+mkdir fake3 && printf '#!/bin/sh\ncat >/dev/null\nprintf "\\211PNG\\r\\n\\032\\n"\nexit 0\n' >fake3/gnuplot
+chmod +x fake3/gnuplot
+PATH=$PWD/fake3:$PATH "$bin" "${tiny[@]}" --chart c.png >../o 2>../e
+rc=$?
+check "a chart gnuplot cut short (exit 0, no IEND chunk): exit 3, the old file kept" \
+    "$([ $rc -eq 3 ] || echo "exit $rc, not 3: $(head -c 300 ../e)")" \
+    "$([ "$(cat c.png)" = oldchart ] || echo 'c.png changed')" \
+    "$(grep -q 'incomplete PNG' ../e || echo "stderr does not say incomplete: $(head -c 200 ../e)")" \
+    "$(t=$(leftover_temps .); [ -z "$t" ] || echo "left: $t")"
+# A name holding a line break is refused: pasted into gnuplot's script it
+# would name another file (.victim) as the output and run what follows.
+echo victim >.victim
+"$bin" "${tiny[@]}" --chart ".victim
+c.png" >../o 2>../e
+rc=$?
+check "a chart name with a line break: exit 2, one line naming --chart, no file touched" \
+    "$([ $rc -eq 2 ] || echo "exit $rc, not 2")" \
+    "$([ "$(wc -l <../e)" -eq 1 ] && grep -q -- '--chart' ../e || echo "stderr: $(head -c 200 ../e)")" \
+    "$([ "$(cat .victim)" = victim ] && [ "$(cat c.png)" = oldchart ] || echo 'a file changed')"
 if command -v gnuplot >/dev/null 2>&1; then
+    # A file size limit stands in for a full disk: writes past 8 KiB fail
+    # (SIGXFSZ ignored, so they return EFBIG); the image is larger.
+    (trap '' XFSZ; ulimit -f 8; exec "$bin" "${tiny[@]}" --chart c.png) >../o 2>../e
+    rc=$?
+    check "a chart on a full disk: exit 3, one line naming --chart, the old file kept" \
+        "$([ $rc -eq 3 ] || echo "exit $rc, not 3: $(head -c 300 ../e)")" \
+        "$([ "$(cat c.png)" = oldchart ] || echo "c.png changed ($(wc -c <c.png) bytes)")" \
+        "$(grep -q -- '--chart c.png: writing failed' ../e || echo "stderr: $(head -c 200 ../e)")" \
+        "$(t=$(leftover_temps .); [ -z "$t" ] || echo "left: $t")"
     TMPDIR=$tmp/none "$bin" "${tiny[@]}" --chart c.svg >../o 2>../e
     rc=$?
     check "a chart with TMPDIR missing" \

@@ -8,7 +8,9 @@
 # written to its temporary and before it is put in place. For SIGTERM,
 # SIGINT and SIGHUP the run must exit 128+N, keep the old screenshot byte
 # for byte and leave no temporary behind. Without the signal the same
-# build replaces it (the seam itself works). Prints one line per case.
+# build replaces it (the seam itself works). A shader that is a FIFO whose
+# writer writes nothing keeps the start waiting: SIGTERM then stops the
+# program with 143 and nothing on stderr. Prints one line per case.
 set -u
 
 if [ $# -ne 2 ] || [ ! -x "$1" ] || [ ! -d "$2/shaders" ]; then
@@ -50,5 +52,30 @@ if [ $rc -ne 0 ] || [ "$(head -c 4 "$tmp/shot.png" | tail -c 3)" != PNG ]; then
     failed=$((failed + 1))
 else
     echo "ok   no signal: exit 0, the screenshot replaced"
+fi
+# The assets with one shader a FIFO, held open read-write by this shell so
+# that no open waits; the program's own fd on it says it is reading.
+mkdir "$tmp/assets" && cp -r "$2/shaders" "$2/assets" "$tmp/assets/"
+rm "$tmp/assets/shaders/particles.frag" && mkfifo "$tmp/assets/shaders/particles.frag"
+exec 3<>"$tmp/assets/shaders/particles.frag"
+"$bin" --entities 2000 --size 320x200 --vsync off --frames 2 --assets "$tmp/assets" \
+    >"$tmp/out" 2>"$tmp/err" 3<&- &
+pid=$!
+for _ in $(seq 1 400); do
+    ls -l /proc/$pid/fd 2>/dev/null | grep -q -- '-> .*/particles.frag$' && break
+    kill -0 $pid 2>/dev/null || break
+    sleep 0.05
+done
+kill -TERM $pid 2>/dev/null
+for _ in $(seq 1 200); do kill -0 $pid 2>/dev/null || break; sleep 0.05; done
+kill -KILL $pid 2>/dev/null
+wait $pid
+rc=$?
+exec 3>&-
+if [ $rc -ne 143 ] || [ -s "$tmp/err" ]; then
+    echo "FAIL SIGTERM while a FIFO shader is read: exit $rc (want 143), stderr: $(head -c 300 "$tmp/err")"
+    failed=$((failed + 1))
+else
+    echo "ok   SIGTERM while a FIFO shader is read: exit 143, nothing printed"
 fi
 [ $failed -eq 0 ]

@@ -12,11 +12,65 @@
 /* The most option names app_nearest_option compares. */
 #define NAMES_MAX 64u
 
+bool app_has_control(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (*p < 0x20 || *p == 0x7f) return true;
+    return false;
+}
+
+/* c as app_escape writes it, into out (at most 4 characters and a NUL). */
+static void escape_char(unsigned char c, char out[5])
+{
+    const char *named = c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\t' ? "\\t" : NULL;
+    if (named)
+        snprintf(out, 5, "%s", named);
+    else if (c < 0x20 || c == 0x7f)
+        snprintf(out, 5, "\\x%02x", (unsigned)c);
+    else
+        snprintf(out, 5, "%c", c);
+}
+
+const char *app_escape(char *buf, size_t size, const char *s)
+{
+    size_t used = 0;
+    if (size == 0) return buf;
+    buf[0] = '\0';
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        char e[5];
+        escape_char(*p, e);
+        size_t n = strlen(e);
+        if (used + n >= size) break;
+        memcpy(buf + used, e, n + 1);
+        used += n;
+    }
+    return buf;
+}
+
+void app_put_escaped(FILE *f, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char e[5];
+        escape_char((unsigned char)s[i], e);
+        fputs(e, f);
+    }
+}
+
 void app_verror(const char *prog, const char *fmt, va_list ap)
 {
+    char small[512];
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    if (n < 0) small[0] = '\0';
+    char *msg = n >= 0 && (size_t)n >= sizeof small ? malloc((size_t)n + 1u) : NULL;
+    if (msg) vsnprintf(msg, (size_t)n + 1u, fmt, again);
+    va_end(again);
+    const char *text = msg ? msg : small; /* out of memory: the message cut short */
     fprintf(stderr, "%s: ", prog);
-    vfprintf(stderr, fmt, ap);
+    app_put_escaped(stderr, text, strlen(text));
     fputc('\n', stderr);
+    free(msg);
 }
 
 void app_error(const char *prog, const char *fmt, ...)

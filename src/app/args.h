@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Who reads a command line: the functions below name it in their
  * messages. */
@@ -66,7 +67,18 @@ bool app_parse_word(const app_mode_cli *cli, const char *flag, const char *arg,
 bool app_parse_word_span(const app_mode_cli *cli, const char *flag, const char *s, size_t len,
                          const char *const *words, uint32_t n, uint32_t *out);
 
-/* One line on stderr: "<prog>: <message>". */
+/* Whether s holds a control character (a byte below 0x20, or 0x7f). */
+bool app_has_control(const char *s);
+/* s into buf[0..size) (cut to fit, always terminated) with its control
+ * characters written as \n, \r, \t or \xHH, so that a value read from a
+ * file or the command line prints as one line and sends no escape code to
+ * a terminal. Returns buf. */
+const char *app_escape(char *buf, size_t size, const char *s);
+/* s[0..n) written to f as app_escape writes it. */
+void app_put_escaped(FILE *f, const char *s, size_t n);
+
+/* One line on stderr: "<prog>: <message>", control characters escaped
+ * (app_escape). */
 void app_verror(const char *prog, const char *fmt, va_list ap)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 0)))

@@ -152,15 +152,24 @@ static int stage_stdout(app_out *o)
     return 0;
 }
 
-/* The temporary beside the target: "dir/.name.XXXXXX", mode of the target
- * (or what a new file would get), owner kept where allowed. */
+/* Of a file name, the most the temporary's name keeps: with the dot
+ * before it, ".XXXXXX" and the ".old" that app_out_commit_all adds, the
+ * longest name a directory takes (NAME_MAX) still fits. */
+#define TEMP_NAME_KEEP (NAME_MAX - 1 - 7 - 4)
+
+/* The temporary beside the target: "dir/.name.XXXXXX" (name cut to
+ * TEMP_NAME_KEEP bytes), mode of the target (or what a new file would
+ * get), owner kept where allowed. */
 static int make_temp(app_out *o, const struct stat *st)
 {
     size_t d = dir_len(o->target);
     char *dir = dup_n(o->target, d);
     char *tmp = NULL;
     if (dir) {
-        char *base = join(".", 1, o->target + d);
+        size_t keep = strlen(o->target + d);
+        char *name = dup_n(o->target + d, keep < TEMP_NAME_KEEP ? keep : TEMP_NAME_KEEP);
+        char *base = name ? join(".", 1, name) : NULL;
+        free(name);
         if (base) tmp = join(dir, d, base);
         free(base);
         char *full = tmp ? join(tmp, strlen(tmp), ".XXXXXX") : NULL;
@@ -199,6 +208,21 @@ static bool is_stdout(const struct stat *st)
     return fstat(STDOUT_FILENO, &out) == 0 && out.st_dev == st->st_dev && out.st_ino == st->st_ino;
 }
 
+/* Whether the directory of target, a file of st, refuses to have it
+ * replaced or removed: another user's file in a sticky directory that is
+ * not ours either (root may). */
+static bool sticky_refuses(const char *target, const struct stat *st)
+{
+    uid_t me = geteuid();
+    if (me == 0 || st->st_uid == me) return false;
+    size_t d = dir_len(target);
+    char *dir = d ? dup_n(target, d) : dup_n(".", 1);
+    struct stat ds;
+    bool refuses = dir && stat(dir, &ds) == 0 && (ds.st_mode & S_ISVTX) && ds.st_uid != me;
+    free(dir);
+    return refuses;
+}
+
 /* An existing target: a directory is refused, a FIFO, device or the
  * program's own standard output is written in place, a regular file is
  * replaced (in its real directory). */
@@ -235,6 +259,11 @@ static int stage_existing(app_out *o, const struct stat *st)
         return 2;
     }
     o->kind = S_ISREG(st->st_mode) ? APP_OUT_REPLACE : APP_OUT_DIRECT;
+    if (o->kind == APP_OUT_REPLACE && sticky_refuses(o->target, st)) {
+        app_error(o->prog, "%s %s: belongs to another user in a sticky directory (like /tmp), "
+                  "where it cannot be replaced; name another file", o->flag, o->path);
+        return 2;
+    }
     return o->kind == APP_OUT_REPLACE ? make_temp(o, st) : 0;
 }
 
@@ -266,6 +295,11 @@ int app_out_stage(app_out *o, const char *prog, const char *flag, const char *pa
 {
     *o = (app_out){.prog = prog, .flag = flag, .path = path, .options = options, .fd = -1};
     if (!path) return 0;
+    if (app_has_control(path)) { /* a line break or an escape code: no file name of ours */
+        app_error(prog, "%s %s: a file name with a control character is not allowed; name "
+                  "another file", flag, path);
+        return 2;
+    }
     int rc = strcmp(path, "-") == 0 ? stage_stdout(o) : stage_file(o);
     if (rc != 0) app_out_discard(o);
     return rc;
@@ -358,11 +392,6 @@ int app_out_end(app_out *o, FILE *f)
     return ok ? 0 : 1;
 }
 
-const char *app_out_name(const app_out *o)
-{
-    return o->kind == APP_OUT_REPLACE ? o->tmp : o->target;
-}
-
 int app_out_commit(app_out *o)
 {
     if (o->kind != APP_OUT_REPLACE || !o->tmp) return 0;
@@ -441,7 +470,9 @@ int app_out_commit_all(app_out *outs, size_t n)
     if (rc != 0) /* the one that failed is done - 1: undo the ones before */
         for (size_t i = done - 1; i-- > 0;) undo_commit(&outs[i], &undo[i]);
     for (size_t i = 0; i < n; i++) {
-        if (undo[i].old) unlink(undo[i].old);
+        if (undo[i].old && unlink(undo[i].old) != 0)
+            app_error(outs[i].prog, "%s %s: left %s behind: %s", outs[i].flag, outs[i].path,
+                      undo[i].old, strerror(errno));
         free(undo[i].old);
     }
     return rc;

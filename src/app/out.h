@@ -51,8 +51,10 @@ typedef struct app_out {
 
 /* Classifies and checks path for flag (NULL path: not requested, returns
  * 0); REPLACE creates its temporary here. Returns 0, or 2 after printing
- * one line naming the flag and the file: a directory, not writable, a
- * missing directory, "-" where it is not allowed, a link loop. */
+ * one line naming the flag and the file: a name with a control character
+ * (a line break, an escape code), a directory, not writable, another
+ * user's file in a sticky directory (not replaceable there), a missing
+ * directory, "-" where it is not allowed, a link loop. */
 int app_out_stage(app_out *o, const char *prog, const char *flag, const char *path,
                   unsigned options);
 
@@ -76,9 +78,6 @@ FILE *app_out_begin(app_out *o);
  * a reader that went away from standard output is not an error here: it
  * sets pipe_closed. */
 int app_out_end(app_out *o, FILE *f);
-/* The name a helper program (gnuplot) writes the content to: the
- * temporary, or the FIFO or device itself. */
-const char *app_out_name(const app_out *o);
 
 /* REPLACE: renames the temporary over the target (NEW_ONLY: links it to
  * the name, which must not exist). Returns 0, or 1 after printing why not. */

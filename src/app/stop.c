@@ -1,9 +1,13 @@
 /* stop.c - the stop request set by SIGINT, SIGTERM and SIGHUP. */
 #include "stop.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <sys/select.h>
+#include <unistd.h>
 
 /* The signal that asked to stop (0: none yet), with PUTTING added while
  * app_stop_unless puts a result in place. One atomic word, so that the
@@ -19,14 +23,23 @@ static void on_signal(int sig)
     }
 }
 
+/* The signals that ask to stop. */
+static const int stop_sigs[] = {SIGINT, SIGTERM, SIGHUP};
+#define STOP_SIG_COUNT (sizeof stop_sigs / sizeof stop_sigs[0])
+
+static void stop_signals(sigset_t *set)
+{
+    sigemptyset(set);
+    for (unsigned i = 0; i < STOP_SIG_COUNT; i++) sigaddset(set, stop_sigs[i]);
+}
+
 void app_stop_install(void)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
-    for (unsigned i = 0; i < sizeof sigs / sizeof sigs[0]; i++) sigaction(sigs[i], &sa, NULL);
+    for (unsigned i = 0; i < STOP_SIG_COUNT; i++) sigaction(stop_sigs[i], &sa, NULL);
     sa.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &sa, NULL);
 }
@@ -42,4 +55,34 @@ int app_stop_unless(int (*put)(void *ctx), void *ctx)
     int rc = put(ctx);
     atomic_fetch_and(&stop_state, ~PUTTING);
     return rc;
+}
+
+ssize_t app_stop_read(int fd, void *buf, size_t size)
+{
+    sigset_t stop, old;
+    stop_signals(&stop);
+    for (;;) {
+        /* Blocked from the check to the wait, which unblocks them: a
+         * signal that comes in between ends the wait instead of being
+         * missed by it. */
+        pthread_sigmask(SIG_BLOCK, &stop, &old);
+        if (app_stop_signal()) {
+            pthread_sigmask(SIG_SETMASK, &old, NULL);
+            errno = EINTR;
+            return -1;
+        }
+        fd_set in;
+        FD_ZERO(&in);
+        if (fd < FD_SETSIZE) FD_SET(fd, &in);
+        int r = fd < FD_SETSIZE ? pselect(fd + 1, &in, NULL, NULL, NULL, &old) : 1;
+        int err = errno;
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        if (r < 0 && err != EINTR) {
+            errno = err;
+            return -1;
+        }
+        if (r <= 0) continue; /* a signal: checked above */
+        ssize_t n = read(fd, buf, size);
+        if (n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) return n;
+    }
 }

@@ -6,6 +6,9 @@
 #ifndef APP_STOP_H
 #define APP_STOP_H
 
+#include <stddef.h>
+#include <sys/types.h>
+
 /* Installs the handlers (sigaction, no SA_RESTART: a blocking open of a
  * FIFO or a wait for gnuplot returns EINTR) and ignores SIGPIPE. */
 void app_stop_install(void);
@@ -18,5 +21,12 @@ int app_stop_status(void);
  * running it where one came first (the old file stays), else what put
  * returns. A signal that comes while put runs is recorded as usual. */
 int app_stop_unless(int (*put)(void *ctx), void *ctx);
+
+/* read(2) of fd that waits for data, or for a stop signal: returns what
+ * read returns, or -1 with errno EINTR once a stop signal has come. Open
+ * fd with O_NONBLOCK (then opening a FIFO does not wait for its writer:
+ * this waits instead). For the main thread while no other runs: the
+ * signal must land on the waiting thread to end the wait. */
+ssize_t app_stop_read(int fd, void *buf, size_t size);
 
 #endif /* APP_STOP_H */

@@ -115,8 +115,7 @@ static int write_outputs(bench_outputs *b, const bench_set *s, bool deterministi
     if (rc == 0 && o[OUT_TRACE].kind) rc = app_trace_write_out(b->trace, &o[OUT_TRACE]);
     bool chart_ok = true;
     if (rc == 0 && o[OUT_CHART].kind && !app_stop_signal()) {
-        chart_ok = bench_chart_write(s, b->gnuplot, app_out_name(&o[OUT_CHART]),
-                                     o[OUT_CHART].path) == 0;
+        chart_ok = bench_chart_write(s, b->gnuplot, &o[OUT_CHART]) == 0;
         if (!chart_ok) app_out_discard(&o[OUT_CHART]);
     }
     if (rc != 0) return app_stop_signal() ? app_stop_status() : rc;

@@ -3,18 +3,23 @@
  * configuration, and the Mann-Whitney U test that says whether a change
  * is beyond the noise of the repeats. */
 #include "bench_internal.h"
+#include "args.h"
+#include "stop.h"
 
 #include <assert.h>
 #include <cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define FILE_MAX ((size_t)256 << 20) /* a JSON of the most runs is far smaller */
 #define TOTAL_MS_MAX 1e12                 /* over 30 years: no run of this bench */
+#define TOTAL_MS_MIN 1e-3 /* the JSON's precision: a run's total is written with %.3f */
 
 /* ---- samples ------------------------------------------------------------- */
 
@@ -77,17 +82,20 @@ bool bench_samples_of_set(bench_samples *b, const bench_set *s)
 
 /* ---- reading the JSON ---------------------------------------------------- */
 
-/* The whole file, NUL-terminated, in *out; errno's message in why. */
+/* The whole file, NUL-terminated, in *out; errno's message in why, or
+ * why NULL where a stop signal ended the reading (a FIFO's writer can
+ * keep it waiting: app_stop_read). */
 static bool read_all(const char *path, char **out, size_t *len, const char **why)
 {
-    FILE *f = fopen(path, "rb");
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     char *buf = NULL;
     size_t n = 0, cap = 0;
     *why = NULL;
-    if (!f) {
+    if (fd < 0) {
         *why = strerror(errno);
         return false;
     }
+    bool stopped = false;
     for (;;) {
         if (n + 1 >= cap) {
             char *more = cap < FILE_MAX ? realloc(buf, cap ? cap * 2 : 65536) : NULL;
@@ -98,15 +106,17 @@ static bool read_all(const char *path, char **out, size_t *len, const char **why
             buf = more;
             cap = cap ? cap * 2 : 65536;
         }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f)) *why = strerror(errno);
-            break;
+        ssize_t got = app_stop_read(fd, buf + n, cap - n - 1);
+        if (got > 0) {
+            n += (size_t)got;
+            continue;
         }
+        if (got < 0 && errno == EINTR) stopped = true;
+        else if (got < 0) *why = strerror(errno);
+        break;
     }
-    fclose(f);
-    if (*why) {
+    close(fd);
+    if (*why || stopped) {
         free(buf);
         return false;
     }
@@ -140,8 +150,10 @@ static bool u32_of(const cJSON *o, const char *key, uint32_t max, uint32_t *out)
 }
 
 /* One element of "runs": its configuration and total ms, which must be
- * above 0 (every run spends time spawning) and finite (cJSON reads 1e999
- * as infinity), or the medians and their change would be meaningless. */
+ * at least 0.001 (every run spends time spawning, and the JSON holds
+ * thousandths: a smaller total is not one it wrote, and would make the
+ * change in percent any size) and finite (cJSON reads 1e999 as
+ * infinity), or the medians and their change would be meaningless. */
 static bool read_run(const cJSON *r, uint32_t threads, bench_config *c, double *ms)
 {
     const cJSON *t_run = cJSON_GetObjectItemCaseSensitive(r, "threads");
@@ -153,7 +165,7 @@ static bool read_run(const cJSON *r, uint32_t threads, bench_config *c, double *
     const char *layout = str_of(r, "layout");
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(r, "total_ms");
     if (!u32_of(r, "count", ECS_MAX_ENTITIES, &c->count) || c->count == 0 || !ip || !st ||
-        !cJSON_IsNumber(t) || !(t->valuedouble > 0.0 && t->valuedouble <= TOTAL_MS_MAX))
+        !cJSON_IsNumber(t) || !(t->valuedouble >= TOTAL_MS_MIN && t->valuedouble <= TOTAL_MS_MAX))
         return false;
     if (strcmp(ip, "on") && strcmp(ip, "off")) return false;
     if (strcmp(st, "fixed") && strcmp(st, "dynamic")) return false;
@@ -185,7 +197,7 @@ static bool read_opts(const cJSON *o, bench_sample_opts *out)
         !u32_of(o, "seed", UINT32_MAX, &out->seed) || !kernel ||
         !u32_in(w0, UINT32_MAX, &out->world_w) || !u32_in(w1, UINT32_MAX, &out->world_h))
         return false;
-    snprintf(out->kernel, sizeof out->kernel, "%s", kernel);
+    app_escape(out->kernel, sizeof out->kernel, kernel); /* printed: no escape codes */
     /* "systems": the names that ran; none given: all of them. */
     const cJSON *sys = cJSON_GetObjectItemCaseSensitive(o, "systems"), *name;
     snprintf(out->systems, sizeof out->systems, "all");
@@ -196,7 +208,8 @@ static bool read_opts(const cJSON *o, bench_sample_opts *out)
     cJSON_ArrayForEach(name, sys) {
         if (!cJSON_IsString(name)) return false;
         size_t used = strlen(list);
-        snprintf(list + used, sizeof list - used, "%s%s", n++ ? "," : "", name->valuestring);
+        if (n++ && used + 1 < sizeof list) list[used++] = ',';
+        app_escape(list + used, sizeof list - used, name->valuestring);
     }
     if (n < SIM_SYSTEM_COUNT) snprintf(out->systems, sizeof out->systems, "%s", list);
     return true;
@@ -226,12 +239,23 @@ static const char *read_tree(const cJSON *root, bench_samples *b)
         double ms;
         if (!read_run(r, b->opts.threads, &c, &ms))
             return "a run lacks count, inner_parallelism, storage, threads or total_ms (a "
-                   "finite number of ms above 0), or names a layout other than soa and thesis";
+                   "number of ms from 0.001 to 1e12), or names a layout other than soa and thesis";
         if (!add_sample(b, &c, ms))
             return "more runs of one configuration than --repeat allows, more configurations "
                    "than a run can have, or out of memory";
     }
     return b->cfg_n ? NULL : "its \"runs\" list is empty";
+}
+
+/* cJSON's allocations, which say when one failed: cJSON itself then
+ * reports the text as not valid. Only the main thread reads JSON. */
+static bool json_out_of_memory;
+
+static void *json_malloc(size_t size)
+{
+    void *p = malloc(size);
+    if (!p) json_out_of_memory = true;
+    return p;
 }
 
 /* Where cJSON stopped reading text[0..len): "line N" of the text. */
@@ -250,12 +274,21 @@ int bench_samples_load(bench_samples *b, const char *flag, const char *path)
     size_t len;
     const char *err;
     if (!read_all(path, &text, &len, &err)) {
+        if (!err) return app_stop_status(); /* the run stops as any run does */
         bench_error("%s %s: cannot be read: %s", flag, path, err);
         return 2;
     }
     const char *stop = NULL;
+    cJSON_Hooks hooks = {json_malloc, free};
+    cJSON_InitHooks(&hooks);
+    json_out_of_memory = false;
     /* The whole text must be one JSON value: nothing but space after it. */
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, &stop, false);
+    if (!root && json_out_of_memory) {
+        bench_error("%s %s: out of memory reading its JSON", flag, path);
+        free(text);
+        return 1;
+    }
     if (root && stop) {
         while (stop < text + len && (*stop == ' ' || *stop == '\n' || *stop == '\r' || *stop == '\t'))
             stop++;

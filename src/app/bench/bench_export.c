@@ -1,7 +1,9 @@
 /* bench_export.c - the runs in files: CSV (one row per run), JSON
  * (machine, options, runs, per-configuration summary) and the chart, drawn
- * by gnuplot from a script (data included) sent through a pipe. */
+ * by gnuplot from a script (data included) sent through a pipe, the image
+ * read back through another and written through out.h. */
 #include "bench_internal.h"
+#include "out.h"
 #include "stop.h"
 
 #include <errno.h>
@@ -386,14 +388,11 @@ static void script_plot(FILE *f, const bench_config *ser, uint32_t n)
     fputc('\n', f);
 }
 
-static void write_bars(FILE *f, const bench_set *s, const char *out, bool svg,
-                         const bench_config *ser, uint32_t n)
+static void write_bars(FILE *f, const bench_set *s, bool svg, const bench_config *ser,
+                       uint32_t n)
 {
     script_data(f, s, ser, n);
     script_terminal(f, svg);
-    fprintf(f, "set output ");
-    put_quoted(f, out);
-    fputc('\n', f);
     script_title(f, s);
     fprintf(f, "set style data histograms\n"
                "set style histogram errorbars gap 2 lw 1.5\n"
@@ -405,13 +404,13 @@ static void write_bars(FILE *f, const bench_set *s, const char *out, bool svg,
                "set grid ytics\n"
                "set key outside right top\n");
     script_plot(f, ser, n);
-    fprintf(f, "set output\n"); /* closes the file before gnuplot exits */
+    fprintf(f, "set output\n"); /* ends the image before gnuplot exits */
 }
 
 /* Several thread counts: speedup (weak: efficiency) against threads, one
  * line per (count, IP, storage) group, each a datablock $gN, with the
  * ideal line. */
-static void write_scaling(FILE *f, const bench_set *s, const char *out, bool svg)
+static void write_scaling(FILE *f, const bench_set *s, bool svg)
 {
     const bench_options *o = s->opt;
     uint32_t groups = s->cfg_n / o->sim.thread_n, base = bench_base_threads(o);
@@ -424,9 +423,6 @@ static void write_scaling(FILE *f, const bench_set *s, const char *out, bool svg
         fprintf(f, "EOD\n");
     }
     script_terminal(f, svg);
-    fprintf(f, "set output ");
-    put_quoted(f, out);
-    fputc('\n', f);
     char line[256];
     fprintf(f, "set title ");
     snprintf(line, sizeof line, "particles bench: %s against threads, medians of %u",
@@ -463,30 +459,51 @@ static void write_scaling(FILE *f, const bench_set *s, const char *out, bool svg
     fprintf(f, "\nset output\n");
 }
 
-static void write_script(FILE *f, const bench_set *s, const char *out, bool svg,
-                         const bench_config *ser, uint32_t n)
+/* The script: the data, the terminal, then the plot, last but for the
+ * "set output" that ends the image. No file name is in it: the image goes
+ * to gnuplot's standard output (the terminal's default output), which this
+ * program copies to the file. */
+static void write_script(FILE *f, const bench_set *s, bool svg, const bench_config *ser,
+                         uint32_t n)
 {
     if (s->opt->sim.thread_n > 1)
-        write_scaling(f, s, out, svg);
+        write_scaling(f, s, svg);
     else
-        write_bars(f, s, out, svg, ser, n);
+        write_bars(f, s, svg, ser, n);
 }
 
-/* Starts exe reading its script from a pipe (*to), its stdout sent to
- * stderr, the signals this program handles or ignores back to default. */
-static bool start_gnuplot(const char *exe, pid_t *pid, FILE **to)
+/* A pipe whose end *ours stays here (close-on-exec) and whose other end
+ * the child gets as fd. */
+static bool child_pipe(posix_spawn_file_actions_t *fa, int fds[2], bool to_child, int fd)
 {
-    int fds[2];
     if (pipe(fds) != 0) {
         bench_error("--chart: cannot make a pipe to gnuplot: %s", strerror(errno));
         return false;
     }
-    fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+    fcntl(fds[to_child ? 1 : 0], F_SETFD, FD_CLOEXEC);
+    posix_spawn_file_actions_adddup2(fa, fds[to_child ? 0 : 1], fd);
+    return true;
+}
+
+/* Starts exe reading its script from a pipe (*to) and writing the image
+ * to another (*from), the signals this program handles or ignores back to
+ * default. Its messages go to this program's standard error. */
+static bool start_gnuplot(const char *exe, pid_t *pid, FILE **to, int *from)
+{
+    int in[2], out[2];
     posix_spawn_file_actions_t fa;
-    posix_spawnattr_t at;
     posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, fds[0], STDIN_FILENO);
-    posix_spawn_file_actions_adddup2(&fa, STDERR_FILENO, STDOUT_FILENO);
+    if (!child_pipe(&fa, in, true, STDIN_FILENO)) {
+        posix_spawn_file_actions_destroy(&fa);
+        return false;
+    }
+    if (!child_pipe(&fa, out, false, STDOUT_FILENO)) {
+        posix_spawn_file_actions_destroy(&fa);
+        close(in[0]);
+        close(in[1]);
+        return false;
+    }
+    posix_spawnattr_t at;
     posix_spawnattr_init(&at);
     sigset_t def;
     sigemptyset(&def);
@@ -500,11 +517,14 @@ static bool start_gnuplot(const char *exe, pid_t *pid, FILE **to)
     int err = posix_spawn(pid, exe, &fa, &at, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&at);
-    close(fds[0]);
-    *to = err == 0 ? fdopen(fds[1], "w") : NULL;
+    close(in[0]);
+    close(out[1]);
+    *to = err == 0 ? fdopen(in[1], "w") : NULL;
+    *from = out[0];
     if (err != 0 || !*to) {
         bench_error("--chart: cannot start %s: %s", exe, strerror(err ? err : errno));
-        close(fds[1]);
+        close(in[1]);
+        close(out[0]);
         if (err == 0) waitpid(*pid, NULL, 0);
         return false;
     }
@@ -536,31 +556,94 @@ static bool wait_gnuplot(const char *exe, pid_t pid)
     return true;
 }
 
-static bool non_empty(const char *path)
+/* The last bytes gnuplot wrote, to tell a whole image from a cut one. */
+#define TAIL_MAX 16u
+typedef struct chart_copy {
+    unsigned char tail[TAIL_MAX];
+    size_t kept;      /* of tail */
+    size_t total;     /* bytes copied */
+    int read_err;     /* errno of a failed read, or 0 */
+    bool write_failed;
+} chart_copy;
+
+/* Copies what gnuplot writes on from to f until it closes its end; a stop
+ * signal ends the copy early (the caller then kills gnuplot). */
+static void copy_image(int from, FILE *f, chart_copy *c)
 {
-    struct stat st;
-    return stat(path, &st) == 0 && st.st_size > 0;
+    unsigned char buf[65536];
+    for (;;) {
+        ssize_t n = read(from, buf, sizeof buf);
+        if (n < 0 && errno == EINTR && !app_stop_signal()) continue;
+        if (n < 0) c->read_err = errno;
+        if (n <= 0) return;
+        if (!c->write_failed && fwrite(buf, 1, (size_t)n, f) != (size_t)n) c->write_failed = true;
+        unsigned char both[2 * TAIL_MAX];
+        size_t keep = (size_t)n < TAIL_MAX ? (size_t)n : TAIL_MAX;
+        memcpy(both, c->tail, c->kept);
+        memcpy(both + c->kept, buf + (size_t)n - keep, keep);
+        size_t all = c->kept + keep, start = all > TAIL_MAX ? all - TAIL_MAX : 0u;
+        memcpy(c->tail, both + start, all - start);
+        c->kept = all - start;
+        c->total += (size_t)n;
+    }
 }
 
-int bench_chart_write(const bench_set *s, const char *exe, const char *out, const char *name)
+/* Whether the copied bytes end as a whole image does: a PNG with its IEND
+ * chunk, an SVG with its closing tag (and white space). */
+static bool image_complete(const chart_copy *c, bool svg)
 {
+    size_t n = c->kept;
+    const unsigned char *end = c->tail + n;
+    if (!svg) {
+        static const unsigned char iend[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82};
+        return n >= sizeof iend && memcmp(end - sizeof iend, iend, sizeof iend) == 0;
+    }
+    while (n > 0 && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t')) {
+        end--;
+        n--;
+    }
+    return n >= 6 && memcmp(end - 6, "</svg>", 6) == 0;
+}
+
+int bench_chart_write(const bench_set *s, const char *exe, app_out *out)
+{
+    const char *name = out->path;
     bool svg = strlen(name) >= 4 && strcasecmp(name + strlen(name) - 4, ".svg") == 0;
     bench_config ser[MAX_SERIES];
     uint32_t n = series(s, ser);
+    FILE *f = app_out_begin(out);
+    if (!f) return 1;
     pid_t pid;
     FILE *to;
-    if (!start_gnuplot(exe, &pid, &to)) return 1;
-    write_script(to, s, out, svg, ser, n);
+    int from;
+    if (!start_gnuplot(exe, &pid, &to, &from)) {
+        app_out_end(out, f);
+        return 1;
+    }
+    /* The whole script first, then the image: gnuplot reads every line up
+     * to the plot before it writes, and what follows the plot is one short
+     * line that the pipe holds, so neither side waits on the other. */
+    write_script(to, s, svg, ser, n);
     bool sent = fflush(to) == 0 && !ferror(to);
     int err = errno;
     fclose(to);
+    chart_copy c = {{0}, 0, 0, 0, false};
+    copy_image(from, f, &c);
+    close(from);
+    if (app_stop_signal()) kill(pid, SIGTERM);
     bool ok = wait_gnuplot(exe, pid);
     if (ok && !sent) {
         bench_error("--chart: sending the script to %s failed: %s", exe, strerror(err));
         ok = false;
     }
-    if (ok && !non_empty(out)) {
-        bench_error("--chart: %s wrote nothing to %s", exe, out);
+    if (ok && c.read_err) {
+        bench_error("--chart: reading the image from %s failed: %s", exe, strerror(c.read_err));
+        ok = false;
+    }
+    if (app_out_end(out, f) != 0) ok = false; /* a full disk: the message is out */
+    else if (ok && !image_complete(&c, svg)) {
+        bench_error("--chart %s: %s wrote %s %s image (%zu bytes); the file is left as it was",
+                    name, exe, c.total ? "an incomplete" : "no", svg ? "SVG" : "PNG", c.total);
         ok = false;
     }
     return ok ? 0 : 1;

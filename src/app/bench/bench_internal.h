@@ -277,9 +277,11 @@ typedef struct bench_samples {
     double *ms[BENCH_SAMPLES_MAX_CFG]; /* n[c] values each, owned */
 } bench_samples;
 
-/* Reads path (given as flag) into *b. Returns 0, or 2 after one line
- * naming the flag and the file: it cannot be read, is not JSON, or is not
- * a JSON written by `particles bench --json`. */
+/* Reads path (given as flag) into *b. Returns 0, app_stop_status() with
+ * nothing printed where a stop signal ended the reading (a FIFO waits for
+ * its writer), or 2 after one line naming the flag and the file: it
+ * cannot be read, is not JSON, or is not a JSON written by
+ * `particles bench --json`. */
 int bench_samples_load(bench_samples *b, const char *flag, const char *path);
 /* This run's samples; false if out of memory. */
 bool bench_samples_of_set(bench_samples *b, const bench_set *s);
@@ -307,10 +309,12 @@ void bench_export_json(FILE *f, const bench_set *s, bool deterministic);
  * system's default path). False if there is none. */
 bool bench_chart_find(char *exe, size_t size);
 
-/* Runs exe to draw the chart into the file out, as PNG or SVG after name's
- * extension (name is what the user asked for; out may be its temporary).
- * Returns 0, or 1 after printing why not (nothing printed when a stop
- * signal ended it). */
-int bench_chart_write(const bench_set *s, const char *exe, const char *out, const char *name);
+/* Runs exe to draw the chart, as PNG or SVG after the extension of the
+ * name the user gave, and writes the image gnuplot prints through out
+ * (app_out_begin / app_out_end; the caller commits). The image counts
+ * only where gnuplot exits 0 and it ends as a whole one does (a PNG's IEND
+ * chunk, an SVG's closing tag). Returns 0, or 1 after printing why not
+ * (nothing printed when a stop signal ended it). */
+int bench_chart_write(const bench_set *s, const char *exe, app_out *out);
 
 #endif /* BENCH_INTERNAL_H */

@@ -188,7 +188,12 @@ static int create_renderer(window_app *a, const window_assets *assets)
     def.alpha_floor = WINDOW_ALPHA_FLOOR;
     def.lift = WINDOW_LIFT;
     gfx_error err = {0};
+    /* The shaders and the font are read here, and a FIFO among them waits
+     * for its writer: a stop signal before or during that wait (its read
+     * fails with EINTR) stops the program as any run stops. */
+    if (app_stop_signal()) return app_stop_status();
     if (gfx_create(&def, &a->gfx, &err) != GFX_OK) {
+        if (app_stop_signal()) return app_stop_status();
         app_error(PROG, "%s%s", err.message,
                   err.status == GFX_ERR_GL ? "; try 'particles bench' (headless)" : "");
         return 1;

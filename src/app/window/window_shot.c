@@ -30,7 +30,8 @@ static int write_png(app_out *out, const uint8_t *rgba, int w, int h)
     int ok = stbi_write_png_to_func(to_file, f, w, h, 4, rgba, w * 4);
     int rc = app_out_end(out, f);
     if (rc == 0 && !ok) {
-        app_error(PROG, "%s %s: the PNG could not be encoded", out->flag, out->path);
+        /* stb_image_write fails only where its buffers cannot be had. */
+        app_error(PROG, "%s %s: out of memory encoding the %dx%d PNG", out->flag, out->path, w, h);
         rc = 1;
     }
     if (rc != 0) return rc;
