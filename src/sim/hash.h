@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sim.h"
+
 struct XXH3_state_s;
 
 /* Bytes gathered here and handed to XXH3 a batch at a time. */
@@ -26,5 +28,14 @@ void sim__hash_words(sim_hasher *h, const void *v, size_t count);
 /* Component c's fields, of one particle. */
 void sim__hash_component(sim_hasher *h, uint32_t c, const void *v);
 uint64_t sim__hash_end(sim_hasher *h);
+
+/* Where each component of entity index i lies: base[c] + i * stride[c].
+ * Every particle holds every component, each in a column or a group
+ * (never sparse), so a live index's element is always its value. */
+typedef struct sim_columns {
+    const unsigned char *base[SIM_COMPONENT_COUNT];
+    size_t stride[SIM_COMPONENT_COUNT];
+} sim_columns;
+void sim__columns(ecs_context *ctx, sim_columns *out);
 
 #endif /* SIM_HASH_H */

@@ -43,15 +43,15 @@ uint64_t sim_hash_written(const sim_world *w, uint32_t system)
     sim_hasher h;
     sim__hash_begin(&h, w->hash_state);
     if (d->writes.count) {
+        sim_columns col;
+        sim__columns(ctx, &col);
         uint32_t cap = ecs_capacity(ctx);
         for (uint32_t i = 0; i < cap; i++) {
-            ecs_entity e = ecs_handle(ctx, i);
-            if (ecs_entity_is_null(e)) continue;
+            if (ecs_entity_is_null(ecs_handle(ctx, i))) continue;
             sim__hash_u32(&h, i);
             for (uint32_t k = 0; k < d->writes.count; k++) {
                 uint32_t c = d->writes.ids[k];
-                const void *v = ecs_get(ctx, e, c);
-                if (v) sim__hash_component(&h, c, v);
+                sim__hash_component(&h, c, col.base[c] + i * col.stride[c]);
             }
         }
     }
