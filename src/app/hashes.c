@@ -13,25 +13,7 @@ bool app_hashes_check(const char *prog, const app_options *o)
                   "--hashes FILE too");
         return false;
     }
-    const struct {
-        const char *flag;
-        uint32_t n;
-    } lists[] = {{"entities", o->sim.count_n},   {"inner-parallelism", o->sim.ip_n},
-                 {"storage", o->sim.storage_n},  {"layout", o->sim.layout_n},
-                 {"threads", o->sim.thread_n}};
-    for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++) {
-        if (lists[k].n <= 1u) continue;
-        app_error(prog, "--hashes %s: the hashes of one run: --%s has %u values%s; give one",
-                  o->hashes, lists[k].flag, (unsigned)lists[k].n,
-                  app_options_given(o, lists[k].flag) ? "" : " by default");
-        return false;
-    }
-    if (o->repeat > 1u) {
-        app_error(prog, "--hashes %s: the hashes of one run: --repeat is %u%s; give --repeat 1",
-                  o->hashes, (unsigned)o->repeat, app_options_given(o, "repeat") ? "" : " by default");
-        return false;
-    }
-    return true;
+    return app_check_one_run(prog, "--hashes", o->hashes, "the hashes", o);
 }
 
 int app_hashes_stage(app_hashes *h, app_out *out, const char *prog, const app_options *o)

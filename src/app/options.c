@@ -541,6 +541,32 @@ void app_options_usage(FILE *f, uint32_t mode, const app_options *d)
                   : " (50,000 is refused)");
 }
 
+/* ---- one run ---------------------------------------------------------------- */
+
+bool app_check_one_run(const char *prog, const char *flag, const char *file, const char *what,
+                       const app_options *o)
+{
+    const struct {
+        const char *name;
+        uint32_t n;
+    } lists[] = {{"entities", o->load_state ? 1u : o->sim.count_n}, /* the snapshot's */
+                 {"inner-parallelism", o->sim.ip_n}, {"storage", o->sim.storage_n},
+                 {"layout", o->sim.layout_n},         {"threads", o->sim.thread_n}};
+    for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++) {
+        if (lists[k].n <= 1u) continue;
+        app_error(prog, "%s %s: %s of one run: --%s has %u values%s; give one", flag, file, what,
+                  lists[k].name, (unsigned)lists[k].n,
+                  app_options_given(o, lists[k].name) ? "" : " by default");
+        return false;
+    }
+    if (o->repeat > 1u) {
+        app_error(prog, "%s %s: %s of one run: --repeat is %u%s; give --repeat 1", flag, file,
+                  what, (unsigned)o->repeat, app_options_given(o, "repeat") ? "" : " by default");
+        return false;
+    }
+    return true;
+}
+
 /* ---- --replay -------------------------------------------------------------- */
 
 bool app_replay_check_flags(const char *prog, const app_options *o, uint32_t mode)

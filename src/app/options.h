@@ -169,6 +169,11 @@ bool app_options_given(const app_options *o, const char *name);
  * (--frames; in the bench, all but --threads, --inner-parallelism,
  * --storage, --layout, --kernel and --loops, one value each). True, or
  * false after one line naming both. */
+/* Whether o describes one run (one value of each list, --repeat 1; a
+ * --load-state snapshot gives the count), as `flag file` (writing `what`)
+ * needs; else one line naming the list with more. */
+bool app_check_one_run(const char *prog, const char *flag, const char *file, const char *what,
+                       const app_options *o);
 bool app_replay_check_flags(const char *prog, const app_options *o, uint32_t mode);
 
 /* The mode's flags for its --help, in table order, with the defaults d. */

@@ -207,20 +207,7 @@ static bool check_state(const bench_options *o)
                     "snapshot does not hold", o->save_state);
         return false;
     }
-    const struct {
-        const char *flag;
-        uint32_t n;
-    } lists[] = {{"--entities", o->load_state ? 1u : o->sim.count_n},
-                 {"--inner-parallelism", o->sim.ip_n}, {"--storage", o->sim.storage_n},
-                 {"--layout", o->sim.layout_n}, {"--threads", o->sim.thread_n},
-                 {"--repeat", o->repeat}};
-    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
-        if (lists[i].n == 1) continue;
-        bench_error("--save-state %s writes the state of one run: it needs one value of %s, "
-                    "not %u", o->save_state, lists[i].flag, (unsigned)lists[i].n);
-        return false;
-    }
-    return true;
+    return app_check_one_run(BENCH_PROG, "--save-state", o->save_state, "the state", o);
 }
 
 int bench_options_parse(int argc, char **argv, bench_options *o)
