@@ -136,7 +136,21 @@ expect_diff "frame 0 changed" 1 '^differ from frame 0 (the spawned state' "$a" "
 # A run cut at frame 20 and ended: the length differs.
 awk '$1 == "end" { print "end 20"; exit } $1 != "frame" && $1 + 0 > 20 && $1 != "particles-hashes" { next } { print }' \
     "$b" >"$tmp/short.txt"
-expect_diff "a shorter run" 1 "^differ in length: $tmp/short.txt ends after frame 20" "$a" "$tmp/short.txt"
+expect_diff "a shorter run" 1 \
+    "^differ in length: $tmp/a.txt holds frames 0 to 25, $tmp/short.txt frames 0 to 20 (frames 0 to 20 agree)$" \
+    "$a" "$tmp/short.txt"
+# A run resumed from a snapshot of frame 10 (other threads and layout): the
+# frames both hold, 10 to 25, compared; the later start named.
+"$bin" bench --entities 3000 --repeat 1 --frames 10 --quiet --inner-parallelism off --storage fixed \
+    --layout soa --threads 1 --cpu-probe 0 --save-state "$tmp/s.state" >"$out" 2>"$err" ||
+    fail "run to the snapshot" "$(cat "$err")"
+"$bin" bench --load-state "$tmp/s.state" --repeat 1 --frames 15 --quiet --inner-parallelism on \
+    --storage dynamic --layout thesis --threads 2 --cpu-probe 0 --hashes "$tmp/r.txt" >"$out" \
+    2>"$err" || fail "resumed run" "$(cat "$err")"
+expect_diff "a resumed run against the whole one" 0 \
+    "^identical (15 frames): frames 10 to 25, where $tmp/r.txt starts$" "$a" "$tmp/r.txt"
+awk '$1 == "17" { $2 = "00000000000000aa" } { print }' "$tmp/r.txt" >"$tmp/pr.txt"
+expect_diff "a resumed run with a changed hash: its frame" 1 '^differ from frame 17: ' "$a" "$tmp/pr.txt"
 
 # Refused, exit 2: another seed, files cut short or damaged.
 expect_refused "another seed" "$seed" 'seed=99 where .* has seed=0' "$a" "$seed"

@@ -31,7 +31,8 @@ typedef struct hashes_file {
     const char *column[COLUMNS_MAX]; /* "state", then the systems in the order they ran */
     uint32_t column_n;
     uint64_t *hash;               /* frame f, column c at f * column_n + c */
-    uint64_t frames, cap;         /* frames 0 .. frames - 1 */
+    uint64_t first, frames, cap;  /* frames first .. first + frames - 1 (first: 0, or a
+                                   * snapshot's frame) */
 } hashes_file;
 
 static void file_free(hashes_file *h)
@@ -149,11 +150,13 @@ static bool parse_frame_line(hashes_file *h, char *line, uint64_t line_no, char 
                  "spaces", line_no, (unsigned)h->column_n, h->column_n == 1u ? "" : "es");
         return false;
     }
-    if (!parse_frame(words[0], &frame) || frame != h->frames) {
+    /* The first frame is the run's start (0, or where --load-state began). */
+    if (!parse_frame(words[0], &frame) || (h->frames > 0 && frame != h->first + h->frames)) {
         snprintf(why, size, "line %" PRIu64 ": frame '%.24s' where frame %" PRIu64 " comes next",
-                 line_no, words[0], h->frames);
+                 line_no, words[0], h->first + h->frames);
         return false;
     }
+    if (h->frames == 0) h->first = frame;
     if (h->frames == h->cap) {
         uint64_t cap = h->cap ? 2u * h->cap : 1024u;
         uint64_t *p = realloc(h->hash, cap * h->column_n * sizeof *p);
@@ -168,11 +171,12 @@ static bool parse_frame_line(hashes_file *h, char *line, uint64_t line_no, char 
     for (uint32_t c = 0; c < h->column_n; c++) {
         const char *w = words[c + 1u];
         row[c] = 0;
-        if (frame == 0 && c > 0 && strcmp(w, "-") == 0) continue;
+        bool start = h->frames == 0; /* no system ran yet: "-" */
+        if (start && c > 0 && strcmp(w, "-") == 0) continue;
         if (!parse_hash(w, &row[c])) {
             snprintf(why, size, "line %" PRIu64 ": %s hash '%.24s' is not %u lowercase "
                      "hexadecimal digits%s", line_no, h->column[c], w, HASH_DIGITS,
-                     frame == 0 && c > 0 ? " or -" : "");
+                     start && c > 0 ? " or -" : "");
             return false;
         }
     }
@@ -185,9 +189,10 @@ static bool parse_end(const hashes_file *h, const char *line, uint64_t line_no, 
                       size_t size)
 {
     uint64_t last;
-    if (!parse_frame(line + 4, &last) || h->frames == 0 || last != h->frames - 1u) {
+    uint64_t end = h->first + h->frames;
+    if (!parse_frame(line + 4, &last) || h->frames == 0 || last != end - 1u) {
         snprintf(why, size, "line %" PRIu64 ": '%.40s' where 'end %" PRIu64 "' (the last frame) "
-                 "was due", line_no, line, h->frames ? h->frames - 1u : 0u);
+                 "was due", line_no, line, h->frames ? end - 1u : 0u);
         return false;
     }
     return true;
@@ -236,7 +241,8 @@ static bool read_lines(hashes_file *h, FILE *f, char *why, size_t size)
     if (!ok) return false;
     if (line_no == 0) snprintf(why, size, "empty: not a hashes file (particles --hashes writes them)");
     else if (line_no < 3u || h->frames == 0) snprintf(why, size, "cut short: no frames");
-    else if (!ended) snprintf(why, size, "cut short: no end line after frame %" PRIu64, h->frames - 1u);
+    else if (!ended)
+        snprintf(why, size, "cut short: no end line after frame %" PRIu64, h->first + h->frames - 1u);
     return ended;
 }
 
@@ -278,15 +284,21 @@ static bool same_systems(const hashes_file *a, const hashes_file *b)
     return true;
 }
 
+/* Frame f's hashes in h (f within its frames). */
+static const uint64_t *row_of(const hashes_file *h, uint64_t f)
+{
+    return h->hash + (f - h->first) * h->column_n;
+}
+
 /* Frame f differs: says where, and which system first (when both hash
- * the same systems). */
+ * the same systems and ran them before f). */
 static void report(const hashes_file *a, const hashes_file *b, uint64_t f, bool systems)
 {
-    const uint64_t *ra = a->hash + f * a->column_n, *rb = b->hash + f * b->column_n;
+    const uint64_t *ra = row_of(a, f), *rb = row_of(b, f);
     printf("differ from frame %" PRIu64 "%s: state %016" PRIx64 " in %s, %016" PRIx64 " in %s\n",
            f, f == 0 ? " (the spawned state, before the first step)" : "", ra[0], a->path, rb[0],
            b->path);
-    if (f == 0) return;
+    if (f == a->first || f == b->first) return; /* no system ran yet in one of them */
     if (!systems) {
         if (a->column_n > 1u && b->column_n > 1u)
             printf("the files hash different systems: no system named\n");
@@ -307,29 +319,42 @@ static void report(const hashes_file *a, const hashes_file *b, uint64_t f, bool 
            "them (sprays, a new wave)\n", f);
 }
 
-/* 0 identical, 1 they differ. */
+/* 0 identical, 1 they differ, over the frames both hold (a run resumed
+ * from a snapshot starts at the snapshot's frame). */
 static int compare(const hashes_file *a, const hashes_file *b)
 {
     bool systems = same_systems(a, b);
-    uint64_t n = a->frames < b->frames ? a->frames : b->frames;
-    uint32_t cols = systems ? a->column_n : 1u;
-    for (uint64_t f = 0; f < n; f++) {
-        const uint64_t *ra = a->hash + f * a->column_n, *rb = b->hash + f * b->column_n;
+    uint64_t a_end = a->first + a->frames, b_end = b->first + b->frames;
+    uint64_t lo = a->first > b->first ? a->first : b->first;
+    uint64_t hi = a_end < b_end ? a_end : b_end;
+    if (lo >= hi) {
+        printf("no frame in common: %s holds frames %" PRIu64 " to %" PRIu64 ", %s frames %" PRIu64
+               " to %" PRIu64 "\n", a->path, a->first, a_end - 1u, b->path, b->first, b_end - 1u);
+        return 1;
+    }
+    for (uint64_t f = lo; f < hi; f++) {
+        const uint64_t *ra = row_of(a, f), *rb = row_of(b, f);
+        /* A file's first row has no system hashes: only the state there. */
+        uint32_t cols = systems && f != a->first && f != b->first ? a->column_n : 1u;
         for (uint32_t c = 0; c < cols; c++)
             if (ra[c] != rb[c]) {
                 report(a, b, f, systems);
                 return 1;
             }
     }
-    if (a->frames != b->frames) {
-        const hashes_file *longer = a->frames > b->frames ? a : b, *shorter = longer == a ? b : a;
-        printf("differ in length: %s ends after frame %" PRIu64 ", %s after frame %" PRIu64
-               " (frames 0 to %" PRIu64 " agree)\n", shorter->path, shorter->frames - 1u,
-               longer->path, longer->frames - 1u, shorter->frames - 1u);
+    if (a_end != b_end) {
+        printf("differ in length: %s holds frames %" PRIu64 " to %" PRIu64 ", %s frames %" PRIu64
+               " to %" PRIu64 " (frames %" PRIu64 " to %" PRIu64 " agree)\n", a->path, a->first,
+               a_end - 1u, b->path, b->first, b_end - 1u, lo, hi - 1u);
         return 1;
     }
-    printf("identical (%" PRIu64 " frame%s%s)\n", n - 1u, n == 2u ? "" : "s",
+    uint64_t n = hi - lo - 1u; /* steps compared */
+    printf("identical (%" PRIu64 " frame%s%s)", n, n == 1u ? "" : "s",
            systems ? ", each system's writes too" : "");
+    if (a->first != b->first) /* one resumed from a snapshot */
+        printf(": frames %" PRIu64 " to %" PRIu64 ", where %s starts", lo, hi - 1u,
+               a->first > b->first ? a->path : b->path);
+    printf("\n");
     return 0;
 }
 
@@ -341,7 +366,9 @@ void diff_usage(FILE *f)
           "where both were written with --hashes-systems, the hash of what each\n"
           "system wrote. Prints 'identical (N frames)', or the first frame at which\n"
           "they differ and, with the systems' hashes, the first system (in the order\n"
-          "they ran) whose writes differ there.\n"
+          "they ran) whose writes differ there. A run resumed from a snapshot\n"
+          "(--load-state) starts at the snapshot's frame: the frames both files hold\n"
+          "are compared.\n"
           "\n"
           "Runs are compared only where what decides the state is the same: seed,\n"
           "entities, world and systems (line 1 of each file); threads, inner\n"
