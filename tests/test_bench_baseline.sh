@@ -22,6 +22,7 @@
 #
 #   bash tests/test_bench_baseline.sh path/to/particles
 set -u
+. "$(dirname "$0")/fifo_util.sh"
 if [ $# -ne 1 ] || [ ! -x "$1" ]; then
     echo "usage: $0 PATH_TO_PARTICLES" >&2
     exit 2
@@ -169,17 +170,7 @@ for args in "bench --baseline $tmp/fifo --compare $tmp/base.json" \
             "${run[*]} --frames 1 --baseline $tmp/fifo"; do
     # shellcheck disable=SC2086 # the words of one case
     "$bin" $args >"$tmp/out" 2>"$tmp/err" 3<&- &
-    pid=$!
-    for _ in $(seq 1 400); do
-        ls -l /proc/$pid/fd 2>/dev/null | grep -q -- "-> $tmp/fifo" && break
-        kill -0 $pid 2>/dev/null || break
-        sleep 0.05
-    done
-    kill -TERM $pid 2>/dev/null
-    for _ in $(seq 1 200); do kill -0 $pid 2>/dev/null || break; sleep 0.05; done
-    kill -KILL $pid 2>/dev/null
-    wait $pid
-    rc=$?
+    term_when_open $! "-> $tmp/fifo"
     check "SIGTERM while waiting on a FIFO ($args): exit 143, nothing printed" \
         $(( rc != 143 || $(wc -c <"$tmp/err") != 0 )) "exit $rc: $(head -c 200 "$tmp/err")"
 done

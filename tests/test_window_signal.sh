@@ -12,6 +12,7 @@
 # writer writes nothing keeps the start waiting: SIGTERM then stops the
 # program with 143 and nothing on stderr. Prints one line per case.
 set -u
+. "$(dirname "$0")/fifo_util.sh"
 
 if [ $# -ne 2 ] || [ ! -x "$1" ] || [ ! -d "$2/shaders" ]; then
     echo "usage: $0 PATH_TO_PARTICLES_RAISE_IN_SAVE ASSETS_DIR" >&2
@@ -60,17 +61,7 @@ rm "$tmp/assets/shaders/particles.frag" && mkfifo "$tmp/assets/shaders/particles
 exec 3<>"$tmp/assets/shaders/particles.frag"
 "$bin" --entities 2000 --size 320x200 --vsync off --frames 2 --assets "$tmp/assets" \
     >"$tmp/out" 2>"$tmp/err" 3<&- &
-pid=$!
-for _ in $(seq 1 400); do
-    ls -l /proc/$pid/fd 2>/dev/null | grep -q -- '-> .*/particles.frag$' && break
-    kill -0 $pid 2>/dev/null || break
-    sleep 0.05
-done
-kill -TERM $pid 2>/dev/null
-for _ in $(seq 1 200); do kill -0 $pid 2>/dev/null || break; sleep 0.05; done
-kill -KILL $pid 2>/dev/null
-wait $pid
-rc=$?
+term_when_open $! '-> .*/particles.frag$'
 exec 3>&-
 if [ $rc -ne 143 ] || [ -s "$tmp/err" ]; then
     echo "FAIL SIGTERM while a FIFO shader is read: exit $rc (want 143), stderr: $(head -c 300 "$tmp/err")"
