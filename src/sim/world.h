@@ -85,7 +85,7 @@ struct sim_world {
     uint32_t spray_created; /* ... and created */
     uint32_t spray_dropped; /* the last step's issued - created */
     char step_error[240];   /* the last step's failure (sim_step_error), or "" */
-    struct XXH3_state_s *hash_state; /* sim_hash's, reset by every call */
+    struct XXH3_state_s *hash_state; /* sim_hash's and sim_save_state's, reset by every call */
 };
 
 /* The system table: the thesis's DAG, plus fade -> render unless thesis_dag;

@@ -361,9 +361,15 @@ uint32_t sim_wave(const sim_world *w);
  * disabled, so collision would test a grid of an earlier frame, which a
  * snapshot does not hold. */
 size_t sim_state_size(const sim_world *w);
-/* Writes w's snapshot to buf. Returns its size (sim_state_size), or 0,
- * writing nothing, when that is 0 or more than size. */
-size_t sim_save_state(const sim_world *w, void *buf, size_t size);
+/* Where sim_save_state hands a snapshot's bytes: the next n (n > 0) of
+ * them, in order. false stops the save. */
+typedef bool (*sim_state_sink)(void *ctx, const void *bytes, size_t n);
+/* Encodes w's snapshot into buf[0..size) (size > 0), handing buf to
+ * put(ctx, ...) each time it is full and once more for the rest, so that
+ * a snapshot of any size passes through a buffer of a fixed one. put must
+ * not call into w. Returns the snapshot's size (sim_state_size), or 0:
+ * that is 0 (nothing handed to put), or put returned false. */
+size_t sim_save_state(const sim_world *w, void *buf, size_t size, sim_state_sink put, void *ctx);
 
 /* What a snapshot holds, from its header. */
 typedef struct sim_state_info {
