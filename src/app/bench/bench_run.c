@@ -4,6 +4,7 @@
 #include "bench_machine.h"
 #include "app_clock.h"
 #include "hashes.h"
+#include "mem_limit.h"
 #include "stop.h"
 
 #include <stdio.h>
@@ -100,6 +101,26 @@ static sim_config make_config(const bench_options *o, const bench_config *c, boo
         sc.params.world_h = (float)b.h;
     }
     return sc;
+}
+
+int bench_run_check_memory(const bench_options *o, const bench_config *cfgs, uint32_t n,
+                           const app_state_file *load)
+{
+    for (uint32_t c = 0; c < n; c++) {
+        sim_config sc = make_config(o, &cfgs[c], false);
+        char what[300];
+        if (load) {
+            sc.params = load->info.params;
+            if (load->info.span > sc.particles) sc.particles = load->info.span;
+            snprintf(what, sizeof what, "--load-state %.200s (%u particles in %gx%g)", o->load_state,
+                     (unsigned)sc.particles, (double)sc.params.world_w, (double)sc.params.world_h);
+        } else {
+            snprintf(what, sizeof what, "--entities %u with --world %gx%g", (unsigned)sc.particles,
+                     (double)sc.params.world_w, (double)sc.params.world_h);
+        }
+        if (!app_mem_check(BENCH_PROG, &sc, what)) return 2;
+    }
+    return 0;
 }
 
 void bench_runner_init(bench_runner *r, const bench_options *o, uint32_t run_n)
