@@ -168,12 +168,16 @@ static const char *size_text(char *buf, size_t size, uint64_t bytes)
     return buf;
 }
 
-bool app_mem_check(const char *prog, const sim_config *cfg, const char *what)
+bool app_mem_check(const char *prog, const sim_config *cfg, const char *flag, const char *file)
 {
     app_mem_limit m = app_mem_limit_get();
     uint64_t need = sim_memory_needed(cfg);
     if (!m.known || need + need / 4u + HEADROOM_FIXED <= m.free) return true;
-    char a[32], b[32], c[32];
+    char what[320], a[32], b[32], c[32];
+    unsigned n = (unsigned)cfg->particles;
+    double w = cfg->params.world_w, h = cfg->params.world_h;
+    if (flag) snprintf(what, sizeof what, "%s %.200s (%u particles in %gx%g)", flag, file, n, w, h);
+    else snprintf(what, sizeof what, "--entities %u with --world %gx%g", n, w, h);
     app_error(prog, "%s needs about %s; the memory limit of this process (%s: %s, %s free) leaves too little",
               what, size_text(a, sizeof a, need), m.what, size_text(b, sizeof b, m.limit),
               size_text(c, sizeof c, m.free));

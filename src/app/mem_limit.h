@@ -24,8 +24,10 @@ app_mem_limit app_mem_limit_get(void);
 
 /* Whether a world of cfg (sim_memory_needed, with the headroom of
  * docs/benchmark.md, "Memory") fits under app_mem_limit_get(); if not,
- * one line "<prog>: <what> needs about ...; the memory limit of this
- * process (...) leaves too little". */
-bool app_mem_check(const char *prog, const sim_config *cfg, const char *what);
+ * one line "<prog>: --entities N with --world WxH needs about ...; the
+ * memory limit of this process (...) leaves too little", the world named
+ * "<flag> <file> (N particles in WxH)" where it comes from a file
+ * (flag: NULL for none). */
+bool app_mem_check(const char *prog, const sim_config *cfg, const char *flag, const char *file);
 
 #endif /* APP_MEM_LIMIT_H */

@@ -256,9 +256,7 @@ static int replay(const bench_options *o)
     }
     sim_world *w = NULL;
     ecs_error err = {0};
-    char what[300];
-    snprintf(what, sizeof what, "--replay %.200s", o->replay);
-    if (!app_mem_check(BENCH_PROG, &cfg, what)) {
+    if (!app_mem_check(BENCH_PROG, &cfg, "--replay", o->replay)) {
         rc = 2;
     } else if (sim_create(&cfg, &w, &err) != ECS_OK) {
         bench_error("--replay %s: the recording's world could not be created: %s", o->replay,

@@ -108,17 +108,8 @@ int bench_run_check_memory(const bench_options *o, const bench_config *cfgs, uin
 {
     for (uint32_t c = 0; c < n; c++) {
         sim_config sc = make_config(o, &cfgs[c], false);
-        char what[300];
-        if (load) {
-            sc.params = load->info.params;
-            if (load->info.span > sc.particles) sc.particles = load->info.span;
-            snprintf(what, sizeof what, "--load-state %.200s (%u particles in %gx%g)", o->load_state,
-                     (unsigned)sc.particles, (double)sc.params.world_w, (double)sc.params.world_h);
-        } else {
-            snprintf(what, sizeof what, "--entities %u with --world %gx%g", (unsigned)sc.particles,
-                     (double)sc.params.world_w, (double)sc.params.world_h);
-        }
-        if (!app_mem_check(BENCH_PROG, &sc, what)) return 2;
+        if (load) app_state_size(load, &sc);
+        if (!app_mem_check(BENCH_PROG, &sc, load ? "--load-state" : NULL, o->load_state)) return 2;
     }
     return 0;
 }

@@ -132,18 +132,9 @@ static sim_config world_config(const window_app *a)
 static bool world_fits(const window_app *a)
 {
     sim_config cfg = world_config(a);
-    char what[300];
-    if (a->load.bytes) {
-        const sim_state_info *i = &a->load.info;
-        cfg.params = i->params;
-        cfg.particles = i->span > i->particles ? i->span : i->particles;
-        snprintf(what, sizeof what, "--load-state %.200s (%u particles in %gx%g)", a->opt.load_state,
-                 (unsigned)cfg.particles, (double)cfg.params.world_w, (double)cfg.params.world_h);
-    } else {
-        snprintf(what, sizeof what, "--entities %u with --world %gx%g", (unsigned)cfg.particles,
-                 (double)cfg.params.world_w, (double)cfg.params.world_h);
-    }
-    return app_mem_check(PROG, &cfg, what);
+    if (a->load.bytes) app_state_size(&a->load, &cfg);
+    const char *flag = a->load.bytes ? "--load-state" : a->replaying ? "--replay" : NULL;
+    return app_mem_check(PROG, &cfg, flag, a->load.bytes ? a->opt.load_state : a->opt.replay);
 }
 
 static int create_world(window_app *a)
