@@ -36,7 +36,7 @@ static bool read_u64(const char *dir, const char *name, uint64_t *v)
     unsigned long long x;
     bool ok = fscanf(f, "%llu", &x) == 1;
     fclose(f);
-    *v = x;
+    if (ok) *v = x;
     return ok;
 }
 
