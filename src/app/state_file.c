@@ -117,3 +117,10 @@ int app_state_write(app_out *o, const sim_world *w)
     free(b);
     return rc;
 }
+
+void app_state_size(const app_state_file *f, sim_config *cfg)
+{
+    const sim_state_info *i = &f->info;
+    cfg->params = i->params;
+    cfg->particles = i->span > i->particles ? i->span : i->particles;
+}

@@ -104,6 +104,9 @@ ecs_config sim__ecs_config(const sim_config *cfg, const ecs_system_def *systems,
  * of wave `wave` (wave 0: the seed itself), in grid order; on failure msg
  * says why. */
 ecs_status sim__spawn_wave(sim_world *w, uint32_t wave, char *msg, size_t size);
+/* The scratch bytes per particle spawn_all holds at once besides the
+ * world's grid and the ecs (freed before the first step). */
+size_t sim__spawn_bytes(void);
 /* The generator of sprays: a stream of its own, from the seed. */
 sim_rng sim__spray_stream(uint32_t seed);
 /* The step callback (user: the world): creates the queued sprays, in

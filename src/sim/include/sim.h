@@ -220,6 +220,16 @@ sim_config sim_default_config(void);
 
 typedef struct sim_world sim_world;
 
+/* About the most memory, in bytes, a world of cfg holds at once while it
+ * is made and stepped (what it touches, so what counts against a memory
+ * limit): each particle's state in the ecs, the grid built for it, the
+ * larger of the spawn's scratch and the contacts a frame at this density
+ * finds (about 1.9 per particle at each unit of coverage, see
+ * SIM_COVERAGE_MAX). cfg->params as sim_params_check accepts. Meant for a
+ * check before sim_create: a world past it is refused rather than killed
+ * when the memory runs out. */
+uint64_t sim_memory_needed(const sim_config *cfg);
+
 /* Builds the ecs context, its systems and the particles. On failure *out is
  * NULL and err says why (ECS_ERR_FULL: more particles than a fixed limit;
  * ECS_ERR_INVALID: bad parameters; a validation status for the DAG). */
