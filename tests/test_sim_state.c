@@ -1,9 +1,10 @@
 /* test_sim_state.c - snapshots: a world saved after some frames, loaded
  * under every worker count, inner parallelism, storage and layout, steps
  * on to the hash of a run never interrupted; save, load, save gives the
- * same bytes; every truncation, every byte flip and random mutations
- * (their checksum made right again, so that the checks behind it are
- * reached) are refused or load a world that steps, never a crash. */
+ * same bytes, and so does saving through a buffer of any size; every
+ * truncation, every byte flip and random mutations (their checksum made
+ * right again, so that the checks behind it are reached) are refused or
+ * load a world that steps, never a crash. */
 #include "sim_test_util.h"
 
 #include <math.h>
@@ -55,25 +56,70 @@ static void run_to(sim_world *w, uint64_t to, bool skip_first)
     }
 }
 
-static unsigned char *save(const sim_world *w, size_t *n)
+/* A sink that gathers the snapshot's pieces into one buffer, refusing the
+ * piece numbered refuse (none when SIZE_MAX). */
+typedef struct gather {
+    unsigned char *b;
+    size_t cap, n;
+    size_t pieces, short_pieces; /* handed, and of them shorter than the chunk */
+    size_t chunk, refuse;
+    bool refused;
+} gather;
+
+static bool gather_put(void *ctx, const void *bytes, size_t n)
+{
+    gather *g = ctx;
+    assert_false(g->refused); /* nothing after a refusal */
+    assert_true(n > 0 && n <= g->chunk && n <= g->cap - g->n);
+    if (g->pieces++ == g->refuse) {
+        g->refused = true;
+        return false;
+    }
+    g->short_pieces += n < g->chunk;
+    memcpy(g->b + g->n, bytes, n);
+    g->n += n;
+    return true;
+}
+
+/* w's snapshot through a buffer of chunk bytes: every piece full but the
+ * last. */
+static unsigned char *save_chunked(const sim_world *w, size_t chunk, size_t *n)
 {
     *n = sim_state_size(w);
     assert_true(*n > 0);
-    unsigned char *b = malloc(*n);
-    assert_non_null(b);
-    assert_int_equal(sim_save_state(w, b, *n - 1u), 0); /* too small: nothing */
-    assert_int_equal(sim_save_state(w, b, *n), *n);
-    return b;
+    gather g = {malloc(*n), *n, 0, 0, 0, chunk, SIZE_MAX, false};
+    unsigned char *buf = malloc(chunk);
+    assert_non_null(g.b);
+    assert_non_null(buf);
+    assert_int_equal(sim_save_state(w, buf, chunk, gather_put, &g), *n);
+    assert_int_equal(g.n, *n);
+    assert_int_equal(g.pieces, (*n + chunk - 1u) / chunk);
+    assert_int_equal(g.short_pieces, *n % chunk != 0);
+    free(buf);
+    return g.b;
 }
 
-/* A world saved at SAVE_AT, its pending spray and disabled systems with it. */
-static unsigned char *saved_world(uint32_t particles, size_t *n)
+/* w's snapshot in one piece. */
+static unsigned char *save(const sim_world *w, size_t *n)
+{
+    return save_chunked(w, sim_state_size(w), n);
+}
+
+/* A world at SAVE_AT, its pending spray and disabled systems with it. */
+static sim_world *world_at_save(uint32_t particles)
 {
     sim_config cfg = base_config(particles);
     sim_world *w = sim_create_ok(&cfg);
     run_to(w, SAVE_AT, false);
     events(w, SAVE_AT);
     assert_int_equal(sim_spray_pending(w), 40u);
+    return w;
+}
+
+/* A world saved at SAVE_AT. */
+static unsigned char *saved_world(uint32_t particles, size_t *n)
+{
+    sim_world *w = world_at_save(particles);
     unsigned char *b = save(w, n);
     sim_destroy(w);
     return b;
@@ -148,6 +194,52 @@ static void save_load_save_same_bytes(void **state)
     sim_destroy(w);
     free(again);
     free(b);
+}
+
+/* Through a buffer of any size, none a multiple of a particle's 36 bytes
+ * or a spray's 28, so that pieces end inside the header, the live bits and
+ * the records: the same bytes as in one piece. */
+static void any_chunk_same_bytes(void **state)
+{
+    (void)state;
+    sim_world *w = world_at_save(300u);
+    size_t n, m;
+    unsigned char *whole = save(w, &n);
+    char msg[240];
+    assert_true(sim_state_check(whole, n, NULL, msg, sizeof msg));
+    const size_t chunks[] = {1u, 5u, 13u, 35u, 37u, 97u, 1001u, n - 1u, n + 1u};
+    for (size_t i = 0; i < sizeof chunks / sizeof chunks[0]; i++) {
+        unsigned char *b = save_chunked(w, chunks[i], &m);
+        assert_int_equal(m, n);
+        if (memcmp(b, whole, n) != 0) fail_msg("chunk of %zu bytes: other bytes", chunks[i]);
+        free(b);
+    }
+    free(whole);
+    sim_destroy(w);
+}
+
+/* A sink that refuses stops the save: 0, and nothing handed after it. */
+static void refusing_sink_stops(void **state)
+{
+    (void)state;
+    sim_world *w = world_at_save(300u);
+    size_t n = sim_state_size(w);
+    unsigned char buf[100];
+    for (size_t refuse = 0; refuse < 3u; refuse++) {
+        gather g = {malloc(n), n, 0, 0, 0, sizeof buf, refuse, false};
+        assert_non_null(g.b);
+        assert_int_equal(sim_save_state(w, buf, sizeof buf, gather_put, &g), 0);
+        assert_true(g.refused);
+        assert_int_equal(g.pieces, refuse + 1u);
+        free(g.b);
+    }
+    /* spatial_partition off: nothing to save, nothing handed. */
+    assert_int_equal(sim_enable_system(w, SIM_S_SPATIAL_PARTITION, false), ECS_OK);
+    assert_int_equal(sim_state_size(w), 0);
+    gather g = {NULL, 0, 0, 0, 0, sizeof buf, SIZE_MAX, false};
+    assert_int_equal(sim_save_state(w, buf, sizeof buf, gather_put, &g), 0);
+    assert_int_equal(g.pieces, 0);
+    sim_destroy(w);
 }
 
 /* A fixed limit below the highest index in use is refused, not truncated. */
@@ -337,6 +429,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(load_continues_bit_for_bit),
         cmocka_unit_test(save_load_save_same_bytes),
+        cmocka_unit_test(any_chunk_same_bytes),
+        cmocka_unit_test(refusing_sink_stops),
         cmocka_unit_test(fixed_limit_too_small),
         cmocka_unit_test(every_truncation_refused),
         cmocka_unit_test(every_byte_flip_refused),

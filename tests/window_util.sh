@@ -79,11 +79,11 @@ wait_gone() {
     return 1
 }
 
-# wait_shots PID DIR N: polls for up to 20 s until DIR holds N screenshots
+# wait_shots PID DIR N: polls for up to 60 s until DIR holds N screenshots
 # of the S key (particles-*.png, each renamed into place whole); false if
 # they did not come or the process ended.
 wait_shots() {
-    for _ in $(seq 200); do
+    for _ in $(seq 600); do
         [ "$(ls "$2" | grep -c '^particles-.*\.png$')" -ge "$3" ] && return 0
         kill -0 "$1" 2>/dev/null || return 1
         sleep 0.1

@@ -74,30 +74,53 @@ void app_state_free(app_state_file *f)
     *f = (app_state_file){0};
 }
 
+/* The bytes of a snapshot on their way: encoded a chunk at a time, so the
+ * memory a save takes does not grow with the world. */
+enum { STATE_CHUNK = 1u << 20 };
+
+typedef struct state_sink {
+    FILE *f;
+    int err; /* errno of the write that failed */
+} state_sink;
+
+static bool sink_put(void *ctx, const void *bytes, size_t n)
+{
+    state_sink *s = ctx;
+    if (fwrite(bytes, 1, n, s->f) == n) return true;
+    s->err = errno;
+    return false;
+}
+
 int app_state_write(app_out *o, const sim_world *w)
 {
-    size_t n = sim_state_size(w);
-    if (n == 0) {
+    if (sim_state_size(w) == 0) {
         app_error(o->prog, "%s %s: spatial_partition is disabled: the grid collision would "
                   "test is an earlier frame's, which a snapshot does not hold", o->flag, o->path);
         return 1;
     }
-    unsigned char *b = malloc(n);
+    unsigned char *b = malloc(STATE_CHUNK);
     if (!b) {
-        app_error(o->prog, "%s %s: out of memory for %zu bytes", o->flag, o->path, n);
+        app_error(o->prog, "%s %s: out of memory for %u bytes", o->flag, o->path,
+                  (unsigned)STATE_CHUNK);
         return 1;
     }
-    (void)sim_save_state(w, b, n);
-    FILE *f = app_out_begin(o);
+    state_sink s = {app_out_begin(o), 0};
     int rc = 1;
-    if (f) {
-        size_t put = fwrite(b, 1, n, f);
-        rc = app_out_end(o, f);
-        if (rc == 0 && put != n) {
-            app_error(o->prog, "%s %s: %s", o->flag, o->path, strerror(errno));
+    if (s.f) {
+        bool put = sim_save_state(w, b, STATE_CHUNK, sink_put, &s) != 0;
+        rc = app_out_end(o, s.f);
+        if (rc == 0 && !put) {
+            app_error(o->prog, "%s %s: %s", o->flag, o->path, strerror(s.err ? s.err : EIO));
             rc = 1;
         }
     }
     free(b);
     return rc;
+}
+
+void app_state_size(const app_state_file *f, sim_config *cfg)
+{
+    const sim_state_info *i = &f->info;
+    cfg->params = i->params;
+    cfg->particles = i->span > i->particles ? i->span : i->particles;
 }

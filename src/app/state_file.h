@@ -26,6 +26,10 @@ typedef struct app_state_file {
  * damaged, not a snapshot, a newer version, values out of range). */
 int app_state_read(const char *prog, const char *path, app_state_file *out);
 void app_state_free(app_state_file *f);
+/* cfg's params and particles as f's snapshot makes them: its parameters,
+ * and a particle for each of its entity slots or each particle of a new
+ * wave, whichever is more (what app_mem_check measures). */
+void app_state_size(const app_state_file *f, sim_config *cfg);
 
 /* Writes w's snapshot to o, staged for --save-state (o's flag names it):
  * begun, written and ended, for the caller to commit. Returns 0, or 1

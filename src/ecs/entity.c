@@ -42,6 +42,23 @@ bool ecs__grow(ecs_context *ctx, uint32_t capacity)
     return true;
 }
 
+size_t ecs_entity_bytes(const ecs_config *cfg)
+{
+    const ecs_context *c = NULL; /* for the sizes of its arrays' elements */
+    size_t n = sizeof *c->masks + sizeof *c->generations + sizeof *c->states;
+    size_t index = sizeof *c->systems[0].own.dense;
+    for (uint32_t k = 0; k < cfg->component_count; k++) n += cfg->components[k].size;
+    bool shared = false;
+    for (uint32_t s = 0; s < cfg->system_count; s++) {
+        const ecs_system_def *d = &cfg->systems[s];
+        bool alone = d->reads.count + d->writes.count == 0 || d->on_subscribe || d->on_unsubscribe;
+        if (alone || !shared) n += index;
+        shared = shared || !alone;
+        n += d->output_size;
+    }
+    return n;
+}
+
 void ecs__release_index(ecs_context *ctx, uint32_t index)
 {
     if (ctx->masks[index] & ctx->sparse_mask) ecs__sparse_release(ctx, index);

@@ -316,11 +316,33 @@ int sim_grid_count(sim_grid *g, uint32_t part, const float *xy, const uint32_t *
     return 0;
 }
 
+/* The slots' capacity for n points, grown from cap. */
+static uint32_t slot_cap(uint32_t cap, uint32_t n)
+{
+    cap = cap ? cap : 1024u;
+    while (cap < n) cap = cap > UINT32_MAX / 2u ? n : cap * 2u;
+    return cap;
+}
+
+uint64_t sim_grid_bytes(uint64_t cells, uint32_t points, uint32_t parts)
+{
+    const sim_grid *g = NULL; /* for the sizes of its arrays' elements */
+    uint64_t n = points, word = sizeof *g->start;
+    uint64_t items = (uint64_t)with_slack(points / parts + 1u) * parts *
+                     (sizeof *g->part->item + sizeof *g->part->tmp);
+    uint64_t cap = slot_cap(0, points);
+    uint64_t slots = cap * (3u * sizeof *g->x + sizeof *g->entity + sizeof *g->cell);
+    uint64_t cell_words = cells * parts <= SIM_GRID_COUNTING * n ? (parts + 1u) * cells /* tally, start */
+                        : cells <= SIM_GRID_DENSE * n            ? cells               /* start */
+                                                                 : 0u;
+    uint64_t spans = cell_words ? 0u : cap * sizeof *g->span;
+    return items + slots + cell_words * word + spans;
+}
+
 static int reserve(sim_grid *g, uint32_t n)
 {
     if (n <= g->cap) return 0;
-    uint32_t cap = g->cap ? g->cap : 1024u;
-    while (cap < n) cap = cap > UINT32_MAX / 2u ? n : cap * 2u;
+    uint32_t cap = slot_cap(g->cap, n);
     /* Each array is kept as soon as it grew, so a failure leaks nothing. */
     float **fs[] = {&g->x, &g->y, &g->r};
     for (size_t k = 0; k < sizeof fs / sizeof fs[0]; k++) {

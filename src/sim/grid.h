@@ -191,6 +191,9 @@ float sim_grid_cell_size(float max_radius);
 int sim_grid_init(sim_grid *g, float world_w, float world_h, float max_radius,
                   uint32_t parts_max);
 void sim_grid_free(sim_grid *g);
+/* The bytes a grid of `cells` cells takes once built for `points` points
+ * in `parts` parts, by the growth rules of its arrays below. */
+uint64_t sim_grid_bytes(uint64_t cells, uint32_t points, uint32_t parts);
 
 /* Memory: 3 x parts_max + 12 words per part (each scan range's merge
  * state) plus, per point the grid has room for, its slot (20 bytes), its

@@ -226,6 +226,12 @@ done:
     return st;
 }
 
+size_t sim__spawn_bytes(void)
+{
+    const spawn_work *s = NULL; /* for the sizes of its arrays' elements */
+    return sizeof *s->all + 2u * sizeof *s->xy + sizeof *s->radius + sizeof *s->idx;
+}
+
 ecs_status sim__spawn_wave(sim_world *w, uint32_t wave, char *msg, size_t size)
 {
     sim_rng rng = wave == 0u ? sim_rng_seed(w->setup.p.seed) : stream(w->setup.p.seed, wave);

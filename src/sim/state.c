@@ -165,36 +165,91 @@ static unsigned char *put_header(const sim_world *w, unsigned char *p, uint32_t 
     return put32(p, sprays);
 }
 
-size_t sim_save_state(const sim_world *w, void *buf, size_t size)
+/* The snapshot on its way to the sink: bytes gathered in buf, each full
+ * buffer added to the checksum (until it is sealed) and handed on. */
+typedef struct encoder {
+    unsigned char *buf;
+    size_t size, n; /* buf's room and fill */
+    size_t handed;  /* bytes handed to the sink so far */
+    XXH3_state_t *xxh;
+    bool sealed;    /* the checksum is taken: what follows is the checksum */
+    bool ok;        /* the sink took everything so far */
+    sim_state_sink put;
+    void *ctx;
+} encoder;
+
+static void flush(encoder *e)
 {
-    ecs_context *ctx = w->ctx;
-    size_t need = sim_state_size(w);
-    if (need == 0 || size < need) return 0;
-    uint32_t span = span_of(ctx), live = ecs_alive_count(ctx);
-    const sim_spray_queue *q = ecs_resource_read(ctx, SIM_R_SPRAYS);
-    unsigned char *start = buf, *p = put_header(w, start, span, live, q->count);
-    unsigned char *bits = p;
-    memset(bits, 0, (span + 7u) / 8u);
-    p += (span + 7u) / 8u;
-    columns c = columns_of(ctx);
-    for (uint32_t i = 0; i < span; i++) {
-        if (ecs_entity_is_null(ecs_handle(ctx, i))) continue;
-        bits[i / 8u] |= (unsigned char)(1u << (i % 8u));
-        p = putf(putf(p, c.pos[i].x), c.pos[i].y);
+    if (!e->sealed) XXH3_64bits_update(e->xxh, e->buf, e->n);
+    if (e->ok && e->n) e->ok = e->put(e->ctx, e->buf, e->n);
+    e->handed += e->n;
+    e->n = 0;
+}
+
+static inline void emit(encoder *e, const unsigned char *p, size_t k)
+{
+    while (k > 0) {
+        size_t room = e->size - e->n, m = k < room ? k : room;
+        memcpy(e->buf + e->n, p, m);
+        e->n += m, p += m, k -= m;
+        if (e->n == e->size) flush(e);
+    }
+}
+
+/* The live bits of indices 0 .. span - 1, a batch of bytes at a time. */
+static void emit_live_bits(encoder *e, ecs_context *ctx, uint32_t span)
+{
+    unsigned char bits[64];
+    uint32_t bytes = (span + 7u) / 8u;
+    for (uint32_t at = 0; at < bytes && e->ok; at += (uint32_t)sizeof bits) {
+        uint32_t k = bytes - at < sizeof bits ? bytes - at : (uint32_t)sizeof bits;
+        memset(bits, 0, k);
+        for (uint32_t i = at * 8u; i < span && i < (at + k) * 8u; i++)
+            if (!ecs_entity_is_null(ecs_handle(ctx, i)))
+                bits[i / 8u - at] |= (unsigned char)(1u << (i % 8u));
+        emit(e, bits, k);
+    }
+}
+
+size_t sim_save_state(const sim_world *w, void *buf, size_t size, sim_state_sink put, void *ctx)
+{
+    assert(buf && size > 0 && put);
+    size_t total = sim_state_size(w);
+    if (total == 0) return 0;
+    ecs_context *ecs = w->ctx;
+    uint32_t span = span_of(ecs), live = ecs_alive_count(ecs);
+    const sim_spray_queue *q = ecs_resource_read(ecs, SIM_R_SPRAYS);
+    encoder e = {buf, size, 0, 0, w->hash_state, false, true, put, ctx};
+    XXH3_64bits_reset(e.xxh);
+    unsigned char rec[HEADER_SIZE];
+    _Static_assert(ENTITY_SIZE <= HEADER_SIZE && SPRAY_SIZE <= HEADER_SIZE,
+                   "rec holds a header, an entity or a spray");
+    emit(&e, rec, (size_t)(put_header(w, rec, span, live, q->count) - rec));
+    emit_live_bits(&e, ecs, span);
+    columns c = columns_of(ecs);
+    for (uint32_t i = 0; i < span && e.ok; i++) {
+        if (ecs_entity_is_null(ecs_handle(ecs, i))) continue;
+        unsigned char *p = putf(putf(rec, c.pos[i].x), c.pos[i].y);
         p = putf(putf(p, c.vel[i].x), c.vel[i].y);
         p = putf(putf(p, c.acc[i].x), c.acc[i].y);
         p = put_rgba(p, c.color[i * c.color_step]);
         p = putf(putf(p, c.circle[i * c.circle_step]), c.life[i]);
+        emit(&e, rec, ENTITY_SIZE);
     }
-    for (uint32_t i = 0; i < q->count; i++) {
+    for (uint32_t i = 0; i < q->count && e.ok; i++) {
         const sim__particle *s = &q->v[i];
-        p = putf(putf(p, s->pos.x), s->pos.y);
+        unsigned char *p = putf(putf(rec, s->pos.x), s->pos.y);
         p = putf(putf(p, s->vel.x), s->vel.y);
         p = put_rgba(p, s->color);
         p = putf(putf(p, s->radius), s->life);
+        emit(&e, rec, SPRAY_SIZE);
     }
-    p = put64(p, XXH3_64bits(start, (size_t)(p - start)));
-    return (size_t)(p - start);
+    XXH3_64bits_update(e.xxh, e.buf, e.n);
+    e.sealed = true;
+    emit(&e, rec, (size_t)(put64(rec, XXH3_64bits_digest(e.xxh)) - rec));
+    flush(&e);
+    assert(!e.ok || e.handed == total);
+    return e.ok ? total : 0;
 }
 
 /* ---- checking ------------------------------------------------------------- */

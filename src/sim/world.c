@@ -129,6 +129,25 @@ ecs_status sim_create(const sim_config *cfg, sim_world **out, ecs_error *err)
     return ECS_OK;
 }
 
+uint64_t sim_memory_needed(const sim_config *cfg)
+{
+    const sim_params *p = &cfg->params;
+    uint64_t n = cfg->particles;
+    sim_setup setup = {.p = *p};
+    ecs_system_def systems[SIM_SYSTEM_COUNT];
+    sim__system_defs(&setup, cfg->thesis_dag, systems);
+    ecs_config ec = sim__ecs_config(cfg, systems, NULL);
+    uint32_t parts = cfg->max_workers ? cfg->max_workers : cfg->workers ? cfg->workers : ecs_cpu_count();
+    float cell = sim_grid_cell_size(p->radius_max);
+    uint64_t cells = (uint64_t)ceilf(p->world_w / cell) * (uint64_t)ceilf(p->world_h / cell);
+    uint32_t most = sim_max_particles(p);
+    double coverage = most ? SIM_COVERAGE_MAX * (double)n / most : SIM_COVERAGE_MAX;
+    uint64_t contacts = (uint64_t)(1.9 * coverage * (double)n) * sizeof(sim_contact);
+    uint64_t spawn = n * sim__spawn_bytes();
+    return n * ecs_entity_bytes(&ec) + sim_grid_bytes(cells, cfg->particles, parts ? parts : 1u) +
+           (spawn > contacts ? spawn : contacts);
+}
+
 void sim_destroy(sim_world *w)
 {
     if (!w) return;

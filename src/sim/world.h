@@ -85,7 +85,7 @@ struct sim_world {
     uint32_t spray_created; /* ... and created */
     uint32_t spray_dropped; /* the last step's issued - created */
     char step_error[240];   /* the last step's failure (sim_step_error), or "" */
-    struct XXH3_state_s *hash_state; /* sim_hash's, reset by every call */
+    struct XXH3_state_s *hash_state; /* sim_hash's and sim_save_state's, reset by every call */
 };
 
 /* The system table: the thesis's DAG, plus fade -> render unless thesis_dag;
@@ -104,6 +104,9 @@ ecs_config sim__ecs_config(const sim_config *cfg, const ecs_system_def *systems,
  * of wave `wave` (wave 0: the seed itself), in grid order; on failure msg
  * says why. */
 ecs_status sim__spawn_wave(sim_world *w, uint32_t wave, char *msg, size_t size);
+/* The scratch bytes per particle spawn_all holds at once besides the
+ * world's grid and the ecs (freed before the first step). */
+size_t sim__spawn_bytes(void);
 /* The generator of sprays: a stream of its own, from the seed. */
 sim_rng sim__spray_stream(uint32_t seed);
 /* The step callback (user: the world): creates the queued sprays, in

@@ -3,6 +3,7 @@
  * determinism. */
 #include "bench.h"
 #include "bench_internal.h"
+#include "mem_limit.h"
 #include "hashes.h"
 #include "out.h"
 #include "record.h"
@@ -176,7 +177,8 @@ static int benchmark(const bench_options *o, bench_outputs *b, const bench_sampl
     }
     /* The CPU speeds go to the tables and the JSON: not probed for neither. */
     bool tables = !o->quiet && !uses_stdout(b);
-    int rc = run_all(&s, o->cpu_probe_ms && (tables || o->json), b);
+    int rc = bench_run_check_memory(o, s.cfgs, s.cfg_n, b->load.bytes ? &b->load : NULL);
+    if (rc == 0) rc = run_all(&s, o->cpu_probe_ms && (tables || o->json), b);
     if (rc == 0) {
         bench_summarize(&s);
         if (tables) print_report(&s);
@@ -259,7 +261,9 @@ static int replay(const bench_options *o)
     }
     sim_world *w = NULL;
     ecs_error err = {0};
-    if (sim_create(&cfg, &w, &err) != ECS_OK) {
+    if (!app_mem_check(BENCH_PROG, &cfg, "--replay", o->replay)) {
+        rc = 2;
+    } else if (sim_create(&cfg, &w, &err) != ECS_OK) {
         bench_error("--replay %s: the recording's world could not be created: %s", o->replay,
                     err.message);
         rc = 1;

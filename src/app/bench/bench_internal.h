@@ -186,6 +186,13 @@ void bench_runner_free(bench_runner *r);
 int bench_run(bench_runner *r, uint32_t index, uint32_t repeat, const bench_config *cfg,
               bench_result *out, char names[SIM_SYSTEM_COUNT][BENCH_NAME_MAX]);
 
+/* Before any run: whether every one of the n configurations (each with
+ * --load-state's snapshot, when load is given) fits in the memory this
+ * process may take (app_mem_check). 0, or 2 after one line naming the
+ * first that does not. */
+int bench_run_check_memory(const bench_options *o, const bench_config *cfgs, uint32_t n,
+                           const app_state_file *load);
+
 /* --print-dag: builds the first configuration with no particles and prints
  * ecs_dot's text on stdout. Returns 0, or 1 after printing why not. */
 int bench_run_print_dag(const bench_options *o);

@@ -4,6 +4,7 @@
 #include "bench_machine.h"
 #include "app_clock.h"
 #include "hashes.h"
+#include "mem_limit.h"
 #include "stop.h"
 
 #include <stdio.h>
@@ -100,6 +101,17 @@ static sim_config make_config(const bench_options *o, const bench_config *c, boo
         sc.params.world_h = (float)b.h;
     }
     return sc;
+}
+
+int bench_run_check_memory(const bench_options *o, const bench_config *cfgs, uint32_t n,
+                           const app_state_file *load)
+{
+    for (uint32_t c = 0; c < n; c++) {
+        sim_config sc = make_config(o, &cfgs[c], false);
+        if (load) app_state_size(load, &sc);
+        if (!app_mem_check(BENCH_PROG, &sc, load ? "--load-state" : NULL, o->load_state)) return 2;
+    }
+    return 0;
 }
 
 void bench_runner_init(bench_runner *r, const bench_options *o, uint32_t run_n)

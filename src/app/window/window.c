@@ -14,6 +14,7 @@
 #include "window_view.h"
 #include "window_timeline.h"
 #include "hashes.h"
+#include "mem_limit.h"
 #include "out.h"
 #include "state_file.h"
 #include "record.h"
@@ -91,7 +92,8 @@ static void notify(window_app *a, const char *fmt, ...)
 
 /* ---- start and stop -------------------------------------------------------- */
 
-static int create_world(window_app *a)
+/* The world the window makes: the options', or the recording's. */
+static sim_config world_config(const window_app *a)
 {
     sim_config cfg = sim_default_config();
     cfg.params.seed = a->opt.sim.seed;
@@ -117,6 +119,23 @@ static int create_world(window_app *a)
             cfg.capacity = r->capacity;
         }
     }
+    return cfg;
+}
+
+/* Whether the world fits in the memory this process may take, the
+ * snapshot's particles for --load-state (app_mem_check): checked before
+ * the window opens. */
+static bool world_fits(const window_app *a)
+{
+    sim_config cfg = world_config(a);
+    if (a->load.bytes) app_state_size(&a->load, &cfg);
+    const char *flag = a->load.bytes ? "--load-state" : a->replaying ? "--replay" : NULL;
+    return app_mem_check(PROG, &cfg, flag, a->load.bytes ? a->opt.load_state : a->opt.replay);
+}
+
+static int create_world(window_app *a)
+{
+    sim_config cfg = world_config(a);
     ecs_error err = {0};
     ecs_status st = a->load.bytes
                         ? sim_load_state(a->load.bytes, a->load.size, &cfg, &a->world, &err)
@@ -236,6 +255,7 @@ static int start(window_app *a, int argc, char **argv)
         a->replaying = rc == 0;
     }
     if (rc != 0) return rc;
+    if (!world_fits(a)) return 2;
     app_stop_install();
     window_assets assets;
     int found = window_assets_find(a->opt.assets, &assets);

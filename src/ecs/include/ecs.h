@@ -360,6 +360,15 @@ typedef struct ecs_config {
 
 ecs_config ecs_default_config(void);
 
+/* The bytes a context of cfg keeps for each live entity when every
+ * entity holds the same components: its component values, its slot's
+ * mask, generation and state, its index in each list of subscribed
+ * entities (the systems that need components and have no subscribe
+ * callbacks share one; every other system has its own) and one output
+ * element of every system that declares output_size. An estimate for a
+ * check of memory before a large world is made. */
+size_t ecs_entity_bytes(const ecs_config *cfg);
+
 /* Validates the definition and builds the context. out is required
  * (ECS_ERR_INVALID without it), err optional. On failure *out is NULL
  * and err (if not NULL) says why. Validation rejects: unknown components or

@@ -220,6 +220,16 @@ sim_config sim_default_config(void);
 
 typedef struct sim_world sim_world;
 
+/* About the most memory, in bytes, a world of cfg holds at once while it
+ * is made and stepped (what it touches, so what counts against a memory
+ * limit): each particle's state in the ecs, the grid built for it, the
+ * larger of the spawn's scratch and the contacts a frame at this density
+ * finds (about 1.9 per particle at each unit of coverage, see
+ * SIM_COVERAGE_MAX). cfg->params as sim_params_check accepts. Meant for a
+ * check before sim_create: a world past it is refused rather than killed
+ * when the memory runs out. */
+uint64_t sim_memory_needed(const sim_config *cfg);
+
 /* Builds the ecs context, its systems and the particles. On failure *out is
  * NULL and err says why (ECS_ERR_FULL: more particles than a fixed limit;
  * ECS_ERR_INVALID: bad parameters; a validation status for the DAG). */
@@ -361,9 +371,15 @@ uint32_t sim_wave(const sim_world *w);
  * disabled, so collision would test a grid of an earlier frame, which a
  * snapshot does not hold. */
 size_t sim_state_size(const sim_world *w);
-/* Writes w's snapshot to buf. Returns its size (sim_state_size), or 0,
- * writing nothing, when that is 0 or more than size. */
-size_t sim_save_state(const sim_world *w, void *buf, size_t size);
+/* Where sim_save_state hands a snapshot's bytes: the next n (n > 0) of
+ * them, in order. false stops the save. */
+typedef bool (*sim_state_sink)(void *ctx, const void *bytes, size_t n);
+/* Encodes w's snapshot into buf[0..size) (size > 0), handing buf to
+ * put(ctx, ...) each time it is full and once more for the rest, so that
+ * a snapshot of any size passes through a buffer of a fixed one. put must
+ * not call into w. Returns the snapshot's size (sim_state_size), or 0:
+ * that is 0 (nothing handed to put), or put returned false. */
+size_t sim_save_state(const sim_world *w, void *buf, size_t size, sim_state_sink put, void *ctx);
 
 /* What a snapshot holds, from its header. */
 typedef struct sim_state_info {
