@@ -9,9 +9,13 @@
 #     snapshot with a flag whose value it holds, and --save-state with more
 #     than one run: exit 2, one line on stderr naming the file or flag,
 #     nothing on stdout, no file written.
+#   - a --load-state that is a FIFO whose writer writes nothing (the
+#     bench's, the window's): SIGTERM stops the wait, exit 143, no output
+#     touched.
 #
 #   bash tests/test_state.sh path/to/particles
 set -u
+. "$(dirname "$0")/fifo_util.sh"
 
 if [ $# -ne 1 ] || [ ! -x "$1" ]; then
     echo "usage: $0 PATH_TO_PARTICLES" >&2
@@ -80,6 +84,10 @@ if "$bin" --help 2>/dev/null | grep -qE '^  run ' && [ -n "${DISPLAY:-}" ]; then
     else
         fail "the window's snapshots" "differ from the bench's: $(ls -l "$tmp"/[bw][23]0.state)"
     fi
+    mkdir "$tmp/wouts" && echo old >"$tmp/wouts/shot.png"
+    stopped_on_fifo "SIGTERM while the window's --load-state waits on a FIFO: exit 143, no output touched" \
+        "$tmp/wsnap.fifo" "$tmp/wouts" "$bin" --vsync off --frames 2 \
+        --load-state "$tmp/wsnap.fifo" --screenshot "$tmp/wouts/shot.png"
 else
     echo "skip the window's snapshots: no window in this build, or no display"
 fi
@@ -98,6 +106,14 @@ refused() {
         fail "$what" "exit $rc, $lines lines on stderr, stdout $(wc -c <"$tmp/out") bytes: $(head -c 300 "$tmp/err")"
     fi
 }
+
+# --load-state from a FIFO whose writer writes nothing: SIGTERM ends the
+# wait; the staged --csv and --save-state are discarded, the old CSV kept.
+mkdir "$tmp/outs" && echo old >"$tmp/outs/out.csv"
+stopped_on_fifo "SIGTERM while --load-state waits on a FIFO: exit 143, no output touched" \
+    "$tmp/snap.fifo" "$tmp/outs" "$bin" bench --repeat 1 --quiet --frames 5 --threads 1 \
+    --inner-parallelism on --storage fixed --layout soa --csv "$tmp/outs/out.csv" \
+    --save-state "$tmp/outs/next.state" --load-state "$tmp/snap.fifo"
 
 size=$(wc -c <"$tmp/s.state")
 head -c $((size - 1)) "$tmp/s.state" >"$tmp/cut.state"

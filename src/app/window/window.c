@@ -176,8 +176,8 @@ static int create_renderer(window_app *a, const window_assets *assets)
     const sim_params *p = sim_get_params(a->world);
     gfx_def def = gfx_default_def();
     def.load = window_platform_gl_proc;
-    def.shader_dir = assets->shader_dir;
-    def.font_path = assets->font_path;
+    for (int s = 0; s < GFX_SHADER_COUNT; s++) def.shaders[s] = window_assets_file(assets, s);
+    def.font = window_assets_file(assets, WINDOW_ASSET_FONT);
     def.font_px = 15.0f * a->scale;
     def.world_w = p->world_w;
     def.world_h = p->world_h;
@@ -188,12 +188,7 @@ static int create_renderer(window_app *a, const window_assets *assets)
     def.alpha_floor = WINDOW_ALPHA_FLOOR;
     def.lift = WINDOW_LIFT;
     gfx_error err = {0};
-    /* The shaders and the font are read here, and a FIFO among them waits
-     * for its writer: a stop signal before or during that wait (its read
-     * fails with EINTR) stops the program as any run stops. */
-    if (app_stop_signal()) return app_stop_status();
     if (gfx_create(&def, &a->gfx, &err) != GFX_OK) {
-        if (app_stop_signal()) return app_stop_status();
         app_error(PROG, "%s%s", err.message,
                   err.status == GFX_ERR_GL ? "; try 'particles bench' (headless)" : "");
         return 1;
@@ -224,6 +219,9 @@ static int start(window_app *a, int argc, char **argv)
     if (rc == 0)
         rc = app_out_stage(&a->state_out, PROG, "--save-state", a->opt.save_state, 0);
     if (rc == 0) rc = app_out_check_pair(&a->shot, &a->state_out);
+    /* Before any input is read: a FIFO among them waits for its writer,
+     * and a stop signal ends that wait. */
+    app_stop_install();
     if (rc == 0) rc = app_out_check_input(&a->shot, 1, "--load-state", a->opt.load_state);
     if (rc == 0 && a->opt.load_state) {
         rc = app_state_read(PROG, a->opt.load_state, &a->load);
@@ -240,10 +238,12 @@ static int start(window_app *a, int argc, char **argv)
         a->replaying = rc == 0;
     }
     if (rc != 0) return rc;
-    app_stop_install();
     window_assets assets;
-    int found = window_assets_find(a->opt.assets, &assets);
-    if (found != 0) return found;
+    rc = window_assets_find(a->opt.assets, &assets);
+    /* Read before the world's workers start: a stop signal then lands on
+     * the thread that waits for a FIFO among them. */
+    if (rc == 0) rc = window_assets_read(&assets);
+    if (rc != 0) return rc;
     rc = window_platform_open(&a->plat, "particles", (int)a->opt.width, (int)a->opt.height,
                               a->opt.vsync);
     if (rc == 0) {
@@ -253,6 +253,7 @@ static int start(window_app *a, int argc, char **argv)
     if (rc == 0) rc = window_trace_start(&a->trace, &a->opt);
     if (rc == 0) rc = begin_hashes(a);
     if (rc == 0) rc = create_renderer(a, &assets);
+    window_assets_free(&assets);
     if (rc == 0) {
         const sim_params *p = sim_get_params(a->world);
         a->view = window_view_whole(p->world_w, p->world_h);
