@@ -95,10 +95,25 @@ static void notify(window_app *a, const char *fmt, ...)
 
 /* ---- start and stop -------------------------------------------------------- */
 
+/* The parameters the world is made of: the snapshot's (--load-state), the
+ * recording's (--replay), or the defaults with --seed and --world. */
+static sim_params world_params(const window_app *a)
+{
+    if (a->load.bytes) return a->load.info.params;
+    if (a->replaying) return a->replay.cfg.params;
+    sim_params p = sim_default_params();
+    p.seed = a->opt.sim.seed;
+    if (a->opt.sim.world_w) {
+        p.world_w = (float)a->opt.sim.world_w;
+        p.world_h = (float)a->opt.sim.world_h;
+    }
+    return p;
+}
+
 static int create_world(window_app *a)
 {
     sim_config cfg = sim_default_config();
-    cfg.params.seed = a->opt.sim.seed;
+    cfg.params = world_params(a);
     cfg.particles = a->opt.sim.counts[0];
     cfg.storage = a->opt.sim.storages[0];
     cfg.layout = (sim_layout)a->opt.sim.layouts[0];
@@ -108,13 +123,8 @@ static int create_world(window_app *a)
     cfg.inner_parallelism_off = !a->opt.sim.ip_on[0];
     cfg.kernel = a->opt.sim.kernel;
     cfg.loops = a->opt.sim.loops;
-    if (a->opt.sim.world_w) {
-        cfg.params.world_w = (float)a->opt.sim.world_w;
-        cfg.params.world_h = (float)a->opt.sim.world_h;
-    }
     if (a->replaying) { /* what the recording's world was made of */
         const sim_config *r = &a->replay.cfg;
-        cfg.params = r->params;
         cfg.particles = r->particles;
         if (!app_options_given(&a->opt, "storage")) {
             cfg.storage = r->storage;
@@ -237,6 +247,7 @@ static int start(window_app *a, int argc, char **argv)
         rc = app_replay_load(&a->replay, PROG, a->opt.replay);
         a->replaying = rc == 0;
     }
+    if (rc == 0) rc = window_cli_check_center(PROG, &a->opt, world_params(a));
     if (rc != 0) return rc;
     window_assets assets;
     rc = window_assets_find(a->opt.assets, &assets);
