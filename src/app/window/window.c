@@ -514,7 +514,8 @@ static void step(window_app *a, window_frame *f)
     for (uint32_t s = 0; s < SIM_SYSTEM_COUNT; s++)
         f->system_ms[s] = ecs_system_stats_get(ctx, s).wall_ms;
     window_timeline_record(&a->timeline, ctx, sim_frame(a->world));
-    if (st == ECS_OK || st == ECS_ERR_FULL) app_hashes_frame(&a->hashes, a->world);
+    uint64_t hash;
+    if (st == ECS_OK || st == ECS_ERR_FULL) (void)app_hashes_frame(&a->hashes, a->world, &hash);
     if (a->replaying && app_replay_check(&a->replay, a->world, st) != 0) {
         a->status = 1;
         a->running = false;
