@@ -28,10 +28,10 @@ static bool fill(window_assets *a, const char *root)
 {
     memset(a, 0, sizeof *a);
     for (int i = 0; i < WINDOW_ASSET_COUNT; i++) {
-        int n = i == WINDOW_ASSET_FONT
-                    ? snprintf(a->path[i], sizeof a->path[i], "%s/assets/%s", root, WINDOW_FONT_FILE)
-                    : snprintf(a->path[i], sizeof a->path[i], "%s/shaders/%s", root,
-                               gfx_shader_file((gfx_shader)i));
+        bool font = i == WINDOW_ASSET_FONT;
+        int n = snprintf(a->path[i], sizeof a->path[i], "%s/%s/%s", root,
+                         font ? "assets" : "shaders",
+                         font ? WINDOW_FONT_FILE : gfx_shader_file((gfx_shader)i));
         if (n <= 0 || (size_t)n >= sizeof a->path[i]) return false;
     }
     return true;
