@@ -17,3 +17,31 @@ term_when_open() {
     wait "$pid"
     rc=$?
 }
+
+# stopped_on_fifo NAME FIFO DIR CMD...: runs CMD, which reads FIFO, while
+# a writer (this shell, read-write, so that no open waits) holds FIFO open
+# and writes nothing; SIGTERM once CMD holds it open. CMD must exit 143
+# with nothing on stderr, and DIR (where its outputs go) keep the same
+# files with the same content: no temporary left, nothing replaced. CMD
+# starts with SIGTERM ignored, so that only its own handler (stop.h) ends
+# it: the default action would end it with 143 too, leaving its stop
+# untested. Reports through the caller's ok and fail.
+stopped_on_fifo() {
+    local name=$1 fifo=$2 dir=$3 before after err
+    shift 3
+    err=$(mktemp)
+    before=$(cd "$dir" && ls -A && find . -type f -exec cksum {} + | sort)
+    mkfifo "$fifo"
+    exec 3<>"$fifo"
+    (trap '' TERM && exec "$@") >/dev/null 2>"$err" 3<&- &
+    term_when_open $! "-> $fifo\$"
+    exec 3>&-
+    rm -f "$fifo"
+    after=$(cd "$dir" && ls -A && find . -type f -exec cksum {} + | sort)
+    if [ "$rc" -ne 143 ] || [ -s "$err" ] || [ "$before" != "$after" ]; then
+        fail "$name" "exit $rc (want 143), stderr '$(head -c 200 "$err")', outputs before '$before', after '$after'"
+    else
+        ok "$name"
+    fi
+    rm -f "$err"
+}

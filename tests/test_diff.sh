@@ -9,10 +9,13 @@
 # differs there; runs of another seed, and files that are not whole or
 # not hashes files, are refused with one line naming the file (exit 2).
 # --hashes in the bench needs one run: more is one line naming the flag.
+# A file that is a FIFO whose writer writes nothing is left at SIGTERM
+# (exit 143, nothing printed).
 # With "window" (on a display): the window's --hashes file of 15 frames,
 # systems included, is identical to the bench's of the same run.
 # Prints one line per case and exits 1 if any case failed.
 set -u
+. "$(dirname "$0")/fifo_util.sh"
 
 if [ $# -lt 1 ] || [ $# -gt 2 ] || [ ! -x "$1" ]; then
     echo "usage: $0 PATH_TO_PARTICLES [window]" >&2
@@ -170,7 +173,7 @@ sed '1s/^particles-hashes 1 /particles-hashes 2 /' "$b" >"$tmp/v2.txt"
 expect_refused "another version" "$tmp/v2.txt" "format version '2'" "$a" "$tmp/v2.txt"
 sed '1s/ seed=0//' "$b" >"$tmp/noseed.txt"
 expect_refused "no seed" "$tmp/noseed.txt" 'no seed=' "$a" "$tmp/noseed.txt"
-expect_refused "a missing file" "$tmp/none.txt" 'cannot read' "$a" "$tmp/none.txt"
+expect_refused "a missing file" "$tmp/none.txt" 'cannot be read' "$a" "$tmp/none.txt"
 
 # The command line of diff and of --hashes: one line, exit 2.
 cmd_refused() {
@@ -199,5 +202,10 @@ if [ -e "$tmp/x.txt" ]; then fail "refused runs write nothing" "x.txt exists"; e
 "$bin" diff --help >"$out" 2>"$err"
 if [ $? -eq 0 ] && grep -q '^usage: particles diff A B' "$out"; then ok "diff --help";
 else fail "diff --help" "$(cat "$out" "$err")"; fi
+
+# A FIFO as B whose writer writes nothing: SIGTERM ends the wait.
+mkdir "$tmp/outs"
+stopped_on_fifo "SIGTERM while B is a FIFO without data: exit 143, nothing printed" \
+    "$tmp/b.fifo" "$tmp/outs" "$bin" diff "$a" "$tmp/b.fifo"
 
 [ $failed -eq 0 ] || { echo "$failed case(s) failed"; exit 1; }

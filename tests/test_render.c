@@ -7,8 +7,8 @@
  * the faded one over the background, background between them, the darker
  * letterbox bars, the same after the window is resized to 600 x 300 (the
  * bars move from top and bottom to left and right), both draw paths, the
- * highlight, text, and the one-line errors for a broken shader, a missing
- * font and a file that is no font.
+ * highlight, text, and the one-line errors for a broken shader, a shader
+ * or font not given and a file that is no font.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -48,18 +48,50 @@ static void (*gl_proc(const char *name))(void)
     return fn;
 }
 
+/* A file read whole by the test (gfx reads none): no bytes where it
+ * cannot be read. */
+static gfx_file test_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *b = NULL;
+    size_t n = 0;
+    if (f) {
+        b = malloc(16u << 20);
+        assert_non_null(b);
+        n = fread(b, 1, 16u << 20, f);
+        fclose(f);
+    }
+    char *name = strdup(path);
+    assert_non_null(name);
+    return (gfx_file){name, b, n};
+}
+
+/* gfx_create's definition with the shaders of shader_dir and the font. */
 static gfx_def test_def(const char *shader_dir, const char *font)
 {
     gfx_def d = gfx_default_def();
     d.load = gl_proc;
-    d.shader_dir = shader_dir;
-    d.font_path = font;
+    for (int s = 0; s < GFX_SHADER_COUNT; s++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", shader_dir, gfx_shader_file((gfx_shader)s));
+        d.shaders[s] = test_file(path);
+    }
+    d.font = test_file(font);
     d.world_w = WORLD_W;
     d.world_h = WORLD_H;
     d.margin = MARGIN;
     d.max_radius = 12.0f;
     d.background = (gfx_color){20, 40, 60, 255};
     return d;
+}
+
+static void def_free(gfx_def *d)
+{
+    for (int s = 0; s <= GFX_SHADER_COUNT; s++) {
+        gfx_file *f = s < GFX_SHADER_COUNT ? &d->shaders[s] : &d->font;
+        free((void *)f->name);
+        free((void *)f->bytes);
+    }
 }
 
 static int setup(void **state)
@@ -89,6 +121,7 @@ static int setup(void **state)
         fprintf(stderr, "gfx_create: %s\n", err.message);
         return -1;
     }
+    def_free(&d);
     return 0;
 }
 
@@ -368,6 +401,7 @@ static void test_look(void **state)
     gfx_renderer *r = NULL;
     gfx_error err = {0};
     if (gfx_create(&d, &r, &err) != GFX_OK) fail_msg("gfx_create: %s", err.message);
+    def_free(&d);
     const gfx_instance dull = {150.0f, 50.0f, 10.0f, 0, 0, 100, 64}; /* dark blue, a quarter */
     const gfx_batch batch = {&dull, 1};
     draw_with(r, &batch, 1, NULL, NULL);
@@ -462,6 +496,7 @@ static void expect_create_fails(const char *dir, const char *font, gfx_status wa
     gfx_renderer *r = (gfx_renderer *)&d; /* must be reset to NULL */
     gfx_error err = {0};
     assert_int_equal(gfx_create(&d, &r, &err), want);
+    def_free(&d);
     assert_null(r);
     assert_int_equal(err.status, want);
     if (!strstr(err.message, needle)) fail_msg("'%s' does not mention '%s'", err.message, needle);
@@ -482,8 +517,8 @@ static void test_broken_shader_and_font(void **state)
         copy_file(from, path);
     }
     snprintf(font, sizeof font, "%s/assets/DejaVuSans.ttf", PARTICLES_SOURCE_DIR);
-    /* Missing file. */
-    expect_create_fails(dir, font, GFX_ERR_FILE, "particles.frag");
+    /* A shader not given. */
+    expect_create_fails(dir, font, GFX_ERR_INVALID, "the shaders and the font are required");
     /* An error on line 3 of the file. */
     snprintf(path, sizeof path, "%s/particles.frag", dir);
     write_file(path, "out vec4 o_color;\nvoid main()\n{ o_color = vec4(1.0) +; }\n");
@@ -493,7 +528,7 @@ static void test_broken_shader_and_font(void **state)
     snprintf(good, sizeof good, "%s/shaders/particles.frag", PARTICLES_SOURCE_DIR);
     copy_file(good, path);
     snprintf(font, sizeof font, "%s/missing.ttf", dir);
-    expect_create_fails(dir, font, GFX_ERR_FILE, "missing.ttf");
+    expect_create_fails(dir, font, GFX_ERR_INVALID, "the shaders and the font are required");
     expect_create_fails(dir, path, GFX_ERR_FONT, "not a usable TrueType font");
     /* Damaged fonts are refused, not parsed out of bounds. */
     snprintf(font, sizeof font, "%s/damaged.ttf", dir);

@@ -4,10 +4,12 @@
 # taken from the replay's own line naming the first frame that differs,
 # until every hash matched on 1 thread; the same file then replays on 4
 # threads, inner parallelism off, the other layout and dynamic storage;
-# a recording of no frame replays. Prints one line per case.
+# a recording of no frame replays; a recording that is a FIFO whose writer
+# writes nothing is left at SIGTERM (exit 143). Prints one line per case.
 #
 #   bash tests/test_replay.sh path/to/particles
 set -u
+. "$(dirname "$0")/fifo_util.sh"
 if [ $# -ne 1 ] || [ ! -x "$1" ]; then
     echo "usage: $0 PATH_TO_PARTICLES" >&2
     exit 2
@@ -96,6 +98,11 @@ write "$tmp/none.rec"
 line=$("$bin" bench --replay "$tmp/none.rec" 2>&1)
 [ "$line" = "replay: 0 frames, every hash matched" ] && ok "no frame: $line" ||
     fail "no frame" "said: $line"
+
+# A recording that is a FIFO whose writer writes nothing: SIGTERM ends the wait.
+mkdir "$tmp/outs"
+stopped_on_fifo "SIGTERM while --replay waits on a FIFO: exit 143, nothing printed" \
+    "$tmp/r.fifo" "$tmp/outs" "$bin" bench --replay "$tmp/r.fifo" --threads 1
 
 echo "$failed failed"
 [ $failed -eq 0 ]

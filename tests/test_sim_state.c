@@ -116,21 +116,42 @@ static sim_world *world_at_save(uint32_t particles)
     return w;
 }
 
-/* A world saved at SAVE_AT. */
-static unsigned char *saved_world(uint32_t particles, size_t *n)
+/* A world saved at SAVE_AT, and what sim_state_check reads of it. */
+typedef struct snapshot {
+    unsigned char *b;
+    size_t n;
+    sim_state_info info;
+} snapshot;
+
+static snapshot snapshot_of(uint32_t particles)
 {
     sim_world *w = world_at_save(particles);
-    unsigned char *b = save(w, n);
+    snapshot s;
+    s.b = save(w, &s.n);
     sim_destroy(w);
-    return b;
+    char msg[240];
+    if (!sim_state_check(s.b, s.n, &s.info, msg, sizeof msg)) fail_msg("%s", msg);
+    return s;
+}
+
+/* A config to load a snapshot under: its params and count are the
+ * snapshot's, the rest base_config's. */
+static sim_config load_config(void) { return base_config(1u); }
+
+/* sim_load_state of b[0..n) under cfg: its status, *w the world or NULL. */
+static ecs_status load(const unsigned char *b, size_t n, const sim_config *cfg, sim_world **w,
+                       ecs_error *err)
+{
+    *w = NULL;
+    memset(err, 0, sizeof *err);
+    return sim_load_state(b, n, cfg, w, err);
 }
 
 static sim_world *load_ok(const unsigned char *b, size_t n, const sim_config *cfg)
 {
-    sim_world *w = NULL;
+    sim_world *w;
     ecs_error err;
-    memset(&err, 0, sizeof err);
-    ecs_status st = sim_load_state(b, n, cfg, &w, &err);
+    ecs_status st = load(b, n, cfg, &w, &err);
     if (st != ECS_OK) fail_msg("sim_load_state: %s: %s", ecs_status_name(st), err.message);
     return w;
 }
@@ -144,11 +165,8 @@ static void load_continues_bit_for_bit(void **state)
     uint64_t want = sim_hash(ref);
     uint32_t alive = sim_alive(ref);
     sim_destroy(ref);
-    size_t n;
-    unsigned char *b = saved_world(1500u, &n);
-    sim_state_info info;
-    char msg[240];
-    assert_true(sim_state_check(b, n, &info, msg, sizeof msg));
+    snapshot snap = snapshot_of(1500u);
+    const sim_state_info info = snap.info;
     assert_int_equal(info.frame, SAVE_AT);
     assert_int_equal(info.sprays, 40u);
     assert_int_equal(info.particles, 1500u);
@@ -157,13 +175,13 @@ static void load_continues_bit_for_bit(void **state)
         for (int ip = 0; ip < 2; ip++)
             for (int storage = 0; storage < 2; storage++)
                 for (int layout = 0; layout < 2; layout++) {
-                    sim_config lc = base_config(1u); /* params and count: the snapshot's */
+                    sim_config lc = load_config();
                     lc.workers = workers;
                     lc.inner_parallelism_off = ip;
                     lc.storage = storage ? ECS_STORAGE_FIXED : ECS_STORAGE_DYNAMIC;
                     lc.capacity = storage ? 3000u : 0u;
                     lc.layout = layout ? SIM_LAYOUT_THESIS : SIM_LAYOUT_SOA;
-                    sim_world *w = load_ok(b, n, &lc);
+                    sim_world *w = load_ok(snap.b, snap.n, &lc);
                     assert_int_equal(sim_frame(w), SAVE_AT);
                     assert_int_equal(sim_alive(w), info.alive);
                     assert_false(sim_system_enabled(w, SIM_S_COLLISION));
@@ -175,25 +193,25 @@ static void load_continues_bit_for_bit(void **state)
                                  (unsigned)workers, ip, storage, layout);
                     sim_destroy(w);
                 }
-    free(b);
+    free(snap.b);
 }
 
 static void save_load_save_same_bytes(void **state)
 {
     (void)state;
-    size_t n, m;
-    unsigned char *b = saved_world(800u, &n);
-    sim_config lc = base_config(1u);
+    size_t m;
+    snapshot snap = snapshot_of(800u);
+    sim_config lc = load_config();
     lc.workers = 3;
     lc.storage = ECS_STORAGE_DYNAMIC;
     lc.layout = SIM_LAYOUT_THESIS;
-    sim_world *w = load_ok(b, n, &lc);
+    sim_world *w = load_ok(snap.b, snap.n, &lc);
     unsigned char *again = save(w, &m);
-    assert_int_equal(m, n);
-    assert_memory_equal(again, b, n);
+    assert_int_equal(m, snap.n);
+    assert_memory_equal(again, snap.b, snap.n);
     sim_destroy(w);
     free(again);
-    free(b);
+    free(snap.b);
 }
 
 /* Through a buffer of any size, none a multiple of a particle's 36 bytes
@@ -246,19 +264,15 @@ static void refusing_sink_stops(void **state)
 static void fixed_limit_too_small(void **state)
 {
     (void)state;
-    size_t n;
-    unsigned char *b = saved_world(300u, &n);
-    sim_state_info info;
-    char msg[240];
-    assert_true(sim_state_check(b, n, &info, msg, sizeof msg));
-    sim_config lc = base_config(1u);
-    lc.capacity = info.span - 1u;
-    sim_world *w = NULL;
+    snapshot snap = snapshot_of(300u);
+    sim_config lc = load_config();
+    lc.capacity = snap.info.span - 1u;
+    sim_world *w;
     ecs_error err;
-    assert_int_equal(sim_load_state(b, n, &lc, &w, &err), ECS_ERR_FULL);
+    assert_int_equal(load(snap.b, snap.n, &lc, &w, &err), ECS_ERR_FULL);
     assert_null(w);
     assert_non_null(strstr(err.message, "fixed entity limit"));
-    free(b);
+    free(snap.b);
 }
 
 /* Refused by both the check and the load, with a message. */
@@ -268,43 +282,49 @@ static void assert_refused(const unsigned char *b, size_t n, const char *why)
     assert_false(sim_state_check(b, n, NULL, msg, sizeof msg));
     assert_true(msg[0] != '\0');
     if (why && !strstr(msg, why)) fail_msg("'%s' does not say '%s'", msg, why);
-    sim_config lc = base_config(1u);
-    sim_world *w = NULL;
+    sim_config lc = load_config();
+    sim_world *w;
     ecs_error err;
-    assert_int_equal(sim_load_state(b, n, &lc, &w, &err), ECS_ERR_INVALID);
+    assert_int_equal(load(b, n, &lc, &w, &err), ECS_ERR_INVALID);
     assert_null(w);
 }
 
 static void every_truncation_refused(void **state)
 {
     (void)state;
-    size_t n;
-    unsigned char *b = saved_world(200u, &n);
-    for (size_t len = 0; len < n; len++) {
+    snapshot snap = snapshot_of(200u);
+    for (size_t len = 0; len < snap.n; len++) {
         unsigned char *cut = malloc(len ? len : 1u); /* ASan sees a read past the end */
         assert_non_null(cut);
-        memcpy(cut, b, len);
+        memcpy(cut, snap.b, len);
         assert_refused(cut, len, "truncated");
         free(cut);
     }
-    free(b);
+    free(snap.b);
 }
 
 static void every_byte_flip_refused(void **state)
 {
     (void)state;
-    size_t n;
-    unsigned char *b = saved_world(200u, &n);
-    for (size_t i = 0; i < n; i++) {
+    snapshot snap = snapshot_of(200u);
+    for (size_t i = 0; i < snap.n; i++) {
         for (unsigned bit = 0; bit < 8; bit += 7) {
-            b[i] ^= (unsigned char)(1u << bit);
-            assert_refused(b, n, NULL);
-            b[i] ^= (unsigned char)(1u << bit);
+            snap.b[i] ^= (unsigned char)(1u << bit);
+            assert_refused(snap.b, snap.n, NULL);
+            snap.b[i] ^= (unsigned char)(1u << bit);
         }
     }
     char msg[240];
-    assert_true(sim_state_check(b, n, NULL, msg, sizeof msg));
-    free(b);
+    assert_true(sim_state_check(snap.b, snap.n, NULL, msg, sizeof msg));
+    free(snap.b);
+}
+
+/* A buffer of n bytes for mutated copies of a snapshot. */
+static unsigned char *scratch(size_t n)
+{
+    unsigned char *m = malloc(n);
+    assert_non_null(m);
+    return m;
 }
 
 /* The checksum made right for a mutated content. */
@@ -327,10 +347,8 @@ enum { AT_VERSION = 8, AT_WORLD_W = 12, AT_LIFE_MIN = 40, AT_PARTICLES = 60, AT_
 static void hostile_headers_refused(void **state)
 {
     (void)state;
-    size_t n;
-    unsigned char *b = saved_world(200u, &n);
-    unsigned char *m = malloc(n);
-    assert_non_null(m);
+    snapshot snap = snapshot_of(200u);
+    unsigned char *m = scratch(snap.n);
     float nan = NAN;
     uint32_t nan_bits;
     memcpy(&nan_bits, &nan, sizeof nan_bits);
@@ -355,64 +373,60 @@ static void hostile_headers_refused(void **state)
         {AT_PARTICLES, UINT32_MAX, "density"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        memcpy(m, b, n);
+        memcpy(m, snap.b, snap.n);
         put32_at(m, cases[i].at, cases[i].v);
-        reseal(m, n);
-        assert_refused(m, n, cases[i].why);
+        reseal(m, snap.n);
+        assert_refused(m, snap.n, cases[i].why);
     }
     /* The first live particle's position.x infinite, then its radius 0. */
-    uint32_t span = (uint32_t)b[AT_SPAN] | (uint32_t)b[AT_SPAN + 1] << 8 |
-                    (uint32_t)b[AT_SPAN + 2] << 16 | (uint32_t)b[AT_SPAN + 3] << 24;
-    size_t first = AT_BITS + (span + 7u) / 8u;
+    size_t first = AT_BITS + (snap.info.span + 7u) / 8u;
     uint32_t bad[][2] = {{0u, 0x7f800000u}, {28u, 0u}};
     for (size_t i = 0; i < 2; i++) {
-        memcpy(m, b, n);
+        memcpy(m, snap.b, snap.n);
         put32_at(m, first + bad[i][0], bad[i][1]);
-        reseal(m, n);
-        assert_refused(m, n, "outside the world");
+        reseal(m, snap.n);
+        assert_refused(m, snap.n, "outside the world");
     }
-    memcpy(m, b, n);
-    m[n - 1u] ^= 1u;
-    assert_refused(m, n, "checksum");
-    unsigned char *longer = calloc(n + 1u, 1);
+    memcpy(m, snap.b, snap.n);
+    m[snap.n - 1u] ^= 1u;
+    assert_refused(m, snap.n, "checksum");
+    unsigned char *longer = calloc(snap.n + 1u, 1);
     assert_non_null(longer);
-    memcpy(longer, b, n);
-    assert_refused(longer, n + 1u, "damaged");
+    memcpy(longer, snap.b, snap.n);
+    assert_refused(longer, snap.n + 1u, "damaged");
     free(longer);
     free(m);
-    free(b);
+    free(snap.b);
 }
 
 /* Random mutations, resealed or not; what passes the check loads and steps. */
 static void fuzz_mutations(void **state)
 {
     (void)state;
-    size_t n;
-    unsigned char *b = saved_world(100u, &n);
-    unsigned char *m = malloc(n);
-    assert_non_null(m);
+    snapshot snap = snapshot_of(100u);
+    unsigned char *m = scratch(snap.n);
     uint64_t x = 0x9E3779B97F4A7C15u;
     uint32_t loaded = 0;
     for (int round = 0; round < 3000; round++) {
-        memcpy(m, b, n);
+        memcpy(m, snap.b, snap.n);
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
         int edits = 1 + (int)(x % 4u);
         for (int e = 0; e < edits; e++) {
             x ^= x << 13, x ^= x >> 7, x ^= x << 17;
             /* Half of the edits in the header, where the counts are. */
-            size_t at = (x >> 8) % 2u ? (size_t)((x >> 16) % AT_BITS) : (size_t)((x >> 16) % n);
+            size_t at = (size_t)((x >> 16) % ((x >> 8) % 2u ? AT_BITS : snap.n));
             m[at] = (unsigned char)(x >> 40);
         }
-        size_t len = (x >> 48) % 8u == 0 ? (size_t)((x >> 20) % n) : n;
+        size_t len = (x >> 48) % 8u == 0 ? (size_t)((x >> 20) % snap.n) : snap.n;
         if ((x >> 52) % 4u != 0 && len > 8u) reseal(m, len);
         char msg[240];
         bool ok = sim_state_check(m, len, NULL, msg, sizeof msg);
-        sim_config lc = base_config(1u);
+        sim_config lc = load_config();
         lc.storage = ECS_STORAGE_DYNAMIC; /* no fixed limit for the sprays to reach */
         lc.capacity = 0;
-        sim_world *w = NULL;
+        sim_world *w;
         ecs_error err;
-        ecs_status st = sim_load_state(m, len, &lc, &w, &err);
+        ecs_status st = load(m, len, &lc, &w, &err);
         assert_int_equal(st == ECS_OK, ok);
         if (!w) continue;
         loaded++;
@@ -421,7 +435,7 @@ static void fuzz_mutations(void **state)
     }
     assert_true(loaded > 0); /* some mutations of values in range load */
     free(m);
-    free(b);
+    free(snap.b);
 }
 
 int main(void)

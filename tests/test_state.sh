@@ -9,9 +9,15 @@
 #     snapshot with a flag whose value it holds, and --save-state with more
 #     than one run: exit 2, one line on stderr naming the file or flag,
 #     nothing on stdout, no file written.
+#   - a --load-state that is a FIFO whose writer writes nothing (the
+#     bench's, the window's): SIGTERM stops the wait, exit 143, no output
+#     touched.
+#   - the window's --center is checked against the snapshot's world, not
+#     the default one: inside it the view starts there, outside it exit 2.
 #
 #   bash tests/test_state.sh path/to/particles
 set -u
+. "$(dirname "$0")/fifo_util.sh"
 
 if [ $# -ne 1 ] || [ ! -x "$1" ]; then
     echo "usage: $0 PATH_TO_PARTICLES" >&2
@@ -80,6 +86,22 @@ if "$bin" --help 2>/dev/null | grep -qE '^  run ' && [ -n "${DISPLAY:-}" ]; then
     else
         fail "the window's snapshots" "differ from the bench's: $(ls -l "$tmp"/[bw][23]0.state)"
     fi
+    # --center within the snapshot's world (2000x1200), outside the
+    # default one (1440x900): the view starts there.
+    "$bin" bench "${small[@]}" --world 2000x1200 --repeat 1 --quiet --csv /dev/null --frames 1 \
+        --save-state "$tmp/wide.state"
+    "$bin" --vsync off --frames 1 --load-state "$tmp/wide.state" --center 1900,1100 \
+        --screenshot "$tmp/wide.png" >/dev/null 2>"$tmp/err"
+    rc=$?
+    if [ $rc -eq 0 ] && [ -s "$tmp/wide.png" ] && [ ! -s "$tmp/err" ]; then
+        ok "--center checked against the snapshot's world: 1900,1100 in 2000x1200"
+    else
+        fail "--center in the snapshot's world" "exit $rc: $(head -c 300 "$tmp/err")"
+    fi
+    mkdir "$tmp/wouts" && echo old >"$tmp/wouts/shot.png"
+    stopped_on_fifo "SIGTERM while the window's --load-state waits on a FIFO: exit 143, no output touched" \
+        "$tmp/wsnap.fifo" "$tmp/wouts" "$bin" --vsync off --frames 2 \
+        --load-state "$tmp/wsnap.fifo" --screenshot "$tmp/wouts/shot.png"
 else
     echo "skip the window's snapshots: no window in this build, or no display"
 fi
@@ -98,6 +120,30 @@ refused() {
         fail "$what" "exit $rc, $lines lines on stderr, stdout $(wc -c <"$tmp/out") bytes: $(head -c 300 "$tmp/err")"
     fi
 }
+
+# --load-state from a FIFO whose writer writes nothing: SIGTERM ends the
+# wait; the staged --csv and --save-state are discarded, the old CSV kept.
+mkdir "$tmp/outs" && echo old >"$tmp/outs/out.csv"
+stopped_on_fifo "SIGTERM while --load-state waits on a FIFO: exit 143, no output touched" \
+    "$tmp/snap.fifo" "$tmp/outs" "$bin" bench --repeat 1 --quiet --frames 5 --threads 1 \
+    --inner-parallelism on --storage fixed --layout soa --csv "$tmp/outs/out.csv" \
+    --save-state "$tmp/outs/next.state" --load-state "$tmp/snap.fifo"
+
+# The window's --center is checked against the snapshot's world (400x300),
+# not the default one (1440x900), before any window opens.
+if "$bin" --help 2>/dev/null | grep -qE '^  run '; then
+    "$bin" bench --entities 2000 --world 400x300 --threads 1 --inner-parallelism on \
+        --storage fixed --layout soa --repeat 1 --quiet --csv /dev/null --frames 1 \
+        --save-state "$tmp/small.state"
+    "$bin" --frames 1 --load-state "$tmp/small.state" --center 1000,100 >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ $rc -eq 2 ] && [ "$(cat "$tmp/err")" = \
+        "particles: --center: 1000,100 is outside the world (0..400, 0..300)" ]; then
+        ok "--center outside the snapshot's world refused: $(cat "$tmp/err")"
+    else
+        fail "--center outside the snapshot's world" "exit $rc: $(head -c 300 "$tmp/err")"
+    fi
+fi
 
 size=$(wc -c <"$tmp/s.state")
 head -c $((size - 1)) "$tmp/s.state" >"$tmp/cut.state"

@@ -195,6 +195,14 @@ PY
 "$bin" "${small[@]}" --frames 1 --assets "$tmp/a" --screenshot "$tmp/shot.png" >"$out" 2>"$err"
 expect_failure "damaged font names the file" $? "$tmp/a/assets/DejaVuSans.ttf" "hhea"
 
+# A shader one byte past the limit of 1 MiB: refused before it is compiled.
+cp "$data/assets/DejaVuSans.ttf" "$tmp/a/assets/"
+head -c $((1024 * 1024 + 1)) /dev/zero | tr '\0' ' ' >"$tmp/a/shaders/overlay.vert"
+"$bin" "${small[@]}" --frames 1 --assets "$tmp/a" --screenshot "$tmp/shot.png" >"$out" 2>"$err"
+expect_failure "a shader past 1 MiB names the file and the limit" $? \
+    "$tmp/a/shaders/overlay.vert: larger than 1 MiB"
+cp "$data/shaders/overlay.vert" "$tmp/a/shaders/"
+
 # (An --assets that is not a directory is bad input, exit 2: test_cli.sh.)
 
 # ---- no display, no OpenGL 3.3 -----------------------------------------------

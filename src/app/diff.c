@@ -4,8 +4,9 @@
 #include "args.h"
 #include "hashes.h"
 #include "out.h"
+#include "read_file.h"
+#include "stop.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -15,6 +16,9 @@
 #define KEYS_MAX 32u
 #define COLUMNS_MAX 64u
 #define HASH_DIGITS 16u
+/* The largest file read: a bench run's tens of thousands of frames of
+ * every system's hash are far smaller. */
+#define HASHES_MAX_BYTES ((uint64_t)4 << 30)
 
 /* The keys of line 1 that decide the state: runs that differ in one are
  * not compared. */
@@ -24,11 +28,10 @@ static const char *const REQUIRED_KEYS[] = {"mode", "seed", "entities", "world",
 
 typedef struct hashes_file {
     const char *path;
-    char *header;                 /* line 1; key and value point into it */
-    const char *key[KEYS_MAX], *value[KEYS_MAX];
+    char *text;                   /* the whole file: key, value and column point into it */
+    const char *key[KEYS_MAX], *value[KEYS_MAX]; /* line 1's */
     uint32_t key_n;
-    char *names;                  /* line 2; column points into it */
-    const char *column[COLUMNS_MAX]; /* "state", then the systems in the order they ran */
+    const char *column[COLUMNS_MAX]; /* line 2's: "state", then the systems in the order they ran */
     uint32_t column_n;
     uint64_t *hash;               /* frame f, column c at f * column_n + c */
     uint64_t first, frames, cap;  /* frames first .. first + frames - 1 (first: 0, or a
@@ -37,8 +40,7 @@ typedef struct hashes_file {
 
 static void file_free(hashes_file *h)
 {
-    free(h->header);
-    free(h->names);
+    free(h->text);
     free(h->hash);
 }
 
@@ -198,66 +200,64 @@ static bool parse_end(const hashes_file *h, const char *line, uint64_t line_no, 
     return true;
 }
 
-/* Reads the whole file; false after writing what is wrong to why. */
-static bool read_lines(hashes_file *h, FILE *f, char *why, size_t size)
+/* Checks every line of text[0..size); false after writing what is wrong
+ * to why. */
+static bool read_lines(hashes_file *h, char *text, size_t size, char *why, size_t why_size)
 {
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
     uint64_t line_no = 0;
     bool ok = true, ended = false;
-    while (ok && (len = getline(&line, &cap, f)) >= 0) {
+    size_t at = 0, len;
+    for (char *line; ok && (line = app_next_line(text, size, &at, &len));) {
         line_no++;
         if (ended) {
-            snprintf(why, size, "line %" PRIu64 ": more after the end line", line_no);
+            snprintf(why, why_size, "line %" PRIu64 ": more after the end line", line_no);
             ok = false;
-        } else if (len == 0 || line[len - 1] != '\n') {
-            snprintf(why, size, "line %" PRIu64 ": cut short (no end of line)", line_no);
+        } else if (line[len - 1] != '\n') {
+            snprintf(why, why_size, "line %" PRIu64 ": cut short (no end of line)", line_no);
             ok = false;
-        } else if (strlen(line) != (size_t)len) {
-            snprintf(why, size, "line %" PRIu64 ": holds a NUL byte: not a hashes file", line_no);
+        } else if (memchr(line, '\0', len)) {
+            snprintf(why, why_size, "line %" PRIu64 ": holds a NUL byte: not a hashes file", line_no);
             ok = false;
         } else {
             line[len - 1] = '\0';
             if (line_no <= 2u) {
-                char *copy = strdup(line);
-                if (!copy) snprintf(why, size, "out of memory");
-                *(line_no == 1u ? &h->header : &h->names) = copy;
-                ok = copy && (line_no == 1u ? parse_header(h, copy, why, size)
-                                            : parse_names(h, copy, why, size));
+                ok = line_no == 1u ? parse_header(h, line, why, why_size)
+                                   : parse_names(h, line, why, why_size);
             } else if (strncmp(line, "end ", 4) == 0) {
-                ok = parse_end(h, line, line_no, why, size);
+                ok = parse_end(h, line, line_no, why, why_size);
                 ended = true;
             } else {
-                ok = parse_frame_line(h, line, line_no, why, size);
+                ok = parse_frame_line(h, line, line_no, why, why_size);
             }
         }
     }
-    if (ok && ferror(f)) {
-        snprintf(why, size, "cannot read: %s", strerror(errno));
-        ok = false;
-    }
-    free(line);
     if (!ok) return false;
-    if (line_no == 0) snprintf(why, size, "empty: not a hashes file (particles --hashes writes them)");
-    else if (line_no < 3u || h->frames == 0) snprintf(why, size, "cut short: no frames");
+    if (line_no == 0)
+        snprintf(why, why_size, "empty: not a hashes file (particles --hashes writes them)");
+    else if (line_no < 3u || h->frames == 0)
+        snprintf(why, why_size, "cut short: no frames");
     else if (!ended)
-        snprintf(why, size, "cut short: no end line after frame %" PRIu64, h->first + h->frames - 1u);
+        snprintf(why, why_size, "cut short: no end line after frame %" PRIu64,
+                 h->first + h->frames - 1u);
     return ended;
 }
 
-static bool load(hashes_file *h, const char *path)
+/* false after one line; *stopped where a stop signal ended the reading. */
+static bool load(hashes_file *h, const char *path, bool *stopped)
 {
     memset(h, 0, sizeof *h);
     h->path = path;
     char why[256] = "";
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        app_error(PROG, "%s: cannot read: %s", path, strerror(errno));
+    unsigned char *text;
+    size_t size;
+    app_read_status st = app_read_file(path, HASHES_MAX_BYTES, &text, &size, why, sizeof why);
+    *stopped = st == APP_READ_STOPPED;
+    if (st != APP_READ_OK) {
+        if (!*stopped) app_error(PROG, "%s: %s", path, why);
         return false;
     }
-    bool ok = read_lines(h, f, why, sizeof why);
-    fclose(f);
+    h->text = (char *)text;
+    bool ok = read_lines(h, h->text, size, why, sizeof why);
     if (!ok) app_error(PROG, "%s: %s", path, why);
     return ok;
 }
@@ -378,7 +378,8 @@ void diff_usage(FILE *f)
           "Exit status: 0 identical; 1 they differ (at a frame, or in length); 2 bad\n"
           "input: an option, a file that cannot be read, is not a hashes file, is\n"
           "cut short or damaged, or runs of other seeds or configurations (one line\n"
-          "names the file and what is wrong).\n",
+          "names the file and what is wrong); 128+N stopped by signal N (SIGINT,\n"
+          "SIGTERM, SIGHUP) while a FIFO waits for its writer.\n",
           f);
 }
 
@@ -401,12 +402,15 @@ int diff_main(int argc, char **argv)
     hashes_file a, b;
     memset(&b, 0, sizeof b);
     int rc = 2;
-    if (load(&a, argv[1]) && load(&b, argv[2]) && comparable(&a, &b)) {
+    bool stopped = false;
+    /* A FIFO among A and B waits for its writer: a stop signal ends it. */
+    app_stop_install();
+    if (load(&a, argv[1], &stopped) && load(&b, argv[2], &stopped) && comparable(&a, &b)) {
         rc = compare(&a, &b);
         int out = app_stdout_finish(PROG);
         if (out != 0) rc = out;
     }
     file_free(&a);
     file_free(&b);
-    return rc;
+    return stopped ? app_stop_status() : rc;
 }

@@ -76,13 +76,15 @@ ecs_status app_hashes_step(app_hashes *h, sim_world *w)
     return sim_step_watched(w, keep_written, h);
 }
 
-void app_hashes_frame(app_hashes *h, sim_world *w)
+bool app_hashes_frame(app_hashes *h, sim_world *w, uint64_t *state_hash)
 {
-    if (!h || !h->f) return;
-    fprintf(h->f, "%" PRIu64 " %016" PRIx64, sim_frame(w), sim_hash(w));
+    if (!h || !h->f) return false;
+    *state_hash = sim_hash(w);
+    fprintf(h->f, "%" PRIu64 " %016" PRIx64, sim_frame(w), *state_hash);
     for (uint32_t k = 0; h->systems && k < SIM_SYSTEM_COUNT; k++)
         fprintf(h->f, " %016" PRIx64, h->written[sim_watch_order(k)]);
     fputc('\n', h->f);
+    return true;
 }
 
 int app_hashes_end(app_hashes *h, sim_world *w)

@@ -67,8 +67,10 @@ int app_hashes_begin(app_hashes *h, sim_world *w, const app_hashes_run *run);
  * takes each system's hash after it ran. Just sim_step when h is NULL or
  * has not begun. */
 ecs_status app_hashes_step(app_hashes *h, sim_world *w);
-/* The line of the frame just stepped (nothing when not begun). */
-void app_hashes_frame(app_hashes *h, sim_world *w);
+/* The line of the frame just stepped: true with the state hash it wrote
+ * in *state_hash, for the caller to reuse; false (nothing written) when
+ * not begun. */
+bool app_hashes_frame(app_hashes *h, sim_world *w, uint64_t *state_hash);
 /* The end line; the content closed, ready for app_out_commit(h->out).
  * 0 (also when not begun), or 1 after one line (a full disk). */
 int app_hashes_end(app_hashes *h, sim_world *w);

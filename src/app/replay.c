@@ -1,10 +1,10 @@
 /* replay.c - a recording read back, checked line by line, and replayed
  * frame by frame against its state hashes (record.h). */
-#define _POSIX_C_SOURCE 200809L /* getline */
 #include "record.h"
 #include "record_internal.h"
 #include "app_grow.h"
 #include "args.h"
+#include "read_file.h"
 #include "stop.h"
 
 #include <errno.h>
@@ -14,6 +14,9 @@
 #include <string.h>
 
 #define LINE_MAX_BYTES 200u
+/* The largest recording read: a line of the most bytes for every frame
+ * the end line can count, and then some. */
+#define RECORDING_MAX_BYTES ((uint64_t)1 << 40)
 #define WORDS_MAX 4
 #define NOT_A_RECORDING "not a recording: the first line is not '" APP_RECORD_MAGIC " 1'"
 
@@ -238,23 +241,21 @@ static bool end_line(reader *rd, uint32_t sum)
     return true;
 }
 
-/* Reads every line; false with rd->why (and rd->line) set. */
-static bool read_all(reader *rd, FILE *f)
+/* Checks every line of text[0..size); false with rd->why (and rd->line) set. */
+static bool read_all(reader *rd, char *text, size_t size)
 {
-    char *buf = NULL;
-    size_t cap = 0;
     uint32_t crc = 0;
     uint64_t bytes = 0;
     bool ended = false, ok = true;
-    ssize_t len;
-    while (ok && (len = getline(&buf, &cap, f)) > 0) {
+    size_t at = 0, len;
+    for (char *buf; ok && (buf = app_next_line(text, size, &at, &len));) {
         rd->line++;
         if (ended) {
             ok = bad(rd, "a line after the end line");
             break;
         }
-        bool text = (size_t)len <= LINE_MAX_BYTES && !memchr(buf, '\0', (size_t)len);
-        if (rd->line == 1 && (!text || buf[len - 1] != '\n')) {
+        bool is_text = len <= LINE_MAX_BYTES && !memchr(buf, '\0', len);
+        if (rd->line == 1 && (!is_text || buf[len - 1] != '\n')) {
             ok = bad(rd, NOT_A_RECORDING);
             break;
         }
@@ -262,15 +263,15 @@ static bool read_all(reader *rd, FILE *f)
             ok = bad(rd, "truncated: the last line has no end");
             break;
         }
-        if (!text) {
+        if (!is_text) {
             ok = bad(rd, "not a line of a recording (too long, or not text)");
             break;
         }
         bool is_end = rd->line > 1u + H_COUNT && strncmp(buf, "end", 3) == 0 &&
                       (buf[3] == ' ' || buf[3] == '\n');
         if (!is_end) { /* the end line is no part of its own checksum */
-            crc = app_cksum_add(crc, buf, (size_t)len);
-            bytes += (uint64_t)len;
+            crc = app_cksum_add(crc, buf, len);
+            bytes += len;
         }
         buf[len - 1] = '\0';
         if (rd->line == 1) {
@@ -291,10 +292,6 @@ static bool read_all(reader *rd, FILE *f)
             ok = rd->line <= 1u + H_COUNT ? header_line(rd, (int)rd->line - 2) : body_line(rd);
         }
     }
-    if (ok && ferror(f)) {
-        snprintf(rd->why, sizeof rd->why, "cannot be read: %s", strerror(errno));
-        ok = false;
-    }
     if (ok && rd->line == 0) ok = bad(rd, "not a recording: the file is empty");
     if (ok && !ended) {
         snprintf(rd->why, sizeof rd->why, "truncated: no end line after line %zu (frame %zu)",
@@ -302,7 +299,6 @@ static bool read_all(reader *rd, FILE *f)
         rd->line = 0;
         ok = false;
     }
-    free(buf);
     return ok;
 }
 
@@ -312,14 +308,18 @@ int app_replay_load(app_replay *r, const char *prog, const char *path)
     r->prog = prog;
     r->path = path;
     r->cfg = sim_default_config();
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        app_error(prog, "--replay %s: cannot be read: %s", path, strerror(errno));
+    unsigned char *text;
+    size_t size;
+    char why[120];
+    app_read_status st = app_read_file(path, RECORDING_MAX_BYTES, &text, &size, why, sizeof why);
+    if (st == APP_READ_STOPPED) return app_stop_status();
+    if (st != APP_READ_OK) {
+        app_error(prog, "--replay %s: %s", path, why);
         return 2;
     }
     reader rd = {.r = r};
-    bool ok = read_all(&rd, f);
-    fclose(f);
+    bool ok = read_all(&rd, (char *)text, size);
+    free(text);
     if (ok) return 0;
     if (rd.line)
         app_error(prog, "--replay %s: line %zu: %s", path, rd.line, rd.why);

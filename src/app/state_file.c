@@ -3,11 +3,17 @@
 #include "state_file.h"
 
 #include "args.h"
+#include "read_file.h"
+#include "stop.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The largest snapshot read: every entity the ECS can hold, at far more
+ * bytes each than a snapshot spends on one. */
+#define STATE_MAX_BYTES ((uint64_t)ECS_MAX_ENTITIES * 256u)
 
 bool app_state_check_options(const char *prog, const app_options *o)
 {
@@ -24,44 +30,19 @@ bool app_state_check_options(const char *prog, const app_options *o)
 int app_state_read(const char *prog, const char *path, app_state_file *out)
 {
     *out = (app_state_file){0};
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        app_error(prog, "--load-state %s: %s", path, strerror(errno));
+    unsigned char *b;
+    size_t n;
+    char why[120], msg[240];
+    app_read_status st = app_read_file(path, STATE_MAX_BYTES, &b, &n, why, sizeof why);
+    if (st == APP_READ_STOPPED) return app_stop_status();
+    if (st != APP_READ_OK) {
+        app_error(prog, "--load-state %s: %s", path, why);
         return 2;
     }
-    /* Read in growing blocks: a pipe has no size to ask for first. */
-    size_t cap = 0, n = 0;
-    unsigned char *b = NULL;
-    int rc = 0;
-    for (;;) {
-        if (n == cap) {
-            size_t grown = cap ? cap * 2u : 65536u;
-            unsigned char *p = grown > cap ? realloc(b, grown) : NULL;
-            if (!p) {
-                app_error(prog, "--load-state %s: out of memory past %zu bytes", path, n);
-                rc = 2;
-                break;
-            }
-            b = p;
-            cap = grown;
-        }
-        size_t got = fread(b + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) break;
-    }
-    if (rc == 0 && ferror(f)) {
-        app_error(prog, "--load-state %s: %s", path, strerror(errno));
-        rc = 2;
-    }
-    fclose(f);
-    char msg[240];
-    if (rc == 0 && !sim_state_check(b, n, &out->info, msg, sizeof msg)) {
+    if (!sim_state_check(b, n, &out->info, msg, sizeof msg)) {
         app_error(prog, "--load-state %s: %s", path, msg);
-        rc = 2;
-    }
-    if (rc != 0) {
         free(b);
-        return rc;
+        return 2;
     }
     out->bytes = b;
     out->size = n;

@@ -21,9 +21,11 @@ typedef struct app_state_file {
     sim_state_info info;
 } app_state_file;
 
-/* Reads and checks path (--load-state). Returns 0, or 2 after one line
- * "<prog>: --load-state PATH: what is wrong" (it cannot be read; truncated,
- * damaged, not a snapshot, a newer version, values out of range). */
+/* Reads and checks path (--load-state). Returns 0, 2 after one line
+ * "<prog>: --load-state PATH: what is wrong" (it cannot be read, is larger
+ * than a snapshot can be or than memory holds; truncated, damaged, not a
+ * snapshot, a newer version, values out of range), or app_stop_status
+ * when a stop signal ended the reading (a FIFO waiting for its writer). */
 int app_state_read(const char *prog, const char *path, app_state_file *out);
 void app_state_free(app_state_file *f);
 /* cfg's params and particles as f's snapshot makes them: its parameters,

@@ -17,7 +17,6 @@
 
 #include <cglm/cglm.h>
 
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -94,11 +93,27 @@ void gfx_pin_driver(void) { dl_iterate_phdr(pin_library, NULL); }
 void gfx_pin_driver(void) {}
 #endif
 
+const char *gfx_shader_file(gfx_shader s)
+{
+    static const char *const names[GFX_SHADER_COUNT] = {"particles.vert", "particles.frag",
+                                                        "overlay.vert", "overlay.frag"};
+    return (unsigned)s < GFX_SHADER_COUNT ? names[s] : "?";
+}
+
+static bool has_file(const gfx_file *f) { return f->name && f->bytes; }
+
+static bool has_files(const gfx_def *def)
+{
+    for (int s = 0; s < GFX_SHADER_COUNT; s++)
+        if (!has_file(&def->shaders[s])) return false;
+    return has_file(&def->font);
+}
+
 gfx_status gfx_create(const gfx_def *def, gfx_renderer **out, gfx_error *err)
 {
     *out = NULL;
-    if (!def || !def->load || !def->shader_dir || !def->font_path)
-        return gfx__fail(err, GFX_ERR_INVALID, "gfx_create: load, shader_dir and font_path are required");
+    if (!def || !def->load || !has_files(def))
+        return gfx__fail(err, GFX_ERR_INVALID, "gfx_create: load, the shaders and the font are required");
     if (!(def->world_w > 0.0f) || !(def->world_h > 0.0f))
         return gfx__fail(err, GFX_ERR_INVALID, "gfx_create: the world needs a positive size");
     gfx_renderer *r = calloc(1, sizeof *r);
@@ -108,7 +123,7 @@ gfx_status gfx_create(const gfx_def *def, gfx_renderer **out, gfx_error *err)
     gfx_pin_driver();
     if (st == GFX_OK) st = gfx__particles_init(r, err);
     if (st == GFX_OK) st = gfx__overlay_init(r, err);
-    if (st == GFX_OK) st = gfx__font_init(&r->font, r->def.font_path, r->def.font_px, err);
+    if (st == GFX_OK) st = gfx__font_init(&r->font, &r->def.font, r->def.font_px, err);
     if (st != GFX_OK) {
         gfx_destroy(r);
         return st;
@@ -177,36 +192,6 @@ void gfx_begin_frame(gfx_renderer *r, int drawable_w, int drawable_h)
     clear_to(bg);
     glDisable(GL_SCISSOR_TEST);
     r->overlay_count = 0;
-}
-
-unsigned char *gfx__read_file(const char *path, size_t max, const char *what, size_t *size,
-                              gfx_error *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        gfx__fail(err, GFX_ERR_FILE, "%s: cannot open %s: %s", path, what, strerror(errno));
-        return NULL;
-    }
-    unsigned char *buf = malloc(max + 1u);
-    size_t n = buf ? fread(buf, 1, max + 1u, f) : 0;
-    bool bad = !buf || ferror(f) || n > max;
-    fclose(f);
-    if (bad) {
-        if (!buf)
-            gfx__fail(err, GFX_ERR_NOMEM, "%s: out of memory reading %s", path, what);
-        else if (n > max)
-            gfx__fail(err, GFX_ERR_FILE, "%s: %s is larger than %zu bytes", path, what, max);
-        else
-            gfx__fail(err, GFX_ERR_FILE, "%s: cannot read %s", path, what);
-        free(buf);
-        return NULL;
-    }
-    buf[n] = '\0';
-    /* Exactly its size: a parser reading past the end is then caught by
-     * the sanitizers instead of reading stale heap. */
-    unsigned char *fit = realloc(buf, n + 1u);
-    *size = n;
-    return fit ? fit : buf;
 }
 
 gfx_view gfx_get_view(const gfx_renderer *r) { return r->view; }

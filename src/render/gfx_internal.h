@@ -63,16 +63,10 @@ gfx_status gfx__fail(gfx_error *err, gfx_status st, const char *fmt, ...)
 #endif
     ;
 
-/* gfx.c: the whole of a file of at most `max` bytes, NUL-terminated (not
- * counted in *size), in a buffer of its own size; NULL after filling err,
- * whose message names the file and says what `what` (e.g. "the font") is. */
-unsigned char *gfx__read_file(const char *path, size_t max, const char *what, size_t *size,
-                              gfx_error *err);
-
-/* shader.c: compiles dir/vert_name and dir/frag_name with `defines` (lines
+/* shader.c: compiles the vertex and fragment shaders with `defines` (lines
  * of "#define ...") after the version line, and links them. */
-gfx_status gfx__program(const char *dir, const char *vert_name, const char *frag_name,
-                        const char *defines, GLuint *out, gfx_error *err);
+gfx_status gfx__program(const gfx_file *vert, const gfx_file *frag, const char *defines,
+                        GLuint *out, gfx_error *err);
 
 /* particles.c */
 gfx_status gfx__particles_init(gfx_renderer *r, gfx_error *err);
@@ -89,7 +83,7 @@ void gfx__overlay_quad(gfx_renderer *r, float x0, float y0, float x1, float y1, 
                        float v0, float u1, float v1, gfx_color c);
 
 /* text.c */
-gfx_status gfx__font_init(gfx_font *f, const char *path, float px, gfx_error *err);
+gfx_status gfx__font_init(gfx_font *f, const gfx_file *ttf, float px, gfx_error *err);
 void gfx__font_fini(gfx_font *f);
 
 #endif /* GFX_INTERNAL_H */

@@ -6,8 +6,8 @@
 
 gfx_status gfx__overlay_init(gfx_renderer *r, gfx_error *err)
 {
-    gfx_status st = gfx__program(r->def.shader_dir, "overlay.vert", "overlay.frag", NULL,
-                                 &r->overlay_program, err);
+    gfx_status st = gfx__program(&r->def.shaders[GFX_OVERLAY_VERT],
+                                 &r->def.shaders[GFX_OVERLAY_FRAG], NULL, &r->overlay_program, err);
     if (st != GFX_OK) return st;
     r->u_overlay_proj = glGetUniformLocation(r->overlay_program, "u_proj");
     r->u_overlay_atlas = glGetUniformLocation(r->overlay_program, "u_atlas");

@@ -24,8 +24,9 @@ gfx_status gfx__particles_init(gfx_renderer *r, gfx_error *err)
 {
     for (int d = 0; d < 2; d++) {
         gfx_particle_prog *p = &r->prog[d];
-        gfx_status st = gfx__program(r->def.shader_dir, "particles.vert", "particles.frag",
-                                     DEFINES[d], &p->program, err);
+        gfx_status st = gfx__program(&r->def.shaders[GFX_PARTICLES_VERT],
+                                     &r->def.shaders[GFX_PARTICLES_FRAG], DEFINES[d],
+                                     &p->program, err);
         if (st != GFX_OK) return st;
         p->u_proj = glGetUniformLocation(p->program, "u_proj");
         p->u_px_per_unit = glGetUniformLocation(p->program, "u_px_per_unit");

@@ -1,13 +1,11 @@
-/* shader.c - shader files: read, compiled with a version prelude, linked;
+/* shader.c - shader sources: compiled with a version prelude, linked;
  * a failure is one line naming the file and the line with GL's log. */
 #include "gfx_internal.h"
 
-#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define SHADER_MAX_BYTES (1u << 20)
 
 /* The first line number in a driver's log: Mesa writes "0:12(5): error",
  * NVIDIA "0(12) : error". 0 when there is none. */
@@ -28,19 +26,19 @@ static void one_line(char *s)
         if (*p == '\n' || *p == '\r') *p = ' ';
 }
 
-static gfx_status compile(GLenum kind, const char *path, const char *defines, GLuint *out,
+static gfx_status compile(GLenum kind, const gfx_file *f, const char *defines, GLuint *out,
                           gfx_error *err)
 {
-    size_t size;
-    char *src = (char *)gfx__read_file(path, SHADER_MAX_BYTES, "the shader", &size, err);
-    if (!src) return err ? err->status : GFX_ERR_FILE;
+    if (f->size > INT_MAX)
+        return gfx__fail(err, GFX_ERR_INVALID, "%s: a shader of %zu bytes", f->name, f->size);
     /* The file has no #version line: ours, the defines, then "#line 1 0" so
      * the log's line numbers are the file's. */
-    const char *parts[4] = {"#version 330 core\n", defines ? defines : "", "#line 1 0\n", src};
+    const char *parts[4] = {"#version 330 core\n", defines ? defines : "", "#line 1 0\n",
+                            (const char *)f->bytes};
+    const GLint lengths[4] = {-1, -1, -1, (GLint)f->size};
     GLuint sh = glCreateShader(kind);
-    glShaderSource(sh, 4, parts, NULL);
+    glShaderSource(sh, 4, parts, lengths);
     glCompileShader(sh);
-    free(src);
     GLint ok = GL_FALSE;
     glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
     if (ok) {
@@ -51,20 +49,16 @@ static gfx_status compile(GLenum kind, const char *path, const char *defines, GL
     glGetShaderInfoLog(sh, sizeof log, NULL, log);
     glDeleteShader(sh);
     one_line(log);
-    return gfx__fail(err, GFX_ERR_SHADER, "%s:%ld: shader does not compile: %s", path,
+    return gfx__fail(err, GFX_ERR_SHADER, "%s:%ld: shader does not compile: %s", f->name,
                      log_line(log), log[0] ? log : "(the driver gave no log)");
 }
 
-gfx_status gfx__program(const char *dir, const char *vert_name, const char *frag_name,
-                        const char *defines, GLuint *out, gfx_error *err)
+gfx_status gfx__program(const gfx_file *vert, const gfx_file *frag, const char *defines,
+                        GLuint *out, gfx_error *err)
 {
-    char vpath[1024], fpath[1024];
-    if ((size_t)snprintf(vpath, sizeof vpath, "%s/%s", dir, vert_name) >= sizeof vpath ||
-        (size_t)snprintf(fpath, sizeof fpath, "%s/%s", dir, frag_name) >= sizeof fpath)
-        return gfx__fail(err, GFX_ERR_FILE, "%s: the shader directory's name is too long", dir);
     GLuint vs = 0, fs = 0;
-    gfx_status st = compile(GL_VERTEX_SHADER, vpath, defines, &vs, err);
-    if (st == GFX_OK) st = compile(GL_FRAGMENT_SHADER, fpath, defines, &fs, err);
+    gfx_status st = compile(GL_VERTEX_SHADER, vert, defines, &vs, err);
+    if (st == GFX_OK) st = compile(GL_FRAGMENT_SHADER, frag, defines, &fs, err);
     if (st != GFX_OK) {
         if (vs) glDeleteShader(vs);
         return st;
@@ -82,7 +76,7 @@ gfx_status gfx__program(const char *dir, const char *vert_name, const char *frag
         glGetProgramInfoLog(prog, sizeof log, NULL, log);
         glDeleteProgram(prog);
         one_line(log);
-        return gfx__fail(err, GFX_ERR_SHADER, "%s + %s: shaders do not link: %s", vpath, fpath,
+        return gfx__fail(err, GFX_ERR_SHADER, "%s + %s: shaders do not link: %s", vert->name, frag->name,
                          log[0] ? log : "(the driver gave no log)");
     }
     *out = prog;

@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FONT_MAX_BYTES (16u << 20)
-
 static void upload_atlas(gfx_font *f, const gfx_atlas *a)
 {
     f->atlas_w = f->atlas_h = a->side;
@@ -23,14 +21,10 @@ static void upload_atlas(gfx_font *f, const gfx_atlas *a)
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
 }
 
-gfx_status gfx__font_init(gfx_font *f, const char *path, float px, gfx_error *err)
+gfx_status gfx__font_init(gfx_font *f, const gfx_file *ttf, float px, gfx_error *err)
 {
-    size_t size = 0;
-    unsigned char *ttf = gfx__read_file(path, FONT_MAX_BYTES, "the font", &size, err);
-    if (!ttf) return err ? err->status : GFX_ERR_FILE;
     gfx_atlas atlas;
-    gfx_status st = gfx__font_bake(ttf, size, px, path, &atlas, err);
-    free(ttf);
+    gfx_status st = gfx__font_bake(ttf->bytes, ttf->size, px, ttf->name, &atlas, err);
     if (st != GFX_OK) return st;
     f->px = px;
     f->ascent = atlas.ascent;

@@ -4,20 +4,18 @@
  * is beyond the noise of the repeats. */
 #include "bench_internal.h"
 #include "args.h"
+#include "read_file.h"
 #include "stop.h"
 
 #include <assert.h>
 #include <cJSON.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#define FILE_MAX ((size_t)256 << 20) /* a JSON of the most runs is far smaller */
+#define FILE_MAX ((uint64_t)256 << 20) /* a JSON of the most runs is far smaller */
 #define TOTAL_MS_MAX 1e12                 /* over 30 years: no run of this bench */
 #define TOTAL_MS_MIN 1e-3 /* the JSON's precision: a run's total is written with %.3f */
 
@@ -81,50 +79,6 @@ bool bench_samples_of_set(bench_samples *b, const bench_set *s)
 }
 
 /* ---- reading the JSON ---------------------------------------------------- */
-
-/* The whole file, NUL-terminated, in *out; errno's message in why, or
- * why NULL where a stop signal ended the reading (a FIFO's writer can
- * keep it waiting: app_stop_read). */
-static bool read_all(const char *path, char **out, size_t *len, const char **why)
-{
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    *why = NULL;
-    if (fd < 0) {
-        *why = strerror(errno);
-        return false;
-    }
-    bool stopped = false;
-    for (;;) {
-        if (n + 1 >= cap) {
-            char *more = cap < FILE_MAX ? realloc(buf, cap ? cap * 2 : 65536) : NULL;
-            if (!more) {
-                *why = cap < FILE_MAX ? "out of memory" : "larger than 256 MiB";
-                break;
-            }
-            buf = more;
-            cap = cap ? cap * 2 : 65536;
-        }
-        ssize_t got = app_stop_read(fd, buf + n, cap - n - 1);
-        if (got > 0) {
-            n += (size_t)got;
-            continue;
-        }
-        if (got < 0 && errno == EINTR) stopped = true;
-        else if (got < 0) *why = strerror(errno);
-        break;
-    }
-    close(fd);
-    if (*why || stopped) {
-        free(buf);
-        return false;
-    }
-    buf[n] = '\0';
-    *out = buf;
-    *len = n;
-    return true;
-}
 
 static const char *str_of(const cJSON *o, const char *key)
 {
@@ -270,14 +224,17 @@ int bench_samples_load(bench_samples *b, const char *flag, const char *path)
 {
     memset(b, 0, sizeof *b);
     b->name = path;
-    char *text;
+    unsigned char *bytes;
     size_t len;
-    const char *err;
-    if (!read_all(path, &text, &len, &err)) {
-        if (!err) return app_stop_status(); /* the run stops as any run does */
-        bench_error("%s %s: cannot be read: %s", flag, path, err);
+    char why[120];
+    app_read_status st = app_read_file(path, FILE_MAX, &bytes, &len, why, sizeof why);
+    if (st == APP_READ_STOPPED) return app_stop_status(); /* the run stops as any run does */
+    if (st != APP_READ_OK) {
+        bench_error("%s %s: %s", flag, path, why);
         return 2;
     }
+    char *text = (char *)bytes;
+    const char *err;
     const char *stop = NULL;
     cJSON_Hooks hooks = {json_malloc, free};
     cJSON_InitHooks(&hooks);

@@ -79,7 +79,18 @@ typedef struct run_state {
     double system_ms[SIM_SYSTEM_COUNT]; /* summed over frames */
     double work_ms, span_ms, wall_ms;   /* the timeline's profiles, summed */
     double busy_ms[BENCH_MAX_THREADS];  /* each worker's busy time, summed */
+    bool hashed;                        /* hash is sim_hash of the state now */
+    uint64_t hash;
 } run_state;
+
+/* sim_hash of the state now, computed once a frame: --hashes's line, the
+ * check frame, the half-dead frame and the run's last state share it. */
+static uint64_t state_hash(run_state *s)
+{
+    if (!s->hashed) s->hash = sim_hash(s->w);
+    s->hashed = true;
+    return s->hash;
+}
 
 static double now_ms(void) { return (double)app_now_ns() * 1e-6; }
 
@@ -174,12 +185,12 @@ static void after_frame(run_state *s, uint64_t frame, bench_result *out)
         s->system_ms[k] += ecs_system_stats_get(ctx, k).wall_ms;
     s->contacts += sim_contacts(s->w);
     if (frame == BENCH_CHECK_FRAME) {
-        out->check_hash = sim_hash(s->w);
+        out->check_hash = state_hash(s);
         out->has_check = true;
     }
     if (!out->has_half && 2u * (uint64_t)sim_alive(s->w) <= s->particles) {
         out->half_frame = frame;
-        out->half_hash = sim_hash(s->w);
+        out->half_hash = state_hash(s);
         out->has_half = true;
     }
 }
@@ -193,6 +204,7 @@ static ecs_status run_frames(bench_runner *r, run_state *s, bench_result *out)
            !app_stop_signal()) {
         if (!reserve_steps(r, frame + 1)) return ECS_ERR_NOMEM;
         app_trace_step_start(r->trace);
+        s->hashed = false;
         double t0 = now_ms();
         ecs_status st = app_hashes_step(r->hashes, s->w);
         double t1 = now_ms();
@@ -200,7 +212,7 @@ static ecs_status run_frames(bench_runner *r, run_state *s, bench_result *out)
         out->frames = frame;
         if (st != ECS_OK) return st;
         r->step_ms[frame++] = t1 - t0;
-        app_hashes_frame(r->hashes, s->w);
+        s->hashed = app_hashes_frame(r->hashes, s->w, &s->hash);
         after_frame(s, frame, out);
         show_progress(r, s, frame, t1);
     }
@@ -208,7 +220,7 @@ static ecs_status run_frames(bench_runner *r, run_state *s, bench_result *out)
     return ECS_OK;
 }
 
-static void finish(bench_runner *r, const run_state *s, bench_result *out)
+static void finish(bench_runner *r, run_state *s, bench_result *out)
 {
     size_t n = (size_t)out->frames;
     double per_frame = n ? 1.0 / (double)n : 0.0;
@@ -225,7 +237,7 @@ static void finish(bench_runner *r, const run_state *s, bench_result *out)
     double busy = 0.0;
     for (uint32_t w = 0; w < s->cfg->threads; w++) busy += s->busy_ms[w];
     out->busy = s->wall_ms > 0.0 ? busy / (s->wall_ms * (double)s->cfg->threads) : 0.0;
-    out->hash = sim_hash(s->w);
+    out->hash = state_hash(s);
 }
 
 static void copy_names(sim_world *w, char names[SIM_SYSTEM_COUNT][BENCH_NAME_MAX])

@@ -92,11 +92,26 @@ static void notify(window_app *a, const char *fmt, ...)
 
 /* ---- start and stop -------------------------------------------------------- */
 
+/* The parameters the world is made of: the snapshot's (--load-state), the
+ * recording's (--replay), or the defaults with --seed and --world. */
+static sim_params world_params(const window_app *a)
+{
+    if (a->load.bytes) return a->load.info.params;
+    if (a->replaying) return a->replay.cfg.params;
+    sim_params p = sim_default_params();
+    p.seed = a->opt.sim.seed;
+    if (a->opt.sim.world_w) {
+        p.world_w = (float)a->opt.sim.world_w;
+        p.world_h = (float)a->opt.sim.world_h;
+    }
+    return p;
+}
+
 /* The world the window makes: the options', or the recording's. */
 static sim_config world_config(const window_app *a)
 {
     sim_config cfg = sim_default_config();
-    cfg.params.seed = a->opt.sim.seed;
+    cfg.params = world_params(a);
     cfg.particles = a->opt.sim.counts[0];
     cfg.storage = a->opt.sim.storages[0];
     cfg.layout = (sim_layout)a->opt.sim.layouts[0];
@@ -106,13 +121,8 @@ static sim_config world_config(const window_app *a)
     cfg.inner_parallelism_off = !a->opt.sim.ip_on[0];
     cfg.kernel = a->opt.sim.kernel;
     cfg.loops = a->opt.sim.loops;
-    if (a->opt.sim.world_w) {
-        cfg.params.world_w = (float)a->opt.sim.world_w;
-        cfg.params.world_h = (float)a->opt.sim.world_h;
-    }
     if (a->replaying) { /* what the recording's world was made of */
         const sim_config *r = &a->replay.cfg;
-        cfg.params = r->params;
         cfg.particles = r->particles;
         if (!app_options_given(&a->opt, "storage")) {
             cfg.storage = r->storage;
@@ -191,8 +201,8 @@ static int create_renderer(window_app *a, const window_assets *assets)
     const sim_params *p = sim_get_params(a->world);
     gfx_def def = gfx_default_def();
     def.load = window_platform_gl_proc;
-    def.shader_dir = assets->shader_dir;
-    def.font_path = assets->font_path;
+    for (int s = 0; s < GFX_SHADER_COUNT; s++) def.shaders[s] = window_assets_file(assets, s);
+    def.font = window_assets_file(assets, WINDOW_ASSET_FONT);
     def.font_px = 15.0f * a->scale;
     def.world_w = p->world_w;
     def.world_h = p->world_h;
@@ -203,12 +213,7 @@ static int create_renderer(window_app *a, const window_assets *assets)
     def.alpha_floor = WINDOW_ALPHA_FLOOR;
     def.lift = WINDOW_LIFT;
     gfx_error err = {0};
-    /* The shaders and the font are read here, and a FIFO among them waits
-     * for its writer: a stop signal before or during that wait (its read
-     * fails with EINTR) stops the program as any run stops. */
-    if (app_stop_signal()) return app_stop_status();
     if (gfx_create(&def, &a->gfx, &err) != GFX_OK) {
-        if (app_stop_signal()) return app_stop_status();
         app_error(PROG, "%s%s", err.message,
                   err.status == GFX_ERR_GL ? "; try 'particles bench' (headless)" : "");
         return 1;
@@ -239,6 +244,9 @@ static int start(window_app *a, int argc, char **argv)
     if (rc == 0)
         rc = app_out_stage(&a->state_out, PROG, "--save-state", a->opt.save_state, 0);
     if (rc == 0) rc = app_out_check_pair(&a->shot, &a->state_out);
+    /* Before any input is read: a FIFO among them waits for its writer,
+     * and a stop signal ends that wait. */
+    app_stop_install();
     if (rc == 0) rc = app_out_check_input(&a->shot, 1, "--load-state", a->opt.load_state);
     if (rc == 0 && a->opt.load_state) {
         rc = app_state_read(PROG, a->opt.load_state, &a->load);
@@ -254,12 +262,15 @@ static int start(window_app *a, int argc, char **argv)
         rc = app_replay_load(&a->replay, PROG, a->opt.replay);
         a->replaying = rc == 0;
     }
+    if (rc == 0) rc = window_cli_check_center(PROG, &a->opt, world_params(a));
     if (rc != 0) return rc;
     if (!world_fits(a)) return 2;
-    app_stop_install();
     window_assets assets;
-    int found = window_assets_find(a->opt.assets, &assets);
-    if (found != 0) return found;
+    rc = window_assets_find(a->opt.assets, &assets);
+    /* Read before the world's workers start: a stop signal then lands on
+     * the thread that waits for a FIFO among them. */
+    if (rc == 0) rc = window_assets_read(&assets);
+    if (rc != 0) return rc;
     rc = window_platform_open(&a->plat, "particles", (int)a->opt.width, (int)a->opt.height,
                               a->opt.vsync);
     if (rc == 0) {
@@ -269,6 +280,7 @@ static int start(window_app *a, int argc, char **argv)
     if (rc == 0) rc = window_trace_start(&a->trace, &a->opt);
     if (rc == 0) rc = begin_hashes(a);
     if (rc == 0) rc = create_renderer(a, &assets);
+    window_assets_free(&assets);
     if (rc == 0) {
         const sim_params *p = sim_get_params(a->world);
         a->view = window_view_whole(p->world_w, p->world_h);
@@ -518,7 +530,8 @@ static void step(window_app *a, window_frame *f)
     for (uint32_t s = 0; s < SIM_SYSTEM_COUNT; s++)
         f->system_ms[s] = ecs_system_stats_get(ctx, s).wall_ms;
     window_timeline_record(&a->timeline, ctx, sim_frame(a->world));
-    if (st == ECS_OK || st == ECS_ERR_FULL) app_hashes_frame(&a->hashes, a->world);
+    uint64_t hash;
+    if (st == ECS_OK || st == ECS_ERR_FULL) (void)app_hashes_frame(&a->hashes, a->world, &hash);
     if (a->replaying && app_replay_check(&a->replay, a->world, st) != 0) {
         a->status = 1;
         a->running = false;

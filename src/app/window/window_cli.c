@@ -98,6 +98,15 @@ void window_cli_usage(FILE *f)
           WINDOW_TL_DEFAULT_W, WINDOW_TL_DEFAULT_H);
 }
 
+int window_cli_check_center(const char *prog, const window_options *o, sim_params world)
+{
+    if (!o->center_given || (o->center_x <= world.world_w && o->center_y <= world.world_h))
+        return 0;
+    app_error(prog, "--center: %s is outside the world (0..%g, 0..%g)", o->center_given,
+              (double)world.world_w, (double)world.world_h);
+    return 2;
+}
+
 int window_cli_parse(int argc, char **argv, window_options *o)
 {
     *o = defaults();
@@ -105,16 +114,6 @@ int window_cli_parse(int argc, char **argv, window_options *o)
     int rc = app_options_parse(argc, argv, APP_WINDOW, prog, o);
     if (rc != 0 || o->help) return rc;
     if (!app_state_check_options(prog, o)) return 2;
-    if (o->center_given) {
-        sim_params d = sim_default_params();
-        float ww = o->sim.world_w ? (float)o->sim.world_w : d.world_w;
-        float wh = o->sim.world_h ? (float)o->sim.world_h : d.world_h;
-        if (o->center_x > ww || o->center_y > wh) {
-            app_error(prog, "--center: %s is outside the world (0..%g, 0..%g)",
-                      o->center_given, (double)ww, (double)wh);
-            return 2;
-        }
-    }
     if (!app_replay_check_flags(prog, o, APP_WINDOW)) return 2;
     uint32_t cpus = app_online_cpus();
     o->threads_max = o->sim.threads[0] > cpus ? o->sim.threads[0] : cpus;

@@ -29,6 +29,11 @@ typedef app_options window_options;
  * allowed. */
 int window_cli_parse(int argc, char **argv, window_options *o);
 
+/* --center against the world the run makes (a snapshot's or recording's
+ * size where one is read, not the default's). Returns 0, or 2 after one
+ * line naming the flag and the world's range. */
+int window_cli_check_center(const char *prog, const window_options *o, sim_params world);
+
 void window_cli_usage(FILE *f);
 
 #endif /* WINDOW_CLI_H */

@@ -7,7 +7,8 @@
  * the world; the overlay calls draw rectangles and text in pixels on top.
  * The caller owns the window and the GL context: gfx_create needs a
  * current 3.3 core context and the function that looks up GL entry points
- * (SDL_GL_GetProcAddress, for example).
+ * (SDL_GL_GetProcAddress, for example). It reads no files: the caller
+ * hands it the shaders' and the font's content (gfx_file).
  *
  * A frame:
  *     gfx_begin_frame(r, w, h);              drawable size in pixels
@@ -49,7 +50,6 @@ typedef enum gfx_status {
     GFX_OK = 0,
     GFX_ERR_INVALID,    /* a bad argument or definition */
     GFX_ERR_GL,         /* no usable OpenGL 3.3 core context or entry points */
-    GFX_ERR_FILE,       /* a shader or font file could not be read */
     GFX_ERR_SHADER,     /* a shader failed to compile or link: file, line, log */
     GFX_ERR_FONT,       /* the font file is not a usable TrueType font */
     GFX_ERR_NOMEM
@@ -65,14 +65,34 @@ typedef enum gfx_draw {
     GFX_DRAW_QUADS       /* instanced quads: four vertices per particle */
 } gfx_draw;
 
+/* A file's content, read whole by the caller: gfx reads no files. name
+ * (its path) is what messages call it. */
+typedef struct gfx_file {
+    const char *name;
+    const unsigned char *bytes;
+    size_t size;
+} gfx_file;
+
+/* The shaders gfx_def takes, each the file of gfx_shader_file's name. */
+typedef enum gfx_shader {
+    GFX_PARTICLES_VERT = 0,
+    GFX_PARTICLES_FRAG,
+    GFX_OVERLAY_VERT,
+    GFX_OVERLAY_FRAG,
+    GFX_SHADER_COUNT
+} gfx_shader;
+
+/* "particles.vert", "particles.frag", "overlay.vert", "overlay.frag". */
+const char *gfx_shader_file(gfx_shader s);
+
 typedef void (*gfx_proc)(void);
 typedef gfx_proc (*gfx_loader)(const char *name);
 
 /* Start from gfx_default_def(); zero fields mean their default. */
 typedef struct gfx_def {
     gfx_loader load;        /* required: GL entry point lookup */
-    const char *shader_dir; /* required: holds particles.vert/.frag, overlay.vert/.frag */
-    const char *font_path;  /* required: a TrueType font */
+    gfx_file shaders[GFX_SHADER_COUNT]; /* required; read by gfx_create only */
+    gfx_file font;          /* required: a TrueType font; read by gfx_create only */
     float font_px;          /* overlay text height in pixels; default 15 */
     float world_w, world_h; /* the world shown: [0, w] x [0, h], y down; required */
     float margin;           /* world units shown around it; default 4 */
