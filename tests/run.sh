@@ -5,25 +5,29 @@
 # unit tests once more with the portable wait (ECS_WAIT_FALLBACK: mutexes and
 # condition variables instead of the futex), the fast ones under valgrind's
 # memcheck, a cross build for Linux aarch64 with its tests under
-# qemu-aarch64, and `particles` alone built for s390x (big-endian) and i686
-# (32-bit x86) under qemu and statically on musl: the state hashes of each
-# of these four must equal x86-64's.
+# qemu-aarch64, `particles` alone built for s390x (big-endian) and i686
+# (32-bit x86) under qemu and statically on musl, and for Windows with
+# mingw-w64, with the ECS's and the simulation's tests, under wine: the
+# state hashes of each of these five must equal x86-64's.
 # Exits non-zero on the first failure. Usage: tests/run.sh [preset...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/install-deps
 jobs=$(nproc)
 presets=("$@")
-((${#presets[@]})) || presets=(debug asan tsan clang fallback aarch64 s390x i686 musl)
-# The builds on another processor or C library, whose hashes are compared
-# with x86-64's below; all but aarch64 build `particles` alone, no tests.
-others=(aarch64 s390x i686 musl)
+((${#presets[@]})) || presets=(debug asan tsan clang fallback aarch64 s390x i686 musl windows)
+# The builds on another processor, C library or system, whose hashes are
+# compared with x86-64's below; s390x, i686 and musl build `particles`
+# alone, no tests.
+others=(aarch64 s390x i686 musl windows)
+export WINEDEBUG=-all # wine's own messages (a missing 32-bit wine) off
 ran=0
 for preset in "${presets[@]}"; do
     echo "=== preset: $preset ($((SECONDS / 60)) min $((SECONDS % 60)) s in)"
     case $preset in
     aarch64 | s390x | i686) bash .ci/install-cross "$preset" ;;
     musl) bash .ci/install-musl ;;
+    windows) bash .ci/install-mingw ;;
     esac
     cmake --preset "$preset" >/dev/null
     cmake --build --preset "$preset" -j "$jobs"
@@ -54,8 +58,8 @@ if [[ " ${presets[*]} " == *" debug "* ]]; then
     ran=$((ran + 1))
 fi
 # The same runs on x86-64 (the debug build: assertions on, unoptimised)
-# and on each other build (optimised; under qemu but for musl) give the same
-# hashes: aarch64 at 1, 2 and 4 threads; the builds of `particles` alone
+# and on each other build (optimised; under qemu, or wine for Windows, but
+# for musl) give the same hashes: aarch64 at 1, 2 and 4 threads; the others
 # at 2 threads (qemu-s390x runs several times slower than the others;
 # thread counts never change the state: every native preset and aarch64
 # check it).

@@ -12,6 +12,17 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* printf-style checking of a function's format and arguments (gcc,
+ * clang); with mingw-w64 against its C99 printf (__USE_MINGW_ANSI_STDIO),
+ * not msvcrt's. */
+#if defined(__MINGW_PRINTF_FORMAT)
+#define APP_PRINTF(f, a) __attribute__((format(__MINGW_PRINTF_FORMAT, f, a)))
+#elif defined(__GNUC__)
+#define APP_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define APP_PRINTF(f, a)
+#endif
+
 /* Who reads a command line: the functions below name it in their
  * messages. */
 typedef struct app_mode_cli {
@@ -79,15 +90,7 @@ void app_put_escaped(FILE *f, const char *s, size_t n);
 
 /* One line on stderr: "<prog>: <message>", control characters escaped
  * (app_escape). */
-void app_verror(const char *prog, const char *fmt, va_list ap)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 0)))
-#endif
-    ;
-void app_error(const char *prog, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+void app_verror(const char *prog, const char *fmt, va_list ap) APP_PRINTF(2, 0);
+void app_error(const char *prog, const char *fmt, ...) APP_PRINTF(2, 3);
 
 #endif /* APP_ARGS_H */

@@ -1,5 +1,7 @@
 /* mem_limit.c - the tightest memory limit on this process (see
- * mem_limit.h). Only Linux tells one here; elsewhere no limit is known. */
+ * mem_limit.h): Linux's cgroups and resource limits, or on Windows the
+ * limits of the job object that holds the process (what a container or a
+ * service manager sets there, as cgroups do on Linux). */
 #include "mem_limit.h"
 
 #include "args.h"
@@ -7,7 +9,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#if defined(__linux__)
+#if defined(_WIN32)
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+#include <psapi.h>
+#else
 #include <sys/resource.h>
 #include <unistd.h>
 #endif
@@ -25,7 +31,24 @@ static void consider(app_mem_limit *m, uint64_t limit, uint64_t used, const char
     snprintf(m->what, sizeof m->what, "%s", what);
 }
 
-#if defined(__linux__)
+#if defined(_WIN32)
+app_mem_limit app_mem_limit_get(void)
+{
+    app_mem_limit m = {0};
+    JOBOBJECT_EXTENDED_LIMIT_INFORMATION job;
+    /* NULL: the job of the calling process; fails where there is none. */
+    if (!QueryInformationJobObject(NULL, JobObjectExtendedLimitInformation, &job, sizeof job, NULL))
+        return m;
+    DWORD flags = job.BasicLimitInformation.LimitFlags;
+    PROCESS_MEMORY_COUNTERS pm = {0};
+    (void)GetProcessMemoryInfo(GetCurrentProcess(), &pm, sizeof pm);
+    if (flags & JOB_OBJECT_LIMIT_PROCESS_MEMORY)
+        consider(&m, job.ProcessMemoryLimit, pm.PagefileUsage, "job object, per process");
+    if (flags & JOB_OBJECT_LIMIT_JOB_MEMORY) /* its peak: Windows tells no current total */
+        consider(&m, job.JobMemoryLimit, job.PeakJobMemoryUsed, "job object");
+    return m;
+}
+#else
 /* The number at the start of dir/name; false when there is none ("max"). */
 static bool read_u64(const char *dir, const char *name, uint64_t *v)
 {
@@ -148,13 +171,6 @@ app_mem_limit app_mem_limit_get(void)
         if (getrlimit(rl[k].resource, &r) == 0 && r.rlim_cur != RLIM_INFINITY)
             consider(&m, (uint64_t)r.rlim_cur, statm_bytes(rl[k].field), rl[k].name);
     }
-    return m;
-}
-#else
-app_mem_limit app_mem_limit_get(void)
-{
-    app_mem_limit m = {0};
-    (void)consider;
     return m;
 }
 #endif

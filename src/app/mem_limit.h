@@ -19,7 +19,8 @@ typedef struct app_mem_limit {
 
 /* Reads every limit that applies (Linux: cgroup v2 memory.max and v1
  * memory.limit_in_bytes of the process's cgroup and each ancestor,
- * RLIMIT_AS, RLIMIT_DATA) and keeps the tightest. */
+ * RLIMIT_AS, RLIMIT_DATA; Windows: the job object's process and job
+ * memory limits) and keeps the tightest. */
 app_mem_limit app_mem_limit_get(void);
 
 /* Whether a world of cfg (sim_memory_needed, with the headroom of

@@ -15,7 +15,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define LINK_HOPS 40
+#if defined(_WIN32)
+#define WIN32_LEAN_AND_MEAN
+#include <io.h>
+#include <windows.h>
+#endif
 
 static bool stdout_closed;
 
@@ -24,14 +28,285 @@ static void failed(const app_out *o, const char *what, int err)
     app_error(o->prog, "%s %s: %s: %s", o->flag, o->path, what, strerror(err));
 }
 
+/* s[0..n) as a new string. */
+static char *dup_n(const char *s, size_t n)
+{
+    char *p = malloc(n + 1);
+    if (p) {
+        memcpy(p, s, n);
+        p[n] = '\0';
+    }
+    return p;
+}
+
+/* The directory part of path with its slash ("" for none). */
+static size_t dir_len(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+#if defined(_WIN32)
+    const char *back = strrchr(path, '\\');
+    if (back && (!slash || back > slash)) slash = back;
+#endif
+    return slash ? (size_t)(slash - path) + 1u : 0u;
+}
+
+/* a[0..an) followed by b, as a new string. */
+static char *join(const char *a, size_t an, const char *b)
+{
+    size_t bn = strlen(b);
+    char *p = malloc(an + bn + 1);
+    if (p) {
+        memcpy(p, a, an);
+        memcpy(p + an, b, bn + 1);
+    }
+    return p;
+}
+
+/* ---- the system ------------------------------------------------------------
+ * Every call whose form differs between POSIX and Windows, each as one
+ * function with its two branches. */
+
+#if defined(_WIN32)
+#define NULL_DEVICE "NUL"
+#define NAME_MAX 255 /* bytes of a name in a folder (NTFS: 255 UTF-16 units) */
+#ifndef SIGPIPE
+#define SIGPIPE 13 /* no such signal: the status a POSIX shell gives a closed pipe */
+#endif
+#else
+#define NULL_DEVICE "/dev/null"
+#endif
+
+/* Whether fd is not open. */
+static bool fd_closed(int fd)
+{
+#if defined(_WIN32)
+    return _get_osfhandle(fd) == -1;
+#else
+    return fcntl(fd, F_GETFD) == -1 && errno == EBADF;
+#endif
+}
+
+#if defined(_WIN32)
+/* Windows's identity of an open file, in errno's terms. */
+static bool handle_id(HANDLE h, app_file_id *id)
+{
+    BY_HANDLE_FILE_INFORMATION info;
+    if (h == INVALID_HANDLE_VALUE || !GetFileInformationByHandle(h, &info)) {
+        errno = EBADF;
+        return false;
+    }
+    id->dev = info.dwVolumeSerialNumber;
+    id->ino = (uint64_t)info.nFileIndexHigh << 32 | info.nFileIndexLow;
+    return true;
+}
+
+/* An existing file or folder opened only to be asked about. */
+static HANDLE open_to_query(const char *path)
+{
+    return CreateFileA(path, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
+                       OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, NULL);
+}
+#endif
+
+/* Which file the existing path (links followed) names; false with errno. */
+static bool path_id(const char *path, app_file_id *id)
+{
+#if defined(_WIN32)
+    HANDLE h = open_to_query(path);
+    bool ok = handle_id(h, id);
+    if (h != INVALID_HANDLE_VALUE) CloseHandle(h);
+    if (h == INVALID_HANDLE_VALUE) errno = ENOENT;
+    return ok;
+#else
+    struct stat st;
+    if (stat(path, &st) != 0) return false;
+    *id = (app_file_id){(uint64_t)st.st_dev, (uint64_t)st.st_ino};
+    return true;
+#endif
+}
+
+/* Which file fd is open on; false with errno. */
+static bool fd_id(int fd, app_file_id *id)
+{
+#if defined(_WIN32)
+    return handle_id((HANDLE)_get_osfhandle(fd), id);
+#else
+    struct stat st;
+    if (fstat(fd, &st) != 0) return false;
+    *id = (app_file_id){(uint64_t)st.st_dev, (uint64_t)st.st_ino};
+    return true;
+#endif
+}
+
+/* The existing path's canonical name, links followed; NULL with errno. */
+static char *real_path(const char *path)
+{
+#if defined(_WIN32)
+    HANDLE h = open_to_query(path);
+    if (h == INVALID_HANDLE_VALUE) {
+        errno = ENOENT;
+        return NULL;
+    }
+    char buf[MAX_PATH + 8];
+    DWORD n = GetFinalPathNameByHandleA(h, buf, sizeof buf, FILE_NAME_NORMALIZED | VOLUME_NAME_DOS);
+    CloseHandle(h);
+    if (n == 0 || n >= sizeof buf) {
+        errno = ENAMETOOLONG;
+        return NULL;
+    }
+    const char *name = strncmp(buf, "\\\\?\\", 4) == 0 ? buf + 4 : buf; /* "\\?\C:\..." */
+    return dup_n(name, strlen(name));
+#else
+    return realpath(path, NULL);
+#endif
+}
+
+/* path with the symbolic links of its last component followed: the file
+ * that writing through path creates or replaces. NULL with errno set. On
+ * Windows, where a link to no file is rare (making one needs a privilege),
+ * path itself. */
+static char *follow_links(const char *path)
+{
+#if defined(_WIN32)
+    char *p = dup_n(path, strlen(path));
+    if (!p) errno = ENOMEM;
+    return p;
+#else
+    enum { LINK_HOPS = 40 };
+    char *cur = dup_n(path, strlen(path));
+    for (int hops = 0; cur; hops++) {
+        struct stat st;
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) return cur;
+        char link[PATH_MAX];
+        ssize_t n = hops < LINK_HOPS ? readlink(cur, link, sizeof link - 1) : -1;
+        if (n < 0 || (size_t)n >= sizeof link - 1) {
+            int err = hops < LINK_HOPS ? (n < 0 ? errno : ENAMETOOLONG) : ELOOP;
+            free(cur);
+            errno = err;
+            return NULL;
+        }
+        link[n] = '\0';
+        char *next = link[0] == '/' ? dup_n(link, (size_t)n) : join(cur, dir_len(cur), link);
+        free(cur);
+        cur = next;
+    }
+    errno = ENOMEM;
+    return NULL;
+#endif
+}
+
+/* Gives the temporary fd the mode of the file it replaces (st, where
+ * exists) or of a new file, and its owner where allowed (root); 0 or an
+ * errno. Windows: the folder's permissions, which the temporary has. */
+static int take_mode(int fd, bool exists, const struct stat *st)
+{
+#if defined(_WIN32)
+    (void)fd;
+    (void)exists;
+    (void)st;
+    return 0;
+#else
+    mode_t mask = umask(0);
+    umask(mask);
+    mode_t mode = exists ? (st->st_mode & 07777) : (0666 & ~mask);
+    if (exists && (st->st_uid != geteuid() || st->st_gid != getegid()))
+        (void)!fchown(fd, st->st_uid, st->st_gid);
+    return fchmod(fd, mode) == 0 ? 0 : errno;
+#endif
+}
+
+/* Whether the directory of target, a file of st, refuses to have it
+ * replaced or removed: another user's file in a sticky directory that is
+ * not ours either (root may). Windows has no sticky directories. */
+static bool sticky_refuses(const char *target, const struct stat *st)
+{
+#if defined(_WIN32)
+    (void)target;
+    (void)st;
+    return false;
+#else
+    uid_t me = geteuid();
+    if (me == 0 || st->st_uid == me) return false;
+    size_t d = dir_len(target);
+    char *dir = d ? dup_n(target, d) : dup_n(".", 1);
+    struct stat ds;
+    bool refuses = dir && stat(dir, &ds) == 0 && (ds.st_mode & S_ISVTX) && ds.st_uid != me;
+    free(dir);
+    return refuses;
+#endif
+}
+
+/* An existing FIFO or device opened for writing; -1 with errno. */
+static int open_direct(const char *path)
+{
+#if defined(_WIN32)
+    return open(path, O_WRONLY | O_BINARY | O_NOINHERIT);
+#else
+    return open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+#endif
+}
+
+/* Writes fd's data through to the disk: 0, or -1 with errno. */
+static int sync_fd(int fd)
+{
+#if defined(_WIN32)
+    return _commit(fd);
+#else
+    return fsync(fd);
+#endif
+}
+
+/* The Windows calls' failure in errno's terms. */
+#if defined(_WIN32)
+static int win_errno(void)
+{
+    switch (GetLastError()) {
+    case ERROR_FILE_EXISTS:
+    case ERROR_ALREADY_EXISTS: return EEXIST;
+    case ERROR_FILE_NOT_FOUND:
+    case ERROR_PATH_NOT_FOUND: return ENOENT;
+    case ERROR_ACCESS_DENIED:
+    case ERROR_SHARING_VIOLATION: return EACCES;
+    case ERROR_DISK_FULL: return ENOSPC;
+    case ERROR_NOT_SAME_DEVICE: return EXDEV;
+    default: return EIO;
+    }
+}
+#endif
+
+/* A second name, to, for the file from; fails where to exists. 0, or -1
+ * with errno. */
+static int hard_link(const char *from, const char *to)
+{
+#if defined(_WIN32)
+    if (CreateHardLinkA(to, from, NULL)) return 0;
+    errno = win_errno();
+    return -1;
+#else
+    return link(from, to);
+#endif
+}
+
+/* Renames from to to, replacing a file there at once. 0, or -1 with errno. */
+static int replace_file(const char *from, const char *to)
+{
+#if defined(_WIN32)
+    if (MoveFileExA(from, to, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH)) return 0;
+    errno = win_errno();
+    return -1;
+#else
+    return rename(from, to);
+#endif
+}
+
 /* ---- the standard descriptors -------------------------------------------- */
 
 void app_std_fds_guard(void)
 {
     for (int fd = 0; fd <= 2; fd++) {
-        if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+        if (!fd_closed(fd)) continue;
         if (fd == 1) stdout_closed = true;
-        int n = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+        int n = open(NULL_DEVICE, fd == 0 ? O_RDONLY : O_WRONLY);
         if (n >= 0 && n != fd) close(n); /* cannot happen: the lowest free is fd */
     }
 }
@@ -58,61 +333,6 @@ int app_print_to_stdout(const char *prog, void (*print)(FILE *f))
 
 /* ---- names ------------------------------------------------------------------ */
 
-/* s[0..n) as a new string. */
-static char *dup_n(const char *s, size_t n)
-{
-    char *p = malloc(n + 1);
-    if (p) {
-        memcpy(p, s, n);
-        p[n] = '\0';
-    }
-    return p;
-}
-
-/* The directory part of path with its slash ("" for none). */
-static size_t dir_len(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? (size_t)(slash - path) + 1u : 0u;
-}
-
-/* a[0..an) followed by b, as a new string. */
-static char *join(const char *a, size_t an, const char *b)
-{
-    size_t bn = strlen(b);
-    char *p = malloc(an + bn + 1);
-    if (p) {
-        memcpy(p, a, an);
-        memcpy(p + an, b, bn + 1);
-    }
-    return p;
-}
-
-/* path with the symbolic links of its last component followed: the file
- * that writing through path creates or replaces. NULL with errno set. */
-static char *follow_links(const char *path)
-{
-    char *cur = dup_n(path, strlen(path));
-    for (int hops = 0; cur; hops++) {
-        struct stat st;
-        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) return cur;
-        char link[PATH_MAX];
-        ssize_t n = hops < LINK_HOPS ? readlink(cur, link, sizeof link - 1) : -1;
-        if (n < 0 || (size_t)n >= sizeof link - 1) {
-            int err = hops < LINK_HOPS ? (n < 0 ? errno : ENAMETOOLONG) : ELOOP;
-            free(cur);
-            errno = err;
-            return NULL;
-        }
-        link[n] = '\0';
-        char *next = link[0] == '/' ? dup_n(link, (size_t)n) : join(cur, dir_len(cur), link);
-        free(cur);
-        cur = next;
-    }
-    errno = ENOMEM;
-    return NULL;
-}
-
 /* The canonical name of a file that does not exist yet: its directory
  * resolved, then its own name. */
 static char *canonical_new(const char *target)
@@ -120,7 +340,7 @@ static char *canonical_new(const char *target)
     size_t d = dir_len(target);
     char *dir = d ? dup_n(target, d) : dup_n(".", 1);
     if (!dir) return NULL;
-    char *real = realpath(dir, NULL);
+    char *real = real_path(dir);
     free(dir);
     if (!real) return NULL;
     size_t rn = strlen(real);
@@ -144,11 +364,8 @@ static int stage_stdout(app_out *o)
         app_error(o->prog, "%s -: standard output is closed", o->flag);
         return 2;
     }
-    struct stat st;
     o->kind = APP_OUT_STDOUT;
-    o->exists = fstat(STDOUT_FILENO, &st) == 0;
-    o->dev = st.st_dev;
-    o->ino = st.st_ino;
+    o->exists = fd_id(STDOUT_FILENO, &o->id);
     return 0;
 }
 
@@ -189,38 +406,19 @@ static int make_temp(app_out *o, const struct stat *st)
         return 2;
     }
     o->tmp = tmp;
-    mode_t mask = umask(0);
-    umask(mask);
-    mode_t mode = o->exists ? (st->st_mode & 07777) : (0666 & ~mask);
-    if (o->exists && (st->st_uid != geteuid() || st->st_gid != getegid()))
-        (void)!fchown(o->fd, st->st_uid, st->st_gid); /* kept where allowed (root) */
-    if (fchmod(o->fd, mode) != 0) {
-        failed(o, "cannot set the mode of its temporary", errno);
+    int err = take_mode(o->fd, o->exists, st);
+    if (err) {
+        failed(o, "cannot set the mode of its temporary", err);
         return 2;
     }
     return 0;
 }
 
-/* Whether st is the file standard output writes to. */
-static bool is_stdout(const struct stat *st)
+/* Whether id is the file standard output writes to. */
+static bool is_stdout(const app_file_id *id)
 {
-    struct stat out;
-    return fstat(STDOUT_FILENO, &out) == 0 && out.st_dev == st->st_dev && out.st_ino == st->st_ino;
-}
-
-/* Whether the directory of target, a file of st, refuses to have it
- * replaced or removed: another user's file in a sticky directory that is
- * not ours either (root may). */
-static bool sticky_refuses(const char *target, const struct stat *st)
-{
-    uid_t me = geteuid();
-    if (me == 0 || st->st_uid == me) return false;
-    size_t d = dir_len(target);
-    char *dir = d ? dup_n(target, d) : dup_n(".", 1);
-    struct stat ds;
-    bool refuses = dir && stat(dir, &ds) == 0 && (ds.st_mode & S_ISVTX) && ds.st_uid != me;
-    free(dir);
-    return refuses;
+    app_file_id out;
+    return fd_id(STDOUT_FILENO, &out) && out.dev == id->dev && out.ino == id->ino;
 }
 
 /* An existing target: a directory is refused, a FIFO, device or the
@@ -229,8 +427,6 @@ static bool sticky_refuses(const char *target, const struct stat *st)
 static int stage_existing(app_out *o, const struct stat *st)
 {
     o->exists = true;
-    o->dev = st->st_dev;
-    o->ino = st->st_ino;
     if (S_ISDIR(st->st_mode)) {
         app_error(o->prog, "%s %s: is a directory", o->flag, o->path);
         return 2;
@@ -239,7 +435,11 @@ static int stage_existing(app_out *o, const struct stat *st)
         failed(o, "cannot be written", errno);
         return 2;
     }
-    if (is_stdout(st)) { /* /dev/stdout, /proc/self/fd/1, or the file it goes to */
+    if (!path_id(o->path, &o->id)) {
+        failed(o, "cannot be checked", errno);
+        return 2;
+    }
+    if (is_stdout(&o->id)) { /* /dev/stdout, /proc/self/fd/1, or the file it goes to */
         if (o->options & APP_OUT_ALLOW_STDOUT) {
             o->kind = APP_OUT_STDOUT;
             return 0;
@@ -253,7 +453,7 @@ static int stage_existing(app_out *o, const struct stat *st)
             return 2;
         }
     }
-    o->target = S_ISREG(st->st_mode) ? realpath(o->path, NULL) : dup_n(o->path, strlen(o->path));
+    o->target = S_ISREG(st->st_mode) ? real_path(o->path) : dup_n(o->path, strlen(o->path));
     if (!o->target) {
         failed(o, "cannot be resolved", errno);
         return 2;
@@ -308,7 +508,7 @@ int app_out_stage(app_out *o, const char *prog, const char *flag, const char *pa
 bool app_out_same(const app_out *a, const app_out *b)
 {
     if (a->kind == APP_OUT_NONE || b->kind == APP_OUT_NONE) return false;
-    if (a->exists && b->exists) return a->dev == b->dev && a->ino == b->ino;
+    if (a->exists && b->exists) return a->id.dev == b->id.dev && a->id.ino == b->id.ino;
     return a->resolved && b->resolved && strcmp(a->resolved, b->resolved) == 0;
 }
 
@@ -333,11 +533,11 @@ int app_out_check_distinct(const app_out *outs, size_t n)
 
 int app_out_check_input(const app_out *outs, size_t n, const char *flag, const char *path)
 {
-    struct stat st;
-    if (!path || stat(path, &st) != 0) return 0;
+    app_file_id id;
+    if (!path || !path_id(path, &id)) return 0;
     for (size_t i = 0; i < n; i++)
-        if (outs[i].kind != APP_OUT_NONE && outs[i].exists && outs[i].dev == st.st_dev &&
-            outs[i].ino == st.st_ino)
+        if (outs[i].kind != APP_OUT_NONE && outs[i].exists && outs[i].id.dev == id.dev &&
+            outs[i].id.ino == id.ino)
             return same_file(&outs[i], flag, path);
     return 0;
 }
@@ -350,8 +550,8 @@ FILE *app_out_begin(app_out *o)
     switch (o->kind) {
     case APP_OUT_STDOUT: return stdout;
     case APP_OUT_DIRECT: {
-        int fd = open(o->target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-        f = fd >= 0 ? fdopen(fd, "w") : NULL;
+        int fd = open_direct(o->target);
+        f = fd >= 0 ? fdopen(fd, "wb") : NULL;
         if (!f) {
             failed(o, "cannot open", errno);
             if (fd >= 0) close(fd);
@@ -359,7 +559,7 @@ FILE *app_out_begin(app_out *o)
         return f;
     }
     case APP_OUT_REPLACE:
-        f = o->fd >= 0 ? fdopen(o->fd, "w") : NULL;
+        f = o->fd >= 0 ? fdopen(o->fd, "wb") : NULL;
         if (!f) failed(o, "cannot write its temporary", o->fd >= 0 ? errno : EBADF);
         else o->fd = -1; /* the stream owns it now */
         return f;
@@ -380,7 +580,7 @@ int app_out_end(app_out *o, FILE *f)
         failed(o, "writing failed", err);
         return 1;
     }
-    if (ok && o->kind == APP_OUT_REPLACE && fsync(fileno(f)) != 0) {
+    if (ok && o->kind == APP_OUT_REPLACE && sync_fd(fileno(f)) != 0) {
         ok = false;
         err = errno;
     }
@@ -401,10 +601,10 @@ int app_out_commit(app_out *o)
     }
     int rc;
     if (o->options & APP_OUT_NEW_ONLY) {
-        rc = link(o->tmp, o->target);
+        rc = hard_link(o->tmp, o->target);
         if (rc == 0) unlink(o->tmp);
     } else {
-        rc = rename(o->tmp, o->target);
+        rc = replace_file(o->tmp, o->target);
     }
     if (rc != 0) {
         failed(o, "cannot put it in place", errno);
@@ -432,7 +632,7 @@ static int commit_keeping_old(app_out *o, commit_undo *u)
             failed(o, "cannot put it in place", ENOMEM);
             return 1;
         }
-        if (link(o->target, u->old) != 0) {
+        if (hard_link(o->target, u->old) != 0) {
             int err = errno;
             free(u->old);
             u->old = NULL;
@@ -452,7 +652,7 @@ static int commit_keeping_old(app_out *o, commit_undo *u)
 static void undo_commit(app_out *o, commit_undo *u)
 {
     if (!u->replaced) return;
-    int rc = u->old ? rename(u->old, o->target) : unlink(o->target);
+    int rc = u->old ? replace_file(u->old, o->target) : unlink(o->target);
     if (rc != 0) failed(o, "written, and could not be put back as it was", errno);
     else if (u->old) {
         free(u->old);

@@ -11,14 +11,25 @@
  *   atomically: the content goes to a temporary created by mkstemp in the
  *   target's directory (O_EXCL: no predictable name, never through a
  *   link), which takes the target's mode and is renamed over it on commit.
- * Nothing else is created, replaced or removed. */
+ * Nothing else is created, replaced or removed.
+ *
+ * On Windows (out.c's system section says how): a link is followed where
+ * the file it names exists; the temporary gets the directory's
+ * permissions (Windows has no file mode to copy), and MoveFileEx puts it
+ * in place; there are no sticky directories. */
 #ifndef APP_OUT_H
 #define APP_OUT_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
-#include <sys/types.h>
+
+/* Which file a name or descriptor reaches: device and inode on POSIX,
+ * volume serial number and file index on Windows. */
+typedef struct app_file_id {
+    uint64_t dev, ino;
+} app_file_id;
 
 typedef enum app_out_kind {
     APP_OUT_NONE = 0, /* not requested */
@@ -42,9 +53,8 @@ typedef struct app_out {
     char *target;       /* DIRECT, REPLACE: path with its links followed */
     char *tmp;          /* REPLACE: the temporary while staged */
     int fd;             /* REPLACE: the temporary's, until written; else -1 */
-    bool exists;        /* the target existed when staged: dev/ino are its */
-    dev_t dev;
-    ino_t ino;
+    bool exists;        /* the target existed when staged: id is its */
+    app_file_id id;
     char *resolved;     /* where it does not exist: its canonical path */
     bool pipe_closed;   /* STDOUT: the reader went away while writing */
 } app_out;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define FIRST_BLOCK ((size_t)65536)
@@ -25,11 +26,12 @@ static void name_limit(char *out, size_t size, uint64_t max)
 }
 
 /* Grows *buf to hold more than n bytes and a NUL, up to max + 1 (one
- * byte more than allowed says the file is larger). false after why. */
-static bool grow(unsigned char **buf, size_t *cap, size_t n, size_t max, char *why,
-                 size_t why_size)
+ * byte more than allowed says the file is larger), first to first bytes.
+ * false after why. */
+static bool grow(unsigned char **buf, size_t *cap, size_t first, size_t n, size_t max,
+                 char *why, size_t why_size)
 {
-    size_t want = *cap ? (*cap > SIZE_MAX / 2u ? SIZE_MAX : *cap * 2u) : FIRST_BLOCK;
+    size_t want = *cap ? (*cap > SIZE_MAX / 2u ? SIZE_MAX : *cap * 2u) : first;
     if (want > max + 2u && max < SIZE_MAX - 2u) want = max + 2u;
     unsigned char *more = want > *cap ? realloc(*buf, want) : NULL;
     if (!more) {
@@ -58,18 +60,29 @@ app_read_status app_read_file(const char *path, uint64_t max, unsigned char **by
     if (why_size) why[0] = '\0';
     if (app_stop_signal()) return APP_READ_STOPPED;
     size_t limit = max < SIZE_MAX - 2u ? (size_t)max : SIZE_MAX - 2u;
+#if defined(_WIN32) /* no FIFOs: a file or a pipe, read as it is */
+    int fd = open(path, O_RDONLY | O_BINARY | O_NOINHERIT);
+#else
     /* O_NONBLOCK: opening a FIFO does not wait for its writer;
      * app_stop_read waits for the data instead, or for a stop signal. */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+#endif
     if (fd < 0) {
         snprintf(why, why_size, "cannot be read: %s", strerror(errno));
         return APP_READ_FAILED;
     }
+    /* A regular file is read into one block of its size (and the NUL, and
+     * a byte to see its end in): no copies as the buffer grows. */
+    struct stat fs;
+    size_t first = FIRST_BLOCK;
+    if (fstat(fd, &fs) == 0 && S_ISREG(fs.st_mode) && fs.st_size >= 0 &&
+        (uint64_t)fs.st_size < limit)
+        first = (size_t)fs.st_size + 2u;
     unsigned char *buf = NULL;
     size_t n = 0, cap = 0;
     app_read_status st = APP_READ_OK;
     for (;;) {
-        if (n + 1u >= cap && !grow(&buf, &cap, n, limit, why, why_size)) {
+        if (n + 1u >= cap && !grow(&buf, &cap, first, n, limit, why, why_size)) {
             st = APP_READ_FAILED;
             break;
         }

@@ -2,6 +2,7 @@
  * they are (record.h; the format in docs/determinism.md). */
 #include "record.h"
 #include "record_internal.h"
+#include "args.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -47,11 +48,7 @@ ecs_status app_input_apply(sim_world *w, const app_input *in)
 
 /* ---- the file ------------------------------------------------------------- */
 
-static void put(app_record *r, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+static void put(app_record *r, const char *fmt, ...) APP_PRINTF(2, 3);
 
 /* One line, added to the checksum. */
 static void put(app_record *r, const char *fmt, ...)

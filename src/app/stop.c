@@ -1,13 +1,22 @@
-/* stop.c - the stop request set by SIGINT, SIGTERM and SIGHUP. */
+/* stop.c - the stop request set by SIGINT, SIGTERM and SIGHUP; on
+ * Windows by the console's Ctrl+C (SIGINT) and Ctrl+Break, close, log-off
+ * and shut-down events (SIGTERM). */
 #include "stop.h"
 
 #include <errno.h>
-#include <pthread.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
-#include <sys/select.h>
 #include <unistd.h>
+
+#if defined(_WIN32)
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+#else
+#include <pthread.h>
+#include <sys/select.h>
+#endif
 
 /* The signal that asked to stop (0: none yet), with PUTTING added while
  * app_stop_unless puts a result in place. One atomic word, so that the
@@ -22,6 +31,19 @@ static void on_signal(int sig)
     while (!(s & ~PUTTING) && !atomic_compare_exchange_weak(&stop_state, &s, s | sig)) {
     }
 }
+
+#if defined(_WIN32)
+
+/* Runs on a thread of its own that the system starts for the event. */
+static BOOL WINAPI on_console(DWORD event)
+{
+    on_signal(event == CTRL_C_EVENT ? SIGINT : SIGTERM);
+    return TRUE; /* handled: the program stops at its next check */
+}
+
+void app_stop_install(void) { SetConsoleCtrlHandler(on_console, TRUE); }
+
+#else
 
 /* The signals that ask to stop. */
 static const int stop_sigs[] = {SIGINT, SIGTERM, SIGHUP};
@@ -44,6 +66,8 @@ void app_stop_install(void)
     sigaction(SIGPIPE, &sa, NULL);
 }
 
+#endif
+
 int app_stop_signal(void) { return atomic_load(&stop_state) & ~PUTTING; }
 
 int app_stop_status(void) { return 128 + app_stop_signal(); }
@@ -56,6 +80,20 @@ int app_stop_unless(int (*put)(void *ctx), void *ctx)
     atomic_fetch_and(&stop_state, ~PUTTING);
     return rc;
 }
+
+#if defined(_WIN32)
+
+/* Windows has no FIFOs: a file or pipe read as it is. */
+ssize_t app_stop_read(int fd, void *buf, size_t size)
+{
+    if (app_stop_signal()) {
+        errno = EINTR;
+        return -1;
+    }
+    return read(fd, buf, size > INT_MAX ? INT_MAX : (unsigned)size);
+}
+
+#else
 
 ssize_t app_stop_read(int fd, void *buf, size_t size)
 {
@@ -86,3 +124,5 @@ ssize_t app_stop_read(int fd, void *buf, size_t size)
         if (n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) return n;
     }
 }
+
+#endif

@@ -2,7 +2,9 @@
  * only records the signal; the running mode checks app_stop_signal between
  * frames, removes its temporaries, leaves existing files as they were and
  * exits with app_stop_status. SIGPIPE is ignored, so that a reader going
- * away shows up as EPIPE on a write (see app_stdout_finish). */
+ * away shows up as EPIPE on a write (see app_stdout_finish). On Windows
+ * the console's events ask the same: Ctrl+C as SIGINT, the others
+ * (Ctrl+Break, closing the console, logging off) as SIGTERM. */
 #ifndef APP_STOP_H
 #define APP_STOP_H
 

@@ -1,7 +1,7 @@
 /* ecs_internal.h - the context's layout, shared by the module's .c files
  * and nothing else. The module is built with gcc and clang only (those CI
- * builds), so it uses their builtins and attributes (__builtin_expect,
- * __builtin_ctzll, format) as they are, with no other branch. */
+ * builds, mingw-w64's gcc among them), so it uses their builtins and
+ * attributes (__builtin_expect, __builtin_ctzll, format) as they are. */
 #ifndef ECS_INTERNAL_H
 #define ECS_INTERNAL_H
 
@@ -12,6 +12,15 @@
 
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdio.h> /* mingw-w64: __MINGW_PRINTF_FORMAT */
+
+/* printf-style checking of a message's format and arguments; with mingw-w64
+ * against its C99 printf (__USE_MINGW_ANSI_STDIO), not msvcrt's. */
+#if defined(__MINGW_PRINTF_FORMAT)
+#define ECS__PRINTF(f, a) __attribute__((format(__MINGW_PRINTF_FORMAT, f, a)))
+#else
+#define ECS__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#endif
 
 /* Entity slot states. A killed entity stays DYING, still subscribed and
  * with its data, until the refresh reclaims it; RECLAIM marks the dying
@@ -394,7 +403,7 @@ bool ecs__runs_before(const ecs_context *ctx, uint32_t from, uint32_t to);
 /* Records a misuse of the API (any thread, at most one message kept per
  * step) and returns ECS_ERR_MISUSE. */
 ecs_status ecs__misuse(ecs_context *ctx, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+    ECS__PRINTF(2, 3);
 /* ECS_ERR_MISUSE (recorded, naming fn) when a structural call comes while
  * systems run or inside ecs_refresh's matching; ECS_OK otherwise. */
 static inline ecs_status ecs__check_structural(ecs_context *ctx, const char *fn)
@@ -448,7 +457,7 @@ typedef struct ecs_caller {
 extern _Thread_local ecs_caller ecs__caller;
 /* Messages (context.c): sets err->status and formats err->message. */
 ecs_status ecs__fail(ecs_error *err, ecs_status status, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+    ECS__PRINTF(3, 4);
 
 static inline bool ecs__alive(const ecs_context *ctx, ecs_entity e)
 {

@@ -4,8 +4,10 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#if !defined(_WIN32) /* Windows has no such hint for a malloc block */
 #include <sys/mman.h>
 #include <unistd.h>
+#endif
 
 /* Below this, a few faults cost less than the system call. */
 #define PREFAULT_MIN ((size_t)64 << 10)

@@ -278,11 +278,15 @@ static void read_header(const unsigned char *b, header *h)
     h->sprays = get32(&p);
 }
 
-static bool fail(char *msg, size_t size, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
+/* printf-style checking of fail's format and arguments; with mingw-w64
+ * against its C99 printf (__USE_MINGW_ANSI_STDIO), not msvcrt's. */
+#if defined(__MINGW_PRINTF_FORMAT)
+#define SIM__PRINTF(f, a) __attribute__((format(__MINGW_PRINTF_FORMAT, f, a)))
+#else
+#define SIM__PRINTF(f, a) __attribute__((format(printf, f, a)))
 #endif
-    ;
+
+static bool fail(char *msg, size_t size, const char *fmt, ...) SIM__PRINTF(3, 4);
 
 static bool fail(char *msg, size_t size, const char *fmt, ...)
 {

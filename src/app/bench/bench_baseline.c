@@ -326,11 +326,7 @@ static uint32_t runs_needed(uint32_t nb)
 }
 
 /* Appends ", " (unless buf is empty) and the formatted text to buf. */
-static void append(char *buf, size_t size, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+static void append(char *buf, size_t size, const char *fmt, ...) APP_PRINTF(3, 4);
 static void append(char *buf, size_t size, const char *fmt, ...)
 {
     size_t used = strlen(buf);

@@ -9,14 +9,21 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
+
+#if defined(_WIN32)
+#define WIN32_LEAN_AND_MEAN
+#include <io.h>
+#include <windows.h>
+#else
+#include <spawn.h>
+#include <sys/wait.h>
+#endif
 
 /* ---- CSV ----------------------------------------------------------------- */
 
@@ -278,9 +285,18 @@ void bench_export_json(FILE *f, const bench_set *s, bool deterministic)
 
 /* ---- chart --------------------------------------------------------------- */
 
-extern char **environ;
-
 #define MAX_SERIES 8u
+
+#if defined(_WIN32)
+
+bool bench_chart_find(char *exe, size_t size)
+{
+    DWORD n = SearchPathA(NULL, "gnuplot.exe", NULL, size > MAXDWORD ? MAXDWORD : (DWORD)size,
+                          exe, NULL);
+    return n > 0 && n < size;
+}
+
+#else
 
 bool bench_chart_find(char *exe, size_t size)
 {
@@ -305,6 +321,8 @@ bool bench_chart_find(char *exe, size_t size)
     }
     return false;
 }
+
+#endif
 
 /* The selected configurations of the first count, baseline first: IP off
  * before on, fixed before dynamic, soa before thesis. */
@@ -472,6 +490,97 @@ static void write_script(FILE *f, const bench_set *s, bool svg, const bench_conf
         write_bars(f, s, svg, ser, n);
 }
 
+/* gnuplot as a child process: its handle (Windows) or process id. */
+#if defined(_WIN32)
+typedef HANDLE chart_child;
+
+/* Waits for gnuplot; a stop request meanwhile (the console's handler runs
+ * on a thread of its own, so the wait looks for it every 100 ms) ends it. */
+static bool wait_gnuplot(const char *exe, chart_child child)
+{
+    bool killed = false;
+    while (WaitForSingleObject(child, 100) == WAIT_TIMEOUT)
+        if (app_stop_signal() && !killed) killed = TerminateProcess(child, 128 + SIGTERM);
+    DWORD status = 1;
+    bool got = GetExitCodeProcess(child, &status);
+    CloseHandle(child);
+    if (app_stop_signal()) return false; /* the caller reports the stop */
+    if (!got || status != 0) {
+        bench_error("--chart: %s failed with exit status %lu (its messages are above)", exe,
+                    (unsigned long)status);
+        return false;
+    }
+    return true;
+}
+
+static void stop_gnuplot(chart_child child) { (void)TerminateProcess(child, 128 + SIGTERM); }
+
+/* A pipe whose end *ours stays here and whose other end the child
+ * inherits. */
+static bool child_pipe(HANDLE *ours, HANDLE *theirs, bool to_child)
+{
+    SECURITY_ATTRIBUTES inherit = {sizeof inherit, NULL, TRUE};
+    HANDLE r, w;
+    if (!CreatePipe(&r, &w, &inherit, 0)) {
+        bench_error("--chart: cannot make a pipe to gnuplot (Windows error %lu)",
+                    (unsigned long)GetLastError());
+        return false;
+    }
+    *ours = to_child ? w : r;
+    *theirs = to_child ? r : w;
+    SetHandleInformation(*ours, HANDLE_FLAG_INHERIT, 0);
+    return true;
+}
+
+/* Starts exe reading its script from a pipe (*to) and writing the image
+ * to another (*from). Its messages go to this program's standard error. */
+static bool start_gnuplot(const char *exe, chart_child *child, FILE **to, int *from)
+{
+    HANDLE in_ours, in_theirs, out_ours, out_theirs;
+    if (!child_pipe(&in_ours, &in_theirs, true)) return false;
+    if (!child_pipe(&out_ours, &out_theirs, false)) {
+        CloseHandle(in_ours);
+        CloseHandle(in_theirs);
+        return false;
+    }
+    STARTUPINFOA si = {.cb = sizeof si, .dwFlags = STARTF_USESTDHANDLES};
+    si.hStdInput = in_theirs;
+    si.hStdOutput = out_theirs;
+    si.hStdError = GetStdHandle(STD_ERROR_HANDLE);
+    PROCESS_INFORMATION pi;
+    char cmd[] = "gnuplot";
+    bool started = CreateProcessA(exe, cmd, NULL, NULL, TRUE, 0, NULL, NULL, &si, &pi);
+    DWORD err = GetLastError();
+    CloseHandle(in_theirs);
+    CloseHandle(out_theirs);
+    int in_fd = started ? _open_osfhandle((intptr_t)in_ours, 0) : -1;
+    *to = in_fd >= 0 ? fdopen(in_fd, "wb") : NULL;
+    *from = started ? _open_osfhandle((intptr_t)out_ours, _O_RDONLY | _O_BINARY) : -1;
+    if (!*to || *from < 0) {
+        bench_error("--chart: cannot start %s (Windows error %lu)", exe, (unsigned long)err);
+        if (*to) fclose(*to);
+        else if (in_fd >= 0) close(in_fd);
+        else CloseHandle(in_ours);
+        if (*from >= 0) close(*from);
+        else CloseHandle(out_ours);
+        if (started) {
+            TerminateProcess(pi.hProcess, 1);
+            CloseHandle(pi.hProcess);
+            CloseHandle(pi.hThread);
+        }
+        return false;
+    }
+    CloseHandle(pi.hThread);
+    *child = pi.hProcess;
+    return true;
+}
+
+#else
+
+extern char **environ;
+
+typedef pid_t chart_child;
+
 /* A pipe whose end *ours stays here (close-on-exec) and whose other end
  * the child gets as fd. */
 static bool child_pipe(posix_spawn_file_actions_t *fa, int fds[2], bool to_child, int fd)
@@ -488,7 +597,7 @@ static bool child_pipe(posix_spawn_file_actions_t *fa, int fds[2], bool to_child
 /* Starts exe reading its script from a pipe (*to) and writing the image
  * to another (*from), the signals this program handles or ignores back to
  * default. Its messages go to this program's standard error. */
-static bool start_gnuplot(const char *exe, pid_t *pid, FILE **to, int *from)
+static bool start_gnuplot(const char *exe, chart_child *pid, FILE **to, int *from)
 {
     int in[2], out[2];
     posix_spawn_file_actions_t fa;
@@ -519,7 +628,7 @@ static bool start_gnuplot(const char *exe, pid_t *pid, FILE **to, int *from)
     posix_spawnattr_destroy(&at);
     close(in[0]);
     close(out[1]);
-    *to = err == 0 ? fdopen(in[1], "w") : NULL;
+    *to = err == 0 ? fdopen(in[1], "wb") : NULL;
     *from = out[0];
     if (err != 0 || !*to) {
         bench_error("--chart: cannot start %s: %s", exe, strerror(err ? err : errno));
@@ -532,7 +641,7 @@ static bool start_gnuplot(const char *exe, pid_t *pid, FILE **to, int *from)
 }
 
 /* Waits for gnuplot; a stop signal meanwhile ends it. */
-static bool wait_gnuplot(const char *exe, pid_t pid)
+static bool wait_gnuplot(const char *exe, chart_child pid)
 {
     int status = 0;
     bool killed = false;
@@ -555,6 +664,10 @@ static bool wait_gnuplot(const char *exe, pid_t pid)
     }
     return true;
 }
+
+static void stop_gnuplot(chart_child child) { (void)kill(child, SIGTERM); }
+
+#endif
 
 /* The last bytes gnuplot wrote, to tell a whole image from a cut one. */
 #define TAIL_MAX 16u
@@ -613,7 +726,7 @@ int bench_chart_write(const bench_set *s, const char *exe, app_out *out)
     uint32_t n = series(s, ser);
     FILE *f = app_out_begin(out);
     if (!f) return 1;
-    pid_t pid;
+    chart_child pid;
     FILE *to;
     int from;
     if (!start_gnuplot(exe, &pid, &to, &from)) {
@@ -630,7 +743,7 @@ int bench_chart_write(const bench_set *s, const char *exe, app_out *out)
     chart_copy c = {{0}, 0, 0, 0, false};
     copy_image(from, f, &c);
     close(from);
-    if (app_stop_signal()) kill(pid, SIGTERM);
+    if (app_stop_signal()) stop_gnuplot(pid);
     bool ok = wait_gnuplot(exe, pid);
     if (ok && !sent) {
         bench_error("--chart: sending the script to %s failed: %s", exe, strerror(err));

@@ -39,11 +39,7 @@ int bench_options_parse(int argc, char **argv, bench_options *o);
 void bench_options_usage(FILE *f);
 
 /* One line on stderr, prefixed "particles bench: " (app_error's). */
-void bench_error(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
+void bench_error(const char *fmt, ...) APP_PRINTF(1, 2);
 
 /* ---- configurations, runs and summaries ---- */
 

@@ -1,7 +1,8 @@
 /* bench_machine.c - what the benchmark ran on: the CPU model and count,
  * each CPU's speed at one moment (a pinned thread per CPU, all started
  * together, each counting rounds of the same two loops) and what the
- * probes say, and the peak resident memory of one run. */
+ * probes say, and the peak resident memory of one run. Linux's calls, with
+ * Windows's beside them. */
 #define _GNU_SOURCE /* Linux: sched_getaffinity, pthread_setaffinity_np (glibc and musl) */
 #include "bench_machine.h"
 #include "app_clock.h"
@@ -9,20 +10,35 @@
 #include "ecs.h"
 
 #include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(_WIN32)
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+#include <psapi.h>
+#else
+#include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#endif
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
 
-/* The value of the first "model name : value" line, trimmed. */
+/* The processor's name: Windows's, or the value of /proc/cpuinfo's first
+ * "model name : value" line, trimmed. */
 static void read_cpu_model(char *out, size_t size)
 {
     snprintf(out, size, "unknown CPU");
+#if defined(_WIN32)
+    char name[128];
+    DWORD n = sizeof name;
+    if (RegGetValueA(HKEY_LOCAL_MACHINE, "HARDWARE\\DESCRIPTION\\System\\CentralProcessor\\0",
+                     "ProcessorNameString", RRF_RT_REG_SZ, NULL, name, &n) == ERROR_SUCCESS &&
+        name[strspn(name, " ")])
+        snprintf(out, size, "%s", name + strspn(name, " "));
+#else
     FILE *f = fopen("/proc/cpuinfo", "r");
     if (!f) return;
     char line[256];
@@ -35,6 +51,7 @@ static void read_cpu_model(char *out, size_t size)
         break;
     }
     fclose(f);
+#endif
 }
 
 const bench_cpu_speeds *bench_machine_probe(const bench_machine *m, uint32_t i)
@@ -173,10 +190,14 @@ static void *probe_thread(void *p)
     probe_gate *g = a->gate;
     /* The thread pins itself, first: pthread_attr_setaffinity_np is
      * glibc's alone, pthread_setaffinity_np glibc's and musl's. */
+#if defined(_WIN32)
+    a->slot->unpinned = SetThreadAffinityMask(GetCurrentThread(), (DWORD_PTR)1 << a->cpu) == 0;
+#else
     cpu_set_t one;
     CPU_ZERO(&one);
     CPU_SET(a->cpu, &one);
     a->slot->unpinned = pthread_setaffinity_np(pthread_self(), sizeof one, &one) != 0;
+#endif
     /* Touched here, so its pages are this CPU's, before the gate opens. */
     float *buf = a->slot->buf;
     for (size_t i = 0; i < SWEEP_FLOATS; i++) buf[i] = (float)(i & 1023u);
@@ -197,6 +218,15 @@ static void *probe_thread(void *p)
 /* The CPUs this process may run on, ascending, at most max of them. */
 static uint32_t list_cpus(int *cpu, uint32_t max)
 {
+#if defined(_WIN32)
+    /* The process's processor group: up to 64 CPUs. */
+    DWORD_PTR mine, all;
+    if (!GetProcessAffinityMask(GetCurrentProcess(), &mine, &all)) return 0;
+    uint32_t n = 0;
+    for (int c = 0; c < (int)(8 * sizeof mine) && n < max; c++)
+        if (mine >> c & 1u) cpu[n++] = c;
+    return n;
+#else
     cpu_set_t set;
     CPU_ZERO(&set);
     if (sched_getaffinity(0, sizeof set, &set) != 0) return 0;
@@ -204,6 +234,7 @@ static uint32_t list_cpus(int *cpu, uint32_t max)
     for (int c = 0; c < CPU_SETSIZE && n < max; c++)
         if (CPU_ISSET(c, &set)) cpu[n++] = c;
     return n;
+#endif
 }
 
 
@@ -355,7 +386,7 @@ bool bench_mem_reset_peak(void)
     bool ok = fputs("5", f) >= 0;
     return fclose(f) == 0 && ok;
 #else
-    return false; /* no per-run peak: getrusage's process peak stands in */
+    return false; /* no per-run peak: the process's peak stands in */
 #endif
 }
 
@@ -381,10 +412,14 @@ double bench_mem_peak_mib(bool reset_ok, bool *per_run)
     long kib = reset_ok ? read_hwm_kib() : -1;
     *per_run = kib >= 0;
     if (kib < 0) {
+#if defined(_WIN32)
+        PROCESS_MEMORY_COUNTERS pm;
+        kib = GetProcessMemoryInfo(GetCurrentProcess(), &pm, sizeof pm)
+                  ? (long)(pm.PeakWorkingSetSize / 1024u)
+                  : 0;
+#else
         struct rusage ru;
         kib = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
-#if defined(__APPLE__)
-        kib /= 1024; /* bytes there; KiB on Linux and the BSDs */
 #endif
     }
     return (double)kib / 1024.0;

@@ -42,11 +42,12 @@ typedef struct bench_cpu_speeds {
 } bench_cpu_speeds;
 
 /* The probe pins one thread to each CPU, which needs Linux's
- * sched_getaffinity and pthread_attr_setaffinity_np. Elsewhere (or built
+ * sched_getaffinity and pthread_setaffinity_np, or Windows's
+ * GetProcessAffinityMask and SetThreadAffinityMask. Elsewhere (or built
  * with BENCH_PROBE_FORCE_ABSENT, as a test does) it measures nothing:
  * bench_probe_cpus returns false with why_not BENCH_PROBE_ABSENT, the
  * tables say so in one line and the JSON's cpu_speed is null. */
-#if defined(__linux__) && !defined(BENCH_PROBE_FORCE_ABSENT)
+#if (defined(__linux__) || defined(_WIN32)) && !defined(BENCH_PROBE_FORCE_ABSENT)
 #define BENCH_PROBE_AVAILABLE 1
 #else
 #define BENCH_PROBE_AVAILABLE 0

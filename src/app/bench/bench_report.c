@@ -181,8 +181,8 @@ void bench_print_header(const bench_set *s)
     print_cpu_speeds(&s->machine);
     print_machine_warning(&s->machine);
     if (!bench_set_rss_per_run(s))
-        printf("note: /proc/self/clear_refs or VmHWM unavailable: peak RSS is getrusage's "
-               "ru_maxrss, the peak of the whole process so far, not of each run\n");
+        printf("note: no peak per run here (Linux's /proc/self/clear_refs and VmHWM): peak "
+               "RSS is the peak of the whole process so far\n");
 }
 
 /* ---- Table 1: inner parallelism ------------------------------------------ */

@@ -79,11 +79,7 @@ typedef struct window_app {
     int status;
 } window_app;
 
-static void notify(window_app *a, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+static void notify(window_app *a, const char *fmt, ...) APP_PRINTF(2, 3);
 
 static void notify(window_app *a, const char *fmt, ...)
 {

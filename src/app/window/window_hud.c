@@ -46,11 +46,7 @@ typedef struct hud_line {
     char text[192];
 } hud_line;
 
-static void put(hud_line *l, gfx_color c, unsigned rank, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
+static void put(hud_line *l, gfx_color c, unsigned rank, const char *fmt, ...) APP_PRINTF(4, 5);
 
 static void put(hud_line *l, gfx_color c, unsigned rank, const char *fmt, ...)
 {
