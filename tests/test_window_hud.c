@@ -15,7 +15,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -190,41 +189,12 @@ static void test_view_warning(void **state)
     assert_false(window_hud_view_warning(&fine, 200.0f, 125.0f, buf, sizeof buf));
 }
 
-/* Sum of the channels' differences. */
-static int rgb_distance(gfx_color a, gfx_color b)
-{
-    return abs(a.r - b.r) + abs(a.g - b.g) + abs(a.b - b.b);
-}
-
-/* The worker colouring's palette keeps away from the chart's chain
- * colours (and the timeline's darker shade of them): a worker's particles
- * are never taken for a chain's. */
-static void test_worker_colors_not_chains(void **state)
-{
-    (void)state;
-    for (uint32_t w = 0; w < WINDOW_WORKER_COLORS; w++) {
-        gfx_color c = window_color_worker(w);
-        for (uint32_t s = 0; s < SIM_SYSTEM_COUNT; s++) {
-            gfx_color chain = window_hud_system_color(s);
-            gfx_color dark = {(uint8_t)(chain.r * 0.78f), (uint8_t)(chain.g * 0.78f),
-                              (uint8_t)(chain.b * 0.78f), 255};
-            if (rgb_distance(c, chain) < 100 || rgb_distance(c, dark) < 100)
-                fail_msg("worker %u (%d %d %d) looks like system %u's chain (%d %d %d)",
-                         (unsigned)w, c.r, c.g, c.b, (unsigned)s, chain.r, chain.g, chain.b);
-        }
-        for (uint32_t v = 0; v < w; v++)
-            if (rgb_distance(c, window_color_worker(v)) < 90)
-                fail_msg("workers %u and %u look alike", (unsigned)v, (unsigned)w);
-    }
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_layout_never_overlaps), cmocka_unit_test(test_layout_keeps_what_fits),
         cmocka_unit_test(test_bar_scale),             cmocka_unit_test(test_counts),
         cmocka_unit_test(test_view_warning),          cmocka_unit_test(test_system_rows),
-        cmocka_unit_test(test_worker_colors_not_chains),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
