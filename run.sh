@@ -10,7 +10,11 @@ set -euo pipefail
 cd "$(dirname "$0")"
 bash .ci/install-deps
 cmake --preset release >/dev/null
-cmake --build --preset release -j "$(nproc)" >/dev/null
+# The build's progress ("[ 45%] Building C object ...") where there is
+# something to build: the first build takes minutes; a build with nothing
+# to do says nothing. Compiler messages go to stderr as they come.
+cmake --build --preset release -j "$(nproc)" |
+    awk '/Building|Linking/ { if (!n++) print "run.sh: building build/release:"; print; fflush() }'
 particles=$PWD/build/release/src/app/particles # absolute: messages quote it to copy
 
 # headless REASON ARGS...: the quick benchmark with the window's command

@@ -7,7 +7,8 @@
  *  - a subtask takes its own claim from the front, in order;
  *  - a subtask dealt nothing takes the others' items from their backs,
  *    the nearest subtask below first (forced: the owners wait until it
- *    is done);
+ *    is done); the timeline's span of each subtask says what it was
+ *    dealt, how much of it it ran and how much it took from others;
  *  - misuse: a deal outside the system's own prepare (process, finish,
  *    another system's prepare, the owner between steps), an unknown
  *    system, a subtask out of range, first past end, a NULL item: the
@@ -135,6 +136,28 @@ static void expect_seq(const deal *d, uint32_t k, const uint32_t *want, uint32_t
             fail_msg("subtask %u took %u as its item %u, not %u", k, d->seq[k][i], i, want[i]);
 }
 
+/* The timeline's span of each subtask says what it was dealt, how many
+ * of those it ran itself and how many it took from the others' claims:
+ * what it recorded taking. */
+static void expect_timeline_claims(const ecs_context *ctx, const deal *d, uint32_t n)
+{
+    ecs_timeline tl;
+    assert_true(ecs_timeline_get(ctx, &tl));
+    assert_int_equal(tl.span_count, n);
+    for (uint32_t s = 0; s < tl.span_count; s++) {
+        const ecs_span *sp = &tl.spans[s];
+        uint32_t k = sp->subtask, own = 0;
+        for (uint32_t i = 0; i < d->seq_len[k]; i++)
+            own += d->seq[k][i] >= d->cut[k] && d->seq[k][i] < d->cut[k + 1];
+        if (sp->claim_dealt != d->cut[k + 1] - d->cut[k] || sp->claim_kept != own ||
+            sp->claim_taken != d->seq_len[k] - own)
+            fail_msg("subtask %u: span says dealt %u kept %u taken %u, it was dealt %u and "
+                     "took %u of its own, %u of others'",
+                     k, sp->claim_dealt, sp->claim_kept, sp->claim_taken, d->cut[k + 1] - d->cut[k],
+                     own, d->seq_len[k] - own);
+    }
+}
+
 /* n subtasks on n workers, subtask `thief` runs first. */
 static void run_forced(deal *d, uint32_t n)
 {
@@ -145,6 +168,7 @@ static void run_forced(deal *d, uint32_t n)
     memset(d->seq_len, 0, sizeof d->seq_len);
     step_ok(ctx, NULL, NULL);
     assert_int_equal(ecs_system_subtasks(ctx, 0), n);
+    expect_timeline_claims(ctx, d, n);
     ecs_context_destroy(ctx);
 }
 

@@ -208,10 +208,13 @@ static void a_step_recorded(void **state)
 /* two: pass 0 subtasks 3 and 5 then finish 1; pass 1 subtask 2, finish
  * 1; chunks 4 after it; alone 20 beside: span max(5+1+2+1+4, 20). */
 static const ecs_span known_spans[] = {
-    {0, 3000, 0, S_TWO, 0, 0, 10, 0, 10},        {0, 5000, 1, S_TWO, 0, 1, 10, 10, 20},
-    {5000, 6000, 0, S_TWO, 0, ECS_SPAN_FINISH, 0, 0, 0},
-    {6000, 8000, 0, S_TWO, 1, 0, 20, 0, 20},     {8000, 9000, 0, S_TWO, 1, ECS_SPAN_FINISH, 0, 0, 0},
-    {9000, 13000, 0, S_CHUNKS, 0, 0, 20, 0, 20}, {5000, 25000, 1, S_ALONE, 0, 0, 20, 0, 20},
+    {0, 3000, 0, S_TWO, 0, 0, 10, 0, 10, 0, 0, 0},
+    {0, 5000, 1, S_TWO, 0, 1, 10, 10, 20, 0, 0, 0},
+    {5000, 6000, 0, S_TWO, 0, ECS_SPAN_FINISH, 0, 0, 0, 0, 0, 0},
+    {6000, 8000, 0, S_TWO, 1, 0, 20, 0, 20, 0, 0, 0},
+    {8000, 9000, 0, S_TWO, 1, ECS_SPAN_FINISH, 0, 0, 0, 0, 0, 0},
+    {9000, 13000, 0, S_CHUNKS, 0, 0, 20, 0, 20, 0, 0, 0},
+    {5000, 25000, 1, S_ALONE, 0, 0, 20, 0, 20, 0, 0, 0},
 };
 enum { KNOWN_SPANS = sizeof known_spans / sizeof known_spans[0] };
 

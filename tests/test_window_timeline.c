@@ -76,9 +76,11 @@ static void test_hit_centres(void **state)
     const char *names[] = {"alpha", "beta"};
     /* Two workers, a full width of 1000 us: spans 100 us apart. */
     ecs_span spans[] = {
-        {0, 100000, 0, 0, 0, 0, 500, 0, 500},   {150000, 300000, 1, 0, 0, 1, 500, 500, 1000},
-        {320000, 400000, 0, 1, 0, 0, 200, 0, 200}, {400000, 650000, 1, 1, 0, 1, 800, 200, 1000},
-        {700000, 720000, 0, 1, 0, ECS_SPAN_FINISH, 0, 0, 0},
+        {0, 100000, 0, 0, 0, 0, 500, 0, 500, 0, 0, 0},
+        {150000, 300000, 1, 0, 0, 1, 500, 500, 1000, 0, 0, 0},
+        {320000, 400000, 0, 1, 0, 0, 200, 0, 200, 0, 0, 0},
+        {400000, 650000, 1, 1, 0, 1, 800, 200, 1000, 0, 0, 0},
+        {700000, 720000, 0, 1, 0, ECS_SPAN_FINISH, 0, 0, 0, 0, 0, 0},
     };
     window_tl_data d = {.valid = true, .wall_ns = 720000, .workers = 2, .systems = 2,
                         .spans = spans, .span_count = 5, .names = names};
@@ -157,21 +159,41 @@ static void test_scale_holds(void **state)
     for (uint32_t i = 0; i + 1u < WINDOW_TL_GROW_STEPS; i++)
         assert_true(window_tl_scale_update(&s, 2600.0) == 1500.0);
     assert_true(window_tl_scale_update(&s, 2600.0) == 3000.0);
-    /* Much shorter steps, a few long ones among them: not before
-     * WINDOW_TL_SHRINK_STEPS of them, then to the width that holds the
-     * longest of the short ones. */
+    /* Shorter steps (a fifth of the width or more), a few long ones among
+     * them: not before WINDOW_TL_SHRINK_STEPS of them, then to the width
+     * that holds the longest of the short ones. */
     for (uint32_t i = 0; i + 1u < WINDOW_TL_SHRINK_STEPS; i++)
-        assert_true(window_tl_scale_update(&s, i == 7 ? 450.0 : i % 10 == 5 ? 2900.0 : 300.0) ==
+        assert_true(window_tl_scale_update(&s, i == 7 ? 800.0 : i % 10 == 5 ? 2900.0 : 700.0) ==
                     3000.0);
-    assert_true(window_tl_scale_update(&s, 300.0) == 500.0);
+    assert_true(window_tl_scale_update(&s, 700.0) == 1000.0);
     /* More than WINDOW_TL_SHRINK_SKIP steps that would not fit start the
      * count over. */
-    for (uint32_t i = 0; i < 10u; i++) window_tl_scale_update(&s, 100.0);
+    for (uint32_t i = 0; i < 10u; i++) window_tl_scale_update(&s, 300.0);
     for (uint32_t i = 0; i <= WINDOW_TL_SHRINK_SKIP; i++)
-        assert_true(window_tl_scale_update(&s, 400.0) == 500.0);
+        assert_true(window_tl_scale_update(&s, 700.0) == 1000.0);
     for (uint32_t i = 0; i + 1u < WINDOW_TL_SHRINK_STEPS; i++)
-        assert_true(window_tl_scale_update(&s, 100.0) == 500.0);
-    assert_true(window_tl_scale_update(&s, 100.0) == 150.0);
+        assert_true(window_tl_scale_update(&s, 300.0) == 1000.0);
+    assert_true(window_tl_scale_update(&s, 300.0) == 400.0);
+}
+
+/* A step under a fifth of the width refits the axis at once, and so does
+ * the A key (window_tl_scale_fit), whichever way the step went. */
+static void test_scale_fits_short_steps(void **state)
+{
+    (void)state;
+    window_tl_scale s = {0};
+    assert_true(window_tl_scale_update(&s, 7000.0) == 8000.0);
+    double full = window_tl_scale_update(&s, 1000.0);
+    if (!(full >= 1000.0 && full <= 5000.0)) fail_msg("a 1000 us step on a %g us axis", full);
+    for (int i = 0; i < 200; i++) {
+        double us = i % 3 ? 40.0 + 13.0 * i : 9000.0 - 37.0 * i;
+        full = window_tl_scale_update(&s, us);
+        if (us < full * WINDOW_TL_MIN_FILL)
+            fail_msg("step %d: %g us drawn on a %g us axis", i, us, full);
+    }
+    assert_true(window_tl_scale_fit(&s, 7000.0) == 8000.0);
+    assert_true(window_tl_scale_fit(&s, 130.0) == 150.0);
+    assert_true(window_tl_scale_update(&s, 140.0) == 150.0);
 }
 
 typedef struct box {
@@ -242,6 +264,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_real_step_blocks), cmocka_unit_test(test_hit_centres),
         cmocka_unit_test(test_ticks_round),      cmocka_unit_test(test_scale_holds),
+        cmocka_unit_test(test_scale_fits_short_steps),
         cmocka_unit_test(test_layout_clear),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

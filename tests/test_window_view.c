@@ -5,8 +5,8 @@
  * and out, anywhere in the box the world is shown in), the zoom stays in
  * [1, 64] however far the wheel turns, a pan moves the world with the
  * drag, the view never leaves the world, and reset shows the whole world.
- * The worker colours are far apart (and the HUD's key lists each worker
- * once), the speed ramp runs from blue to red and every grid cell differs
+ * The worker colours are far apart and far from the chart's chain colours
+ * (and the HUD's key lists each worker once), the speed ramp runs from blue to red and every grid cell differs
  * from its eight neighbours.
  */
 #include <setjmp.h>
@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "window_colors.h"
+#include "window_hud.h"
 #include "window_view.h"
 
 /* The thesis's 1440 x 900 world letterboxed into a 1600 x 1000 drawable
@@ -155,6 +156,25 @@ static void test_worker_colors_are_distinct(void **state)
     assert_true(distance(window_color_worker(3), window_color_worker(3u + WINDOW_WORKER_COLORS)) == 0);
 }
 
+/* The workers' palette keeps away from the chart's chain colours and the
+ * timeline's darker shade of them: a worker's particles are never taken
+ * for a chain's. */
+static void test_worker_colors_not_chains(void **state)
+{
+    (void)state;
+    for (uint32_t w = 0; w < WINDOW_WORKER_COLORS; w++) {
+        gfx_color c = window_color_worker(w);
+        for (uint32_t s = 0; s < SIM_SYSTEM_COUNT; s++) {
+            gfx_color chain = window_hud_system_color(s);
+            gfx_color dark = {(uint8_t)(chain.r * 0.78f), (uint8_t)(chain.g * 0.78f),
+                              (uint8_t)(chain.b * 0.78f), 255};
+            if (distance(c, chain) < 100 || distance(c, dark) < 100)
+                fail_msg("worker %u (%d %d %d) looks like system %u's chain (%d %d %d)",
+                         (unsigned)w, c.r, c.g, c.b, (unsigned)s, chain.r, chain.g, chain.b);
+        }
+    }
+}
+
 /* The HUD's key: each worker that coloured a batch once, ascending. */
 static void test_workers_seen(void **state)
 {
@@ -173,7 +193,7 @@ static void test_workers_seen(void **state)
     /* The HUD's key of the worker colouring: the same workers, labelled. */
     window_color_key key[WINDOW_COLOR_KEY_MAX];
     assert_int_equal(window_colors_key(&c, WINDOW_COLOR_WORKER, NULL, key), 3);
-    assert_string_equal(key[2].label, "3");
+    assert_string_equal(key[2].label, "w3"); /* the lane's name */
     assert_true(distance(key[2].color, window_color_worker(3)) == 0);
     assert_int_equal(window_colors_key(&c, WINDOW_COLOR_THESIS, NULL, key), 0);
     assert_int_equal(window_colors_key(&c, WINDOW_COLOR_CELL, NULL, key), 0);
@@ -211,6 +231,7 @@ int main(void)
         cmocka_unit_test(test_pan_moves_the_world_with_the_drag),
         cmocka_unit_test(test_reset_and_set),
         cmocka_unit_test(test_worker_colors_are_distinct),
+        cmocka_unit_test(test_worker_colors_not_chains),
         cmocka_unit_test(test_workers_seen),
         cmocka_unit_test(test_speed_ramp_and_cells),
     };

@@ -76,9 +76,15 @@ bool ecs_iter_claim(ecs_iter *it, uint32_t *item)
 {
     if (!ecs__out_arg(it->ctx, item, "ecs_iter_claim", "item")) return false;
     ecs_subtask_ *own = it->sub_, *subtasks = own->sys->subtasks;
-    if (take(&own->claim, false, item)) return true;
+    if (take(&own->claim, false, item)) {
+        own->kept++;
+        return true;
+    }
     uint32_t k = it->subtask, n = it->subtask_count;
     for (uint32_t v = 1; v < n; v++) /* an empty claim never refills during the pass */
-        if (take(&subtasks[(k + n - v) % n].claim, true, item)) return true;
+        if (take(&subtasks[(k + n - v) % n].claim, true, item)) {
+            own->taken++;
+            return true;
+        }
     return false;
 }

@@ -79,6 +79,7 @@ typedef struct ecs_marks {
 typedef struct ecs_stamp {
     uint64_t start_ns, end_ns;
     uint32_t worker;
+    uint32_t kept, taken; /* claim items run: its own, taken from others */
 } ecs_stamp;
 
 /* What a kept list (a class's subscription, a query's group) holds: the
@@ -112,6 +113,7 @@ typedef struct ecs_subtask_ {
     ecs_marks marks[ECS_MAX_PASSES];
     ecs_stamp stamps[ECS_MAX_PASSES];
     uint64_t dealt; /* what the prepare dealt (claim.c): end << 32 | first */
+    uint32_t kept, taken; /* claim items of the pass running: its own, others' */
     /* The claim (claim.c): end << 32 | front of the items left, on a line
      * of its own, since other subtasks take from it. */
     _Alignas(64) _Atomic uint64_t claim;

@@ -148,6 +148,7 @@ static void subtask_execute(ecs_subtask_ *st)
     ecs__caller = (ecs_caller){sys, false, false};
     ecs_context *ctx = sys->ctx;
     bool meter = measured(sys, sys->subtask_count);
+    st->kept = st->taken = 0;
     if (!meter && !ctx->timeline_on) {
         sys->def.process(&it);
     } else {
@@ -155,7 +156,7 @@ static void subtask_execute(ecs_subtask_ *st)
         sys->def.process(&it);
         uint64_t t1 = ecs__now_ns();
         uint32_t self = ecs_pool_self(ctx->pool);
-        st->stamps[it.pass] = (ecs_stamp){t0, t1, self};
+        st->stamps[it.pass] = (ecs_stamp){t0, t1, self, st->kept, st->taken};
         if (meter) {
             ecs_meter *m = &ctx->meters[self];
             m->ns += t1 - t0;
@@ -174,7 +175,8 @@ static void system_finish(ecs_sys *sys)
     sys->def.finish(sys->ctx, sys->id, sys->def.user);
     if (timed)
         sys->finish_stamps[sys->pass] =
-            (ecs_stamp){t0, ecs__now_ns(), ecs_pool_self(sys->ctx->pool)};
+            (ecs_stamp){.start_ns = t0, .end_ns = ecs__now_ns(),
+                        .worker = ecs_pool_self(sys->ctx->pool)};
     ecs__caller = outer;
 }
 

@@ -60,6 +60,11 @@ static void gather_spans(ecs_context *ctx)
                     sp->lo = sys->subs->dense[st->begin];
                     sp->hi = sys->subs->dense[st->end - 1] + 1u;
                 }
+                if (sys->dealt) {
+                    sp->claim_dealt = (uint32_t)(st->dealt >> 32) - (uint32_t)st->dealt;
+                    sp->claim_kept = st->stamps[p].kept;
+                    sp->claim_taken = st->stamps[p].taken;
+                }
             }
             if (sys->def.finish)
                 ctx->spans[n++] = span_of(ctx, &sys->finish_stamps[p], s, p, ECS_SPAN_FINISH);

@@ -70,7 +70,18 @@ static gfx_status load_gl(gfx_renderer *r, gfx_error *err)
     GLfloat range[2] = {1.0f, 1.0f};
     glGetFloatv(GL_POINT_SIZE_RANGE, range);
     r->max_point_px = range[1];
+    snprintf(r->gl_name, sizeof r->gl_name, "%s", name && name[0] ? name : "unknown");
     return GFX_OK;
+}
+
+const char *gfx_renderer_name(const gfx_renderer *r) { return r->gl_name; }
+
+bool gfx_renderer_software(const gfx_renderer *r)
+{
+    static const char *const CPU[] = {"llvmpipe", "softpipe", "swrast", "SwiftShader"};
+    for (size_t i = 0; i < sizeof CPU / sizeof CPU[0]; i++)
+        if (strstr(r->gl_name, CPU[i])) return true;
+    return false;
 }
 
 #if defined(GFX_ASAN) && defined(__linux__)

@@ -31,6 +31,7 @@ typedef struct gfx_particle_prog {
 struct gfx_renderer {
     gfx_def def;
     float max_point_px; /* the driver's largest point size */
+    char gl_name[128];  /* GL_RENDERER, cut to fit */
 
     /* The view of the last gfx_begin_frame. */
     int fb_w, fb_h;

@@ -62,7 +62,8 @@ typedef struct window_app {
     window_timeline timeline;
     float scale;        /* drawable pixels per window coordinate */
     int px_w, px_h;     /* drawable size this frame */
-    bool running, paused, step_once, help, highlight, spraying, shot_requested;
+    bool running, paused, step_once, help, highlight, spraying;
+    uint32_t shots_requested; /* presses of S not yet saved: a file each */
     bool shot_saved;    /* --screenshot is in place: the run's work is done */
     bool hidden; /* minimised or hidden: nothing to draw, the simulation waits */
     bool replaying;
@@ -291,6 +292,7 @@ static int start(window_app *a, int argc, char **argv)
         window_view_set(&a->view, a->opt.zoom, c ? a->opt.center_x : 0.5f * p->world_w,
                         c ? a->opt.center_y : 0.5f * p->world_h);
         a->color = a->opt.color;
+        a->timeline.gl_renderer = gfx_renderer_name(a->gfx); /* the report names it */
     }
     return rc;
 }
@@ -424,7 +426,7 @@ static void key(window_app *a, const SDL_KeyboardEvent *k)
     case SDLK_n: if (a->paused) a->step_once = true; break;
     case SDLK_r: if (!repeat) new_wave(a, "new wave"); break;
     case SDLK_g: if (!repeat) a->highlight = !a->highlight; break;
-    case SDLK_s: if (!repeat) a->shot_requested = true; break;
+    case SDLK_s: if (!repeat) a->shots_requested++; break;
     case SDLK_c:
         if (!repeat) {
             a->color = (window_color)((a->color + 1u) % WINDOW_COLOR_COUNT);
@@ -435,6 +437,7 @@ static void key(window_app *a, const SDL_KeyboardEvent *k)
     case SDLK_HOME: window_view_reset(&a->view); break;
     case SDLK_t: if (!repeat) a->timeline.shown = !a->timeline.shown; break;
     case SDLK_f: if (!repeat) a->timeline.frozen = !a->timeline.frozen; break;
+    case SDLK_a: if (!repeat) window_timeline_refit(&a->timeline); break;
     case SDLK_w: if (!repeat) save_state_now(a); break;
     default: break;
     }
@@ -603,6 +606,7 @@ static void hud(window_app *a, const window_hud_layout *l)
         .zoom = a->view.zoom,
         .key = key,
         .key_n = window_colors_key(&a->colors, a->color, a->world, key),
+        .key_unit = window_colors_key_unit(a->color),
         .frame = sim_frame(a->world),
         .workers = sim_workers(a->world),
         .max_workers = sim_max_workers(a->world),
@@ -614,6 +618,8 @@ static void hud(window_app *a, const window_hud_layout *l)
         .help = a->help,
         .vsync_on = a->plat.vsync_on,
         .draw = gfx_drawn_path(a->gfx),
+        .gl_renderer = gfx_renderer_name(a->gfx),
+        .gl_software = gfx_renderer_software(a->gfx),
         .notice = window_now_ns() < a->notice_until ? a->notice : NULL,
     };
     const sim_params *p = sim_get_params(a->world);
@@ -661,10 +667,9 @@ static void shot_done(window_app *a, int rc, const char *name)
 static uint64_t screenshots(window_app *a, bool last)
 {
     uint64_t t0 = window_now_ns();
-    if (a->shot_requested) {
+    for (; a->shots_requested > 0; a->shots_requested--) { /* several presses in one frame */
         char name[64];
         shot_done(a, window_shot_key(a->gfx, a->px_w, a->px_h, name, sizeof name), name);
-        a->shot_requested = false;
     }
     if (last && a->shot.kind && !app_stop_signal()) {
         int rc = window_shot_save(a->gfx, a->px_w, a->px_h, &a->shot);
@@ -719,6 +724,7 @@ static void draw(window_app *a, window_frame *f, bool last)
     f->prepare_ms = (double)((t1 - t0) + (t4 - t3)) / 1e6;
     f->upload_ms = (double)(t2 - t1) / 1e6;
     f->draw_ms = (double)((t3 - t2) + (t5 - t4 - shots)) / 1e6;
+    f->paused = a->paused; /* the HUD's step figures keep still meanwhile */
 }
 
 static void run(window_app *a)

@@ -83,6 +83,7 @@ void window_cli_usage(FILE *f)
             "                       there is room for a lane per worker\n"
             "  F                    freeze the timeline on the step shown (the simulation\n"
             "                       runs on); F again follows the steps\n"
+            "  A                    fit the timeline's axis to the step shown\n"
             "  Esc or closing the window  quit\n"
             "\n"
             "max is the larger of --threads and the online CPUs. With --frames it prints\n"

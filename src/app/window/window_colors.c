@@ -9,11 +9,13 @@
 #include <string.h>
 
 /* Hues far apart first, so that the few workers of a small machine get
- * the most different colours. */
+ * the most different colours; none near the chart's chain colours (blue,
+ * orange, purple, window_hud_system_color), which the timeline's blocks
+ * wear: a worker is never mistaken for a chain. */
 static const gfx_color WORKERS[WINDOW_WORKER_COLORS] = {
-    {255, 140, 30, 255},  {50, 160, 255, 255},  {80, 225, 80, 255},   {240, 70, 210, 255},
-    {255, 235, 50, 255},  {230, 40, 40, 255},   {30, 225, 215, 255},  {150, 100, 255, 255},
-    {245, 245, 245, 255}, {160, 100, 40, 255},  {170, 205, 70, 255},  {255, 165, 200, 255},
+    {250, 230, 40, 255},  {245, 80, 170, 255},  {40, 220, 220, 255},  {30, 140, 50, 255},
+    {225, 35, 35, 255},   {245, 245, 245, 255}, {160, 200, 40, 255},  {0, 150, 130, 255},
+    {255, 170, 190, 255}, {60, 220, 90, 255},   {200, 180, 110, 255}, {140, 30, 60, 255},
 };
 
 static const gfx_color CELLS[9] = {
@@ -173,6 +175,11 @@ uint32_t window_colors_workers(const window_colors *c, uint32_t *out, uint32_t m
     return n;
 }
 
+const char *window_colors_key_unit(window_color mode)
+{
+    return mode == WINDOW_COLOR_SPEED ? "u/s" : NULL;
+}
+
 uint32_t window_colors_key(const window_colors *c, window_color mode, const sim_world *w,
                            window_color_key *out)
 {
@@ -181,7 +188,7 @@ uint32_t window_colors_key(const window_colors *c, window_color mode, const sim_
         uint32_t n = window_colors_workers(c, workers, WINDOW_COLOR_KEY_MAX);
         for (uint32_t k = 0; k < n; k++) {
             out[k].color = window_color_worker(workers[k]);
-            snprintf(out[k].label, sizeof out[k].label, "%u", (unsigned)workers[k]);
+            snprintf(out[k].label, sizeof out[k].label, "w%u", (unsigned)workers[k]);
         }
         return n;
     }

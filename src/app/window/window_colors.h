@@ -75,5 +75,9 @@ typedef struct window_color_key {
  * units per second, the last "and more"); none for the others. */
 uint32_t window_colors_key(const window_colors *c, window_color mode, const sim_world *w,
                            window_color_key *out);
+/* What the labels of `mode`'s key count where they are numbers of a unit
+ * (speed: "u/s", world units per second), for the HUD to say before them;
+ * NULL where they are not (worker: the lanes' names, w0, w1...). */
+const char *window_colors_key_unit(window_color mode);
 
 #endif /* WINDOW_COLORS_H */

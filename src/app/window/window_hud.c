@@ -131,9 +131,11 @@ static uint32_t figure_lines(const window_hud *h, hud_line *out)
     uint32_t n = 0;
     if (h->warning) put(&out[n++], WARN, 0, "%s", h->warning);
     unsigned r = h->warning ? 1u : 0u; /* the ranks below the warning's */
-    put(&out[n++], TEXT, r, "%s particles   wave %u   frame %s   colour: %s",
+    bool unit = h->key_n && h->key_unit; /* said once, before the key's numbers */
+    put(&out[n++], TEXT, r, "%s particles   wave %u   frame %s   colour: %s%s%s%s",
         window_hud_count(a, sizeof a, h->alive), (unsigned)h->wave,
-        window_hud_count(fr, sizeof fr, h->frame), h->color ? h->color : "?");
+        window_hud_count(fr, sizeof fr, h->frame), h->color ? h->color : "?",
+        unit ? " (" : "", unit ? h->key_unit : "", unit ? ")" : "");
     /* Paused, the frame rate only falls: it says so instead. */
     char fps[32];
     if (h->paused) snprintf(fps, sizeof fps, "paused");
@@ -144,13 +146,20 @@ static uint32_t figure_lines(const window_hud *h, hud_line *out)
     put(&out[n++], TEXT, r + 2, "contacts %s (%s)   workers %u of %u   inner parallelism %s",
         window_hud_count(c, sizeof c, h->contacts), h->kernel ? h->kernel : "?",
         (unsigned)h->workers, (unsigned)h->max_workers, h->ip_on ? "ON" : "off");
+    /* The renderer by its first word ("llvmpipe (LLVM ...)": llvmpipe), so
+     * that a slow frame in software OpenGL is not taken for the engine's. */
+    char gl[64];
+    snprintf(gl, sizeof gl, "%s", h->gl_renderer ? h->gl_renderer : "?");
+    gl[strcspn(gl, " (")] = '\0';
+    if (h->gl_software) strcat(gl, " (software GL)");
     if (h->storage == ECS_STORAGE_FIXED)
-        put(&out[n++], DIM, r + 3, "storage fixed (limit %s)   draw %s   vsync %s   zoom %.3gx",
-            window_hud_count(lim, sizeof lim, h->fixed_limit), path, h->vsync_on ? "on" : "off",
-            (double)h->zoom);
-    else
-        put(&out[n++], DIM, r + 3, "storage dynamic   draw %s   vsync %s   zoom %.3gx", path,
+        put(&out[n++], DIM, r + 3,
+            "storage fixed (limit %s)   draw %s on %s   vsync %s   zoom %.3gx",
+            window_hud_count(lim, sizeof lim, h->fixed_limit), path, gl,
             h->vsync_on ? "on" : "off", (double)h->zoom);
+    else
+        put(&out[n++], DIM, r + 3, "storage dynamic   draw %s on %s   vsync %s   zoom %.3gx",
+            path, gl, h->vsync_on ? "on" : "off", (double)h->zoom);
     return n;
 }
 
@@ -208,7 +217,7 @@ static const char *const HELP[][2] = {
     {"S", "save a screenshot (PNG, current directory)"},
     {"1 - 9", "system on / off (or click its row)"},
     {"T", "timeline of the last step, per worker"},
-    {"F", "freeze / resume the timeline"},
+    {"F / A", "freeze / resume the timeline; A: fit its axis"},
     {"Esc", "quit"},
 };
 
@@ -246,11 +255,20 @@ static void backed_line(gfx_renderer *r, const window_hud_layout *l, float y, gf
     gfx_text(r, l->x, y, buf, c);
 }
 
+/* The hint line's two texts: help hidden, help shown. */
+static const char *const HINTS[2] = {"H: help", "H hides the help"};
+
+float window_hud_hint_end(const gfx_renderer *r, const window_hud_layout *l)
+{
+    float w = fmaxf(gfx_text_width(r, HINTS[0]), gfx_text_width(r, HINTS[1]));
+    return l->x + fminf(w, l->line_w) + 3.0f * l->scale;
+}
+
 void window_hud_draw(gfx_renderer *r, const window_hud *h, const window_hud_layout *l)
 {
     if (h->help && l->help_rows) help_panel(r, l);
     if (!h->help || !l->help_in_place) figures_panel(r, h, l);
-    backed_line(r, l, l->hint_y, DIM, h->help ? "H hides the help" : "H: help");
+    backed_line(r, l, l->hint_y, DIM, HINTS[h->help]);
     if (h->notice) backed_line(r, l, l->notice_y, WARN, h->notice);
 }
 

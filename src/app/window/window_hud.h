@@ -25,11 +25,14 @@ typedef struct window_hud {
     uint32_t fixed_limit;
     bool paused, help, vsync_on;
     gfx_draw draw;
+    const char *gl_renderer; /* GL_RENDERER (gfx_renderer_name), or NULL */
+    bool gl_software;        /* it rasterises on the CPU */
     const char *color;  /* the colouring mode's name */
     /* The colouring's key, a swatch and label each after the first line
      * (key_n 0: none). */
     const window_color_key *key;
     uint32_t key_n;
+    const char *key_unit; /* what the key's numbers count, or NULL */
     float zoom;         /* the camera's, 1: the whole world */
     const char *notice; /* one line for a few seconds, or NULL */
     const char *warning; /* why the world cannot be seen (window_hud_view_warning), or NULL */
@@ -107,6 +110,11 @@ const char *window_hud_count(char *buf, size_t size, uint64_t n);
  * wide in this window: too thin to draw") into buf, and true; else false. */
 bool window_hud_view_warning(const gfx_view *v, float world_w, float world_h, char *buf,
                              size_t size);
+
+/* The right edge of the "H: help" line at its widest (help shown or
+ * not), backdrop included: a line beside it on the same row starts
+ * beyond. */
+float window_hud_hint_end(const gfx_renderer *r, const window_hud_layout *l);
 
 /* Queues the HUD's overlay for this frame. */
 void window_hud_draw(gfx_renderer *r, const window_hud *h, const window_hud_layout *l);

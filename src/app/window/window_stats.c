@@ -24,21 +24,46 @@ static void span_add(window_span *s, const window_frame *f, uint64_t now_ns)
     for (uint32_t i = 0; i < SIM_SYSTEM_COUNT; i++) s->system_ms[i] += f->system_ms[i];
 }
 
+/* What window_stats_shown returns: the frame figures of the last whole
+ * second of wall time, the step figures of the last of running time. */
+static void update_shown(window_stats *s)
+{
+    const window_span *frames = s->last.frames ? &s->last : &s->current;
+    const window_span *steps = s->steps_last.steps ? &s->steps_last : &s->steps;
+    s->shown = *frames;
+    s->shown.steps = steps->steps;
+    s->shown.step_ms = steps->step_ms;
+    memcpy(s->shown.system_ms, steps->system_ms, sizeof s->shown.system_ms);
+}
+
 void window_stats_init(window_stats *s, uint64_t now_ns)
 {
     span_reset(&s->current, now_ns);
     span_reset(&s->last, now_ns);
     span_reset(&s->run, now_ns);
+    span_reset(&s->steps, now_ns);
+    span_reset(&s->steps_last, now_ns);
+    s->steps_ns = 0;
+    update_shown(s);
 }
 
 void window_stats_add(window_stats *s, const window_frame *f, uint64_t now_ns)
 {
+    uint64_t frame_ns = now_ns - s->run.end_ns;
     span_add(&s->current, f, now_ns);
     span_add(&s->run, f, now_ns);
     if (now_ns - s->current.start_ns >= SECOND_NS) {
         s->last = s->current;
         span_reset(&s->current, now_ns);
     }
+    span_add(&s->steps, f, now_ns); /* N while paused: its step, no time */
+    if (!f->paused) s->steps_ns += frame_ns;
+    if (s->steps_ns >= SECOND_NS) {
+        s->steps_last = s->steps;
+        span_reset(&s->steps, now_ns);
+        s->steps_ns = 0;
+    }
+    update_shown(s);
 }
 
 double window_span_fps(const window_span *s)
@@ -68,7 +93,4 @@ void window_stats_print_summary(const window_stats *s, const char *off, FILE *f)
             prep, up, draw, off && off[0] ? ", systems off: " : "", off ? off : "");
 }
 
-const window_span *window_stats_shown(const window_stats *s)
-{
-    return s->last.frames ? &s->last : &s->current;
-}
+const window_span *window_stats_shown(const window_stats *s) { return &s->shown; }

@@ -16,6 +16,7 @@ static inline uint64_t window_now_ns(void) { return app_now_ns(); }
  * software GL rasterises there). */
 typedef struct window_frame {
     bool stepped;
+    bool paused; /* drawn while paused: its time belongs to no second of steps */
     double step_ms, prepare_ms, upload_ms, draw_ms;
     double system_ms[SIM_SYSTEM_COUNT]; /* when stepped */
 } window_frame;
@@ -28,17 +29,26 @@ typedef struct window_span {
     double system_ms[SIM_SYSTEM_COUNT];
 } window_span;
 
+/* The step figures (steps, step_ms, system_ms) go by seconds of running
+ * time, the rest by seconds of wall time: a pause stops the steps' clock,
+ * so that paused, the HUD keeps the step figures it showed. */
 typedef struct window_stats {
     window_span current; /* the second in progress */
-    window_span last;    /* the last whole second: what the HUD shows */
+    window_span last;    /* the last whole second */
     window_span run;     /* every frame since the start */
+    window_span steps;      /* the second of running time in progress: step figures */
+    uint64_t steps_ns;      /* its running time so far */
+    window_span steps_last; /* the last whole one (steps 0: none yet) */
+    window_span shown;      /* what the HUD shows (window_stats_shown) */
 } window_stats;
 
 void window_stats_init(window_stats *s, uint64_t now_ns);
 void window_stats_add(window_stats *s, const window_frame *f, uint64_t now_ns);
 
 /* What the HUD shows: the last whole second, or the one in progress until
- * a whole second has passed (so the first second does not read zero). */
+ * a whole second has passed (so the first second does not read zero); its
+ * step figures those of the last whole second of running time (or the
+ * one in progress), which a pause leaves as they were. */
 const window_span *window_stats_shown(const window_stats *s);
 
 /* Means of a span (0 where it has no frames or steps). */

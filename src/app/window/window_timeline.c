@@ -78,12 +78,24 @@ static double scale_set(window_tl_scale *s, double us)
     return s->full_us;
 }
 
+double window_tl_scale_fit(window_tl_scale *s, double wall_us)
+{
+    return scale_set(s, wall_us / WINDOW_TL_SHRINK_ROOM);
+}
+
 double window_tl_scale_update(window_tl_scale *s, double wall_us)
 {
     if (s->full_us <= 0.0) return scale_set(s, wall_us);
+    if (wall_us < WINDOW_TL_MIN_FILL * s->full_us && s->full_us > MIN_WIDTH_US)
+        return window_tl_scale_fit(s, wall_us); /* never drawn that small */
     if (wall_us > s->full_us) {
         s->longest_over = s->longer == 0 || wall_us > s->longest_over ? wall_us : s->longest_over;
-        if (++s->longer >= WINDOW_TL_GROW_STEPS) return scale_set(s, s->longest_over);
+        if (++s->longer >= WINDOW_TL_GROW_STEPS) {
+            scale_set(s, s->longest_over);
+            /* This step too is drawn: never under a fifth of the axis. */
+            if (wall_us < WINDOW_TL_MIN_FILL * s->full_us) return window_tl_scale_fit(s, wall_us);
+            return s->full_us;
+        }
     } else {
         s->longer = 0;
     }

@@ -55,6 +55,8 @@ void window_tl_data_free(window_tl_data *d);
  *     most WINDOW_TL_SHRINK_SKIP would fit in the next shorter width at
  *     most WINDOW_TL_SHRINK_FILL full, to the width that holds the longest
  *     of those with WINDOW_TL_SHRINK_ROOM of it filled at most.
+ *   - a step shorter than WINDOW_TL_MIN_FILL of the width refits it at
+ *     once (window_tl_scale_fit): no step is drawn smaller than that.
  * So a step a little shorter or longer than the last leaves the lanes'
  * scale alone. Widths are 1, 1.5, 2, 3, 4, 5, 6 or 8 times a power of
  * ten, 10 us at the least. */
@@ -63,6 +65,7 @@ void window_tl_data_free(window_tl_data *d);
 #define WINDOW_TL_SHRINK_SKIP 4u
 #define WINDOW_TL_SHRINK_FILL 0.75
 #define WINDOW_TL_SHRINK_ROOM 0.9
+#define WINDOW_TL_MIN_FILL 0.2
 typedef struct window_tl_scale {
     double full_us;      /* 0 until the first update */
     uint32_t longer;     /* steps in a row longer than full_us */
@@ -73,6 +76,10 @@ typedef struct window_tl_scale {
 } window_tl_scale;
 
 double window_tl_scale_update(window_tl_scale *s, double wall_us);
+/* The width that holds wall_us with WINDOW_TL_SHRINK_ROOM of it filled at
+ * most, from now on (the counts start over): a step shorter than
+ * WINDOW_TL_MIN_FILL of the width, and the A key. */
+double window_tl_scale_fit(window_tl_scale *s, double wall_us);
 /* The smallest width (as above) that holds us. */
 double window_tl_nice_width(double us);
 
@@ -149,6 +156,7 @@ typedef struct window_timeline {
     /* --timeline-report */
     const char *report_path;
     char *report_last;  /* the text last written */
+    const char *gl_renderer; /* the HUD's GL renderer, named in the report (NULL: none) */
 } window_timeline;
 
 /* Whether the panel is shown at start in a window of that size (window
@@ -165,6 +173,9 @@ struct app_options; /* window_options, window_cli.h */
 int window_timeline_start(window_timeline *t, const struct app_options *o, const app_out *shot,
                           const app_out *trace);
 void window_timeline_free(window_timeline *t);
+
+/* The A key: the axis fitted to the step shown (window_tl_scale_fit). */
+void window_timeline_refit(window_timeline *t);
 
 /* After a step: copies its timeline unless frozen. */
 void window_timeline_record(window_timeline *t, const ecs_context *ctx, uint64_t step);

@@ -29,6 +29,11 @@ void window_timeline_record(window_timeline *t, const ecs_context *ctx, uint64_t
         window_tl_scale_update(&t->scale, (double)t->data.wall_ns / 1e3);
 }
 
+void window_timeline_refit(window_timeline *t)
+{
+    if (t->data.valid) window_tl_scale_fit(&t->scale, (double)t->data.wall_ns / 1e3);
+}
+
 static gfx_color shade(gfx_color c, float f)
 {
     return (gfx_color){(uint8_t)((float)c.r * f), (uint8_t)((float)c.g * f),
@@ -191,14 +196,17 @@ static void tooltip(gfx_renderer *r, const window_tl_data *d, uint32_t span, flo
     tip[0] = x, tip[1] = y, tip[2] = w, tip[3] = h;
 }
 
-/* Shown, with no room: one dim line at the bottom right, where the lens
- * is not. */
+/* Shown, with no room: one dim line at the bottom right, on the row of
+ * the "H: help" line, right of it, on a backdrop like it; not where the
+ * lens is. */
 static void no_room(gfx_renderer *r, const window_hud_layout *hud, bool lens, int px_w)
 {
     const char *msg = "timeline (T): no room in this window";
-    float w = gfx_text_width(r, msg), x = (float)px_w - hud->x - w;
-    if (!(lens && hud->lens_side > 0.0f) && x > hud->x + hud->line_w + hud->x)
+    float pad = 3.0f * hud->scale, w = gfx_text_width(r, msg), x = (float)px_w - hud->x - w;
+    if (!(lens && hud->lens_side > 0.0f) && x - pad > window_hud_hint_end(r, hud) + hud->x) {
+        gfx_rect(r, x - pad, hud->hint_y, w + 2.0f * pad, hud->line_h, PANEL);
         gfx_text(r, x, hud->hint_y, msg, DIM);
+    }
 }
 
 int window_timeline_draw(window_timeline *t, gfx_renderer *r, const window_hud_layout *hud,

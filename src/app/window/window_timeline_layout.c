@@ -81,7 +81,12 @@ void window_tl_tooltip(const window_tl_data *d, uint32_t k, char lines[][96])
     } else {
         snprintf(lines[0], 96, "%s, pass %u, subtask %u", name, (unsigned)sp->pass,
                  (unsigned)sp->subtask);
-        if (sp->count)
+        if (sp->claim_dealt || sp->claim_taken)
+            /* Claims are taken at run time: its entities say nothing of its work. */
+            snprintf(lines[1], 96, "claims: ran %u of its %u items, others took %u, it took %u",
+                     (unsigned)sp->claim_kept, (unsigned)sp->claim_dealt,
+                     (unsigned)(sp->claim_dealt - sp->claim_kept), (unsigned)sp->claim_taken);
+        else if (sp->count)
             snprintf(lines[1], 96, "%s entities, indices %u..%u",
                      window_hud_count(count, sizeof count, sp->count), (unsigned)sp->lo,
                      (unsigned)(sp->hi - 1u));

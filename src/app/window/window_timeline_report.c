@@ -44,6 +44,7 @@ void window_tl_report(FILE *f, const window_timeline *t, const window_tl_layout 
     uint32_t finishes = 0;
     for (uint32_t k = 0; k < d->span_count; k++) finishes += d->spans[k].subtask == ECS_SPAN_FINISH;
     fprintf(f, "particles timeline report\n");
+    if (t->gl_renderer) fprintf(f, "gl_renderer %s\n", t->gl_renderer);
     fprintf(f, "step %llu\nfrozen %s\nshown %s\n", (unsigned long long)d->step,
             t->frozen ? "yes" : "no", t->shown && l->fits ? "yes" : "no");
     fprintf(f, "workers %u\nwall_us %.1f\n", (unsigned)d->workers, (double)d->wall_ns / 1e3);
@@ -77,11 +78,13 @@ void window_tl_report(FILE *f, const window_timeline *t, const window_tl_layout 
         else snprintf(sub, sizeof sub, "%u", (unsigned)sp->subtask);
         fprintf(f,
                 "block %u span %u system %s pass %u subtask %s worker %u entities %u lo %u hi %u "
-                "start_us %.1f end_us %.1f x %.1f y %.1f w %.1f h %.1f\n",
+                "start_us %.1f end_us %.1f x %.1f y %.1f w %.1f h %.1f claim_dealt %u kept %u "
+                "taken %u\n",
                 (unsigned)i, (unsigned)b->span, d->names[sp->system], (unsigned)sp->pass, sub,
                 (unsigned)sp->worker, (unsigned)sp->count, (unsigned)sp->lo, (unsigned)sp->hi,
                 (double)sp->start_ns / 1e3, (double)sp->end_ns / 1e3, (double)b->x, (double)b->y,
-                (double)b->w, (double)b->h);
+                (double)b->w, (double)b->h, (unsigned)sp->claim_dealt, (unsigned)sp->claim_kept,
+                (unsigned)sp->claim_taken);
     }
 }
 

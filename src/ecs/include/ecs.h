@@ -888,6 +888,11 @@ typedef struct ecs_span {
     /* The subtask's entities: count of them, all with indices in [lo, hi)
      * (the system's subscribed indices in that interval); 0 for a finish. */
     uint32_t count, lo, hi;
+    /* A system that deals claims (ecs_claim_deal): the items dealt to the
+     * subtask, how many of them it ran itself (the rest another subtask
+     * took), and how many it took from the others' claims; all 0 for a
+     * finish or a system that deals none. */
+    uint32_t claim_dealt, claim_kept, claim_taken;
 } ecs_span;
 
 typedef struct ecs_sleep {

@@ -129,6 +129,14 @@ void gfx_pin_driver(void);
  * circle is wider than the driver's largest point). */
 gfx_draw gfx_drawn_path(const gfx_renderer *r);
 
+/* The OpenGL renderer drawing, as the driver names it (GL_RENDERER, e.g.
+ * "llvmpipe (LLVM 15.0.6, 256 bits)"; "unknown" where it says nothing),
+ * and whether it rasterises on the CPU (Mesa's llvmpipe, softpipe or
+ * swrast, SwiftShader): there the frame rate is the renderer's, not the
+ * simulation's. */
+const char *gfx_renderer_name(const gfx_renderer *r);
+bool gfx_renderer_software(const gfx_renderer *r);
+
 /* ---- A frame ------------------------------------------------------------ */
 
 /* Sets the viewport to the drawable (pixels), letterboxes the world in it
