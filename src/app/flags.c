@@ -381,8 +381,8 @@ const app_flag APP_FLAGS[] = {
              "(Esc, the close button, SIGINT, SIGTERM, --frames), checked before it opens"},
     {"replay", "FILE", APP_WINDOW, APP_FILE, AT(replay),
      .help = "show the recording FILE: the recording's world, seed, particles, storage and "
-             "inputs (the mouse and keys change only the view, pause, workers and inner "
-             "parallelism), every frame's state hash checked; quits after its last frame, "
+             "inputs at --rate (the mouse and keys change only the view, pause, the rate, "
+             "workers and inner parallelism), every frame's state hash checked; quits after its last frame, "
              "exit 0 when every hash matched, 1 at the first that did not"},
     {"help", NULL, APP_BOTH, APP_SWITCH, AT(help), .help = "print this and exit"},
 };

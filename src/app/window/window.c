@@ -755,6 +755,22 @@ static uint32_t steps_due(window_app *a, window_frame *f)
     return left < due ? (uint32_t)left : due;
 }
 
+/* The frame's steps; those still due once stepping took
+ * WINDOW_RATE_BUDGET_NS are dropped, so that drawing and the keys keep
+ * up where the steps cannot. */
+static void run_steps(window_app *a, window_frame *f)
+{
+    uint32_t due = steps_due(a, f);
+    uint64_t t0 = window_now_ns();
+    for (; due > 0u && a->running; due--) {
+        if (f->steps && window_now_ns() - t0 > WINDOW_RATE_BUDGET_NS) {
+            f->dropped += due;
+            break;
+        }
+        step(a, f);
+    }
+}
+
 static void run(window_app *a)
 {
     uint64_t now = window_now_ns();
@@ -774,7 +790,7 @@ static void run(window_app *a)
             window_rate_hold(&a->rate, window_now_ns());
             continue;
         }
-        for (uint32_t due = steps_due(a, &f); due > 0u && a->running; due--) step(a, &f);
+        run_steps(a, &f);
         if (!a->running) break;
         bool last = (a->opt.frames && a->stepped >= a->opt.frames) ||
                     (a->replaying && app_replay_done(&a->replay));

@@ -1,9 +1,9 @@
 /* window_rate.h - the window's simulation rate: steps per second of wall
  * time, apart from how fast frames are drawn. A fixed-timestep
  * accumulator: each drawn frame runs the steps the wall time since the
- * last one owes, at most a catch-up cap; what is owed past the cap is
- * dropped (counted), so a machine too slow for the rate falls behind
- * instead of spiralling. The rate never changes the state, only when
+ * last one owes, at most a catch-up cap and a budget of stepping time;
+ * what is owed past them is dropped (counted), so a machine too slow for
+ * the rate falls behind instead of spiralling. The rate never changes the state, only when
  * steps run. */
 #ifndef WINDOW_RATE_H
 #define WINDOW_RATE_H
@@ -16,6 +16,9 @@
 /* The most wall time one drawn frame catches up on: its steps are at most
  * this much of the rate's (at least one). */
 #define WINDOW_RATE_CATCH_UP_NS 250000000u
+/* The most wall time one drawn frame spends stepping (at least one step):
+ * past it, the steps still due are dropped too. */
+#define WINDOW_RATE_BUDGET_NS 100000000u
 
 typedef struct window_rate {
     uint64_t period_ns; /* wall time per step; 0: max, one step per drawn frame */
