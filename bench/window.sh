@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The window's frame rate and its split, measured with the summary line of
-# `particles --frames N`: 50 000 and 200 000 particles x point sprites and
-# instanced quads, vsync off, REPEAT runs each (default 3), medians per
-# column. Runs under xvfb-run (Mesa's software GL) when there is no display.
+# `particles --frames N --rate max` (a step per drawn frame): 50 000 and
+# 200 000 particles x point sprites and instanced quads, vsync off, REPEAT
+# runs each (default 3), medians per column. Runs under xvfb-run (Mesa's
+# software GL) when there is no display.
 #   bench/window.sh BINARY [REPEAT] > window.txt
 set -euo pipefail
 bin=$1
@@ -24,8 +25,8 @@ for n in 50000 200000; do
     for draw in points quads; do
         : >"$raw"
         for ((r = 0; r < repeat; r++)); do
-            "${run[@]}" --entities "$n" --frames "$frames" --vsync off --draw "$draw" --threads 2 |
-                sed -E 's/[^0-9.]+/ /g' >>"$raw"
+            "${run[@]}" --entities "$n" --frames "$frames" --vsync off --draw "$draw" --threads 2 \
+                --rate max | sed -nE '1s/[^0-9.]+/ /gp' >>"$raw"
         done
         # fields: frames fps step render prepare upload draw
         col() { awk -v c="$1" '{print $c}' "$raw" | median; }

@@ -320,6 +320,15 @@ wbad "run --size 10x10" "--size" run --size 10x10
 wbad "run --size abc" "--size" run --size abc
 wbad "run --size 1440x" "--size" run --size 1440x
 wbad "run --color red" "--color" run --color red
+wbad "run --rate 0" "--rate: '0' is not a whole number of steps per second from 1 to 1000, or max" \
+    run --rate 0
+wbad "run --rate 1001" "--rate: '1001' is not a whole number of steps per second from 1 to 1000, or max" \
+    run --rate 1001
+wbad "run --rate fast" "--rate: 'fast'" run --rate fast
+wbad "run --rate 2.5 (whole steps per second)" "--rate: '2.5'" run --rate 2.5
+wbad "run --rate without value" "--rate" run --rate
+wbad "bench --rate 25 (the window's)" "--rate is a flag of particles, not of particles bench" \
+    bench --rate 25
 wbad "run --zoom 0.5" "--zoom" run --zoom 0.5
 wbad "run --zoom nan" "--zoom" run --zoom nan
 wbad "run --center 10" "--center" run --center 10
@@ -438,8 +447,8 @@ done
 
 window_words=("usage: particles [run]" --entities --inner-parallelism --storage --layout --threads
     --seed --fixed-limit --kernel --world --frames --screenshot --vsync --assets --draw --size --help
-    --color --zoom --center
-    Controls "show/hide" "toggle inner parallelism" "+ / -" Space "one frame while paused"
+    --color --zoom --center --rate
+    Controls "show/hide" "toggle inner parallelism" "+ / -" Space "one frame while paused" "[ / ]"
     "new wave" "grid cell" "next colouring" "mouse wheel" "right or middle drag" "Z or Home"
     "left mouse button" particles-YYYYmmdd-HHMMSS.png Esc
     "summary line" "Exit status" "particles bench" SDL_VIDEODRIVER=offscreen)

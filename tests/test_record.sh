@@ -38,7 +38,7 @@ keys_then_shot() {
 # Each S below waits for its screenshot: that frame's step saw the keys or
 # the button pressed with it.
 d=$tmp/run x=620 y=380
-start_in "$d" --entities 3000 --vsync off --threads 2 --size 800x500 --record "$rec"
+start_in "$d" --entities 3000 --vsync off --threads 2 --size 800x500 --rate 25 --record "$rec"
 if [ -n "$wid" ]; then
     xdotool mousemove --window "$wid" $x $y key --window "$wid" s && wait_shots "$pid" "$d" 1 &&
         keys_then_shot "$d" 2 mousedown --window "$wid" 1 &&

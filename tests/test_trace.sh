@@ -219,7 +219,8 @@ run_window() {
         "window: 5000 particles a wave, IP on, fixed, 3 threads at start" \
         --threads 3 --frames 8 --trace "$tmp/t.json" --trace-frames 3:6
     check "the summary alone on stdout, nothing on stderr" \
-        $(( $(wc -l <"$tmp/out") != 1 || $(grep -cE "$summary" "$tmp/out") != 1 ||
+        $(( $(wc -l <"$tmp/out") != 2 || $(grep -cE "$summary" "$tmp/out") != 1 ||
+            $(grep -cE '^rate 25 steps/s: 8 steps in ' "$tmp/out") != 1 ||
             $(wc -c <"$tmp/err") != 0 )) "$(cat "$tmp/out" "$tmp/err")"
     traced "default frames 1:5" "$tmp/d.json" 1:5 5000 \
         "window: 5000 particles a wave, IP off, dynamic, 2 threads at start" \

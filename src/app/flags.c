@@ -72,6 +72,19 @@ static bool parse_world(const char *prog, const char *arg, app_options *o)
     return false;
 }
 
+/* --rate N (steps per second) or max. */
+static bool parse_rate(const char *prog, const char *arg, app_options *o)
+{
+    if (strcmp(arg, "max") == 0) {
+        o->rate = 0u;
+        return true;
+    }
+    if (app_scan_u32(arg, strlen(arg), APP_RATE_MIN, APP_RATE_MAX, &o->rate)) return true;
+    app_error(prog, "--rate: '%s' is not a whole number of steps per second from %u to %u, "
+              "or max", arg, APP_RATE_MIN, APP_RATE_MAX);
+    return false;
+}
+
 static bool parse_size(const char *prog, const char *arg, app_options *o)
 {
     size_t w = strcspn(arg, "xX");
@@ -245,7 +258,8 @@ const app_flag APP_FLAGS[] = {
              "200000 in the default world)"},
     /* both modes' */
     {"frames", "N", APP_WINDOW, APP_COUNT, AT(frames), 0, 0u, APP_WINDOW_MAX_FRAMES,
-     .help = "quit after N frames, {lo}..{hi} (default {default}: when the window is closed)"},
+     .help = "quit after N frames (simulation steps, at --rate), {lo}..{hi} (default "
+             "{default}: when the window is closed)"},
     {"frames", "N", APP_BENCH, APP_COUNT, AT(frames), 0, 0u, APP_BENCH_MAX_FRAMES,
      .help = "stop after N frames, {lo}..{hi} (default {default}: run until every particle "
              "died, as the thesis); a run also ends early once every particle died"},
@@ -337,6 +351,11 @@ const app_flag APP_FLAGS[] = {
              "prefix's share/)"},
     {"draw", "points|quads", APP_WINDOW, APP_WORD, AT(draw), WORDS(DRAWS),
      .help = "point sprites or instanced quads"},
+    {"rate", "N|max", APP_WINDOW, APP_CUSTOM, .lo = APP_RATE_MIN, .hi = APP_RATE_MAX,
+     .parse = parse_rate,
+     .help = "simulation steps per second of wall time, {lo}..{hi}, whatever the frame rate "
+             "(default 25: a step's dt of 0.04 s in real time; [ and ] halve and double it); "
+             "max: one step per drawn frame, as fast as it draws"},
     {"size", "WxH", APP_WINDOW, APP_CUSTOM, .lo = APP_WINDOW_SIZE_MIN, .hi = APP_WINDOW_SIZE_MAX,
      .parse = parse_size, .help = "the window's size, each {lo}..{hi} (default 1440x900)"},
     {"color", "MODE", APP_WINDOW, APP_WORD, AT(color), WORDS(APP_COLOR_NAMES),
@@ -362,8 +381,8 @@ const app_flag APP_FLAGS[] = {
              "(Esc, the close button, SIGINT, SIGTERM, --frames), checked before it opens"},
     {"replay", "FILE", APP_WINDOW, APP_FILE, AT(replay),
      .help = "show the recording FILE: the recording's world, seed, particles, storage and "
-             "inputs (the mouse and keys change only the view, pause, workers and inner "
-             "parallelism), every frame's state hash checked; quits after its last frame, "
+             "inputs at --rate (the mouse and keys change only the view, pause, the rate, "
+             "workers and inner parallelism), every frame's state hash checked; quits after its last frame, "
              "exit 0 when every hash matched, 1 at the first that did not"},
     {"help", NULL, APP_BOTH, APP_SWITCH, AT(help), .help = "print this and exit"},
 };

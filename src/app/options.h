@@ -36,6 +36,8 @@
 #define APP_WINDOW_SIZE_MIN 64u /* pixels, each side of --size */
 #define APP_WINDOW_SIZE_MAX 16384u
 #define APP_ZOOM_MAX 64u /* --zoom is 1..this */
+#define APP_RATE_MIN 1u /* --rate, steps per second */
+#define APP_RATE_MAX 1000u
 
 /* The modes, as a row's set of them. */
 enum { APP_WINDOW = 1u, APP_BENCH = 2u, APP_BOTH = 3u };
@@ -95,6 +97,7 @@ typedef struct app_options {
     const char *assets;             /* NULL: next to the executable, then the prefix */
     uint32_t draw;                  /* window_draw */
     uint32_t width, height;         /* the window's initial size */
+    uint32_t rate;                  /* steps per second (window_rate.h); 0: max */
     uint32_t color;                 /* window_color: the initial colouring */
     float zoom;                     /* the initial zoom, 1 the whole world */
     const char *center_given;       /* --center X,Y as given, NULL if not */

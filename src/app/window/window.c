@@ -8,6 +8,7 @@
 #include "window_colors.h"
 #include "window_hud.h"
 #include "window_platform.h"
+#include "window_rate.h"
 #include "window_shot.h"
 #include "window_stats.h"
 #include "window_trace.h"
@@ -59,6 +60,8 @@ typedef struct window_app {
     app_record rec;     /* --record */
     app_replay replay;  /* --replay: its inputs instead of the user's */
     window_stats stats;
+    window_rate rate;   /* steps per second of wall time (--rate, [ and ]) */
+    uint64_t stepped;   /* steps this run: --frames counts them */
     window_timeline timeline;
     float scale;        /* drawable pixels per window coordinate */
     int px_w, px_h;     /* drawable size this frame */
@@ -347,6 +350,21 @@ static void change_workers(window_app *a, int delta)
     apply(a, &(app_input){.kind = APP_INPUT_WORKERS, .n = want});
 }
 
+/* [ and ]: the rate halved or doubled within --rate's range; it changes
+ * when steps run, never what they do, so it is not recorded. */
+static void change_rate(window_app *a, bool faster)
+{
+    if (!a->rate.period_ns) {
+        notify(a, "--rate max steps once per drawn frame: start with --rate N for [ and ]");
+        return;
+    }
+    if (window_rate_change(&a->rate, faster))
+        notify(a, "rate %g steps/s", window_rate_per_s(&a->rate));
+    else
+        notify(a, "rate stays %g steps/s: [ and ] keep it within %u..%u",
+               window_rate_per_s(&a->rate), WINDOW_RATE_MIN, WINDOW_RATE_MAX);
+}
+
 static void new_wave(window_app *a, const char *why)
 {
     ecs_status st = apply(a, &(app_input){.kind = APP_INPUT_WAVE});
@@ -423,6 +441,8 @@ static void key(window_app *a, const SDL_KeyboardEvent *k)
     case SDLK_MINUS:
     case SDLK_KP_MINUS: change_workers(a, -1); break;
     case SDLK_SPACE: if (!repeat) a->paused = !a->paused; break;
+    case SDLK_LEFTBRACKET: change_rate(a, false); break;
+    case SDLK_RIGHTBRACKET: change_rate(a, true); break;
     case SDLK_n: if (a->paused) a->step_once = true; break;
     case SDLK_r: if (!repeat) new_wave(a, "new wave"); break;
     case SDLK_g: if (!repeat) a->highlight = !a->highlight; break;
@@ -526,12 +546,13 @@ static void step(window_app *a, window_frame *f)
     app_trace_step_start(a->trace.trace);
     uint64_t t0 = window_now_ns();
     ecs_status st = app_hashes_step(&a->hashes, a->world);
-    f->step_ms = (double)(window_now_ns() - t0) / 1e6;
+    f->step_ms += (double)(window_now_ns() - t0) / 1e6;
     app_trace_step_end(a->trace.trace, sim_ecs(a->world));
-    f->stepped = true;
+    f->steps++;
+    a->stepped++;
     ecs_context *ctx = sim_ecs(a->world);
     for (uint32_t s = 0; s < SIM_SYSTEM_COUNT; s++)
-        f->system_ms[s] = ecs_system_stats_get(ctx, s).wall_ms;
+        f->system_ms[s] += ecs_system_stats_get(ctx, s).wall_ms;
     window_timeline_record(&a->timeline, ctx, sim_frame(a->world));
     uint64_t hash;
     if (st == ECS_OK || st == ECS_ERR_FULL) (void)app_hashes_frame(&a->hashes, a->world, &hash);
@@ -615,6 +636,7 @@ static void hud(window_app *a, const window_hud_layout *l)
         .storage = a->opt.sim.storages[0],
         .fixed_limit = a->opt.sim.fixed_limit,
         .paused = a->paused,
+        .rate = window_rate_per_s(&a->rate),
         .help = a->help,
         .vsync_on = a->plat.vsync_on,
         .draw = gfx_drawn_path(a->gfx),
@@ -625,7 +647,9 @@ static void hud(window_app *a, const window_hud_layout *l)
     const sim_params *p = sim_get_params(a->world);
     gfx_view view = gfx_get_view(a->gfx);
     char warning[128];
-    if (window_hud_view_warning(&view, p->world_w, p->world_h, warning, sizeof warning))
+    if (window_hud_view_warning(&view, p->world_w, p->world_h, warning, sizeof warning) ||
+        window_hud_behind(a->stats.last.dropped ? &a->stats.last : NULL, h.rate, warning,
+                          sizeof warning))
         h.warning = warning;
     ecs_context *ctx = sim_ecs(a->world);
     for (uint32_t s = 0; s < SIM_SYSTEM_COUNT; s++) {
@@ -727,11 +751,47 @@ static void draw(window_app *a, window_frame *f, bool last)
     f->paused = a->paused; /* the HUD's step figures keep still meanwhile */
 }
 
+/* The steps this drawn frame runs: those the rate owes, one for N while
+ * paused, none past --frames. */
+static uint32_t steps_due(window_app *a, window_frame *f)
+{
+    uint64_t now = window_now_ns();
+    uint32_t due;
+    if (a->paused) {
+        window_rate_hold(&a->rate, now);
+        due = a->step_once ? 1u : 0u;
+    } else {
+        due = window_rate_due(&a->rate, now, &f->dropped);
+    }
+    a->step_once = false;
+    if (a->opt.frames && due > a->opt.frames - a->stepped)
+        due = (uint32_t)(a->opt.frames - a->stepped);
+    size_t left = a->replaying ? a->replay.frame_n - a->replay.next : SIZE_MAX;
+    return left < due ? (uint32_t)left : due;
+}
+
+/* The frame's steps; those still due once stepping took
+ * WINDOW_RATE_BUDGET_NS are dropped, so that drawing and the keys keep
+ * up where the steps cannot. */
+static void run_steps(window_app *a, window_frame *f)
+{
+    uint32_t due = steps_due(a, f);
+    uint64_t t0 = window_now_ns();
+    for (; due > 0u && a->running; due--) {
+        if (f->steps && window_now_ns() - t0 > WINDOW_RATE_BUDGET_NS) {
+            f->dropped += due;
+            break;
+        }
+        step(a, f);
+    }
+}
+
 static void run(window_app *a)
 {
-    window_stats_init(&a->stats, window_now_ns());
+    uint64_t now = window_now_ns();
+    window_stats_init(&a->stats, now);
+    window_rate_start(&a->rate, a->opt.rate, now);
     a->running = true;
-    uint64_t frames = 0;
     while (a->running && !app_stop_signal()) {
         poll_events(a);
         window_frame f = {0};
@@ -741,15 +801,16 @@ static void run(window_app *a)
             if (a->shot.kind) draw(a, &f, true);
             break;
         }
-        if (a->hidden) continue;
-        if (!a->paused || a->step_once) step(a, &f);
-        a->step_once = false;
+        if (a->hidden) {
+            window_rate_hold(&a->rate, window_now_ns());
+            continue;
+        }
+        run_steps(a, &f);
         if (!a->running) break;
-        bool last = (a->opt.frames && frames + 1u >= a->opt.frames) ||
+        bool last = (a->opt.frames && a->stepped >= a->opt.frames) ||
                     (a->replaying && app_replay_done(&a->replay));
         draw(a, &f, last);
         window_stats_add(&a->stats, &f, window_now_ns());
-        frames++;
         if (last) a->running = false;
     }
 }
@@ -785,7 +846,8 @@ int window_main(int argc, char **argv)
             if (trace_rc == 0 && !a.status) trace_rc = save_state_at_exit(&a);
             char off[256];
             if (a.opt.frames)
-                window_stats_print_summary(&a.stats, systems_off(&a, off, sizeof off), stdout);
+                window_stats_print_summary(&a.stats, systems_off(&a, off, sizeof off),
+                                           window_rate_per_s(&a.rate), stdout);
             if (a.replaying && !a.status && app_replay_done(&a.replay))
                 app_replay_print_done(&a.replay, stdout);
             if (!a.status) a.status = rec_rc;

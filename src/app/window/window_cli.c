@@ -6,12 +6,15 @@
 #include "trace.h"
 #include "window_colors.h"
 #include "window_timeline.h"
+#include "window_rate.h"
 #include "window_view.h"
 
 #include <string.h>
 
 _Static_assert((int)WINDOW_VIEW_ZOOM_MIN == 1 && (int)WINDOW_VIEW_ZOOM_MAX == APP_ZOOM_MAX,
                "--zoom's range (flags.c) is the view's");
+_Static_assert(APP_RATE_MIN == WINDOW_RATE_MIN && APP_RATE_MAX == WINDOW_RATE_MAX,
+               "--rate's range (flags.c) is the rate's");
 
 static window_options defaults(void)
 {
@@ -33,6 +36,7 @@ static window_options defaults(void)
         .draw = WINDOW_DRAW_POINTS,
         .width = 1440u,
         .height = 900u,
+        .rate = 25u,
         .trace_frames = {.first = APP_TRACE_FIRST_DEFAULT, .last = APP_TRACE_LAST_DEFAULT},
         .color = WINDOW_COLOR_THESIS,
         .zoom = 1.0f,
@@ -57,7 +61,9 @@ void window_cli_usage(FILE *f)
             "  I                    toggle inner parallelism\n"
             "  + / -                one thread more / fewer (1..max, live)\n"
             "  Space                pause/resume\n"
-            "  N                    one frame while paused\n"
+            "  N                    one frame while paused (one step)\n"
+            "  [ / ]                half / double the steps per second (--rate), within\n"
+            "                       1..1000; never with --rate max\n"
             "  R                    new wave\n"
             "  G                    highlight the grid cell under the mouse and its\n"
             "                       particles, magnified in a corner with the cells it\n"
@@ -86,9 +92,16 @@ void window_cli_usage(FILE *f)
             "  A                    fit the timeline's axis to the step shown\n"
             "  Esc or closing the window  quit\n"
             "\n"
-            "max is the larger of --threads and the online CPUs. With --frames it prints\n"
-            "one summary line at exit: frames, mean fps, mean step ms, mean render ms\n"
-            "(prepare + upload + draw). Exit status: 0 done, 1 no display / no OpenGL\n"
+            "max is the larger of --threads and the online CPUs. The simulation steps\n"
+            "--rate times a second whatever the frame rate: a drawn frame runs the steps\n"
+            "the time since the last one owes, at most a quarter second's worth and\n"
+            "100 ms of stepping; where the machine cannot keep up the rest is dropped\n"
+            "and the HUD says 'behind'.\n"
+            "--frames N quits after N steps. With --frames it prints a summary line at\n"
+            "exit: frames (steps), mean fps, mean step ms, mean render ms (prepare +\n"
+            "upload + draw); then a line with the rate, the steps and wall time,\n"
+            "steps/s, frames drawn and steps dropped.\n"
+            "Exit status: 0 done, 1 no display / no OpenGL\n"
             "3.3 / a missing or broken shader or font (one line says which) / the\n"
             "screenshot, trace or hashes failed while written (a full disk), 2 bad\n"
             "input (an --assets that is not a directory, a --screenshot, --trace,\n"

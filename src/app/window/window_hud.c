@@ -137,9 +137,12 @@ static uint32_t figure_lines(const window_hud *h, hud_line *out)
         window_hud_count(fr, sizeof fr, h->frame), h->color ? h->color : "?",
         unit ? " (" : "", unit ? h->key_unit : "", unit ? ")" : "");
     /* Paused, the frame rate only falls: it says so instead. */
-    char fps[32];
-    if (h->paused) snprintf(fps, sizeof fps, "paused");
-    else snprintf(fps, sizeof fps, "%.1f fps", window_span_fps(s));
+    char fps[64], rate[24] = "max";
+    if (h->rate > 0.0) snprintf(rate, sizeof rate, "%g", h->rate);
+    if (h->paused) snprintf(fps, sizeof fps, "paused (rate %s)", rate);
+    else
+        snprintf(fps, sizeof fps, "%.1f fps   %.1f steps/s (rate %s)", window_span_fps(s),
+                 window_span_steps_per_s(s), rate);
     put(&out[n++], TEXT, r + 1, "%s   step %.2f ms   render %.2f ms", fps, window_span_step_ms(s),
         prep + up + draw);
     put(&out[n++], DIM, r + 4, "render = prepare %.2f + upload %.2f + draw %.2f ms", prep, up, draw);
@@ -206,8 +209,8 @@ static const char *const HELP[][2] = {
     {"H", "show / hide this help"},
     {"I", "inner parallelism on / off (live)"},
     {"+ / -", "one worker more / fewer (live)"},
-    {"Space", "pause / resume"},
-    {"N", "one frame while paused"},
+    {"Space, N", "pause / resume; one step while paused"},
+    {"[ / ]", "half / double the steps per second"},
     {"R", "new wave"},
     {"G", "grid cell under the mouse, magnified"},
     {"C", "colour: thesis, speed, worker, grid cell"},

@@ -24,6 +24,7 @@ typedef struct window_hud {
     ecs_storage storage;
     uint32_t fixed_limit;
     bool paused, help, vsync_on;
+    double rate;        /* steps per second set (window_rate.h); 0: max */
     gfx_draw draw;
     const char *gl_renderer; /* GL_RENDERER (gfx_renderer_name), or NULL */
     bool gl_software;        /* it rasterises on the CPU */
@@ -110,6 +111,11 @@ const char *window_hud_count(char *buf, size_t size, uint64_t n);
  * wide in this window: too thin to draw") into buf, and true; else false. */
 bool window_hud_view_warning(const gfx_view *v, float world_w, float world_h, char *buf,
                              size_t size);
+/* When the last whole second s (NULL: none, or none dropped) dropped
+ * steps owed at rate (steps per second): one line in buf saying the
+ * machine cannot keep up, with the steps per second it reached; false
+ * otherwise. */
+bool window_hud_behind(const window_span *s, double rate, char *buf, size_t size);
 
 /* The right edge of the "H: help" line at its widest (help shown or
  * not), backdrop included: a line beside it on the same row starts

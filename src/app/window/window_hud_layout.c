@@ -123,6 +123,16 @@ bool window_hud_view_warning(const gfx_view *v, float world_w, float world_h, ch
     return true;
 }
 
+bool window_hud_behind(const window_span *s, double rate, char *buf, size_t size)
+{
+    if (!s || !s->dropped || rate <= 0.0) return false;
+    char dropped[32];
+    snprintf(buf, size, "behind: %.1f steps/s of the %g set, %s steps dropped in the last second "
+             "(this machine cannot keep up)", window_span_steps_per_s(s), rate,
+             window_hud_count(dropped, sizeof dropped, s->dropped));
+    return true;
+}
+
 uint32_t window_hud_figure_count(bool warning)
 {
     return WINDOW_HUD_FIGURE_LINES - (warning ? 0u : 1u);

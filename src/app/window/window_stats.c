@@ -18,8 +18,8 @@ static void span_add(window_span *s, const window_frame *f, uint64_t now_ns)
     s->prepare_ms += f->prepare_ms;
     s->upload_ms += f->upload_ms;
     s->draw_ms += f->draw_ms;
-    if (!f->stepped) return;
-    s->steps++;
+    s->dropped += f->dropped;
+    s->steps += f->steps;
     s->step_ms += f->step_ms;
     for (uint32_t i = 0; i < SIM_SYSTEM_COUNT; i++) s->system_ms[i] += f->system_ms[i];
 }
@@ -72,6 +72,12 @@ double window_span_fps(const window_span *s)
     return ns ? (double)s->frames * 1e9 / (double)ns : 0.0;
 }
 
+double window_span_steps_per_s(const window_span *s)
+{
+    uint64_t ns = s->end_ns - s->start_ns;
+    return ns ? (double)s->steps * 1e9 / (double)ns : 0.0;
+}
+
 double window_span_step_ms(const window_span *s) { return s->steps ? s->step_ms / s->steps : 0.0; }
 
 double window_span_system_ms(const window_span *s, uint32_t system)
@@ -81,7 +87,8 @@ double window_span_system_ms(const window_span *s, uint32_t system)
 
 double window_span_mean(const window_span *s, double sum) { return s->frames ? sum / s->frames : 0.0; }
 
-void window_stats_print_summary(const window_stats *s, const char *off, FILE *f)
+void window_stats_print_summary(const window_stats *s, const char *off, double rate_per_s,
+                                FILE *f)
 {
     const window_span *r = &s->run;
     double prep = window_span_mean(r, r->prepare_ms), up = window_span_mean(r, r->upload_ms),
@@ -89,8 +96,13 @@ void window_stats_print_summary(const window_stats *s, const char *off, FILE *f)
     fprintf(f,
             "frames %u, mean fps %.1f, mean step %.2f ms, mean render %.2f ms "
             "(prepare %.2f + upload %.2f + draw %.2f)%s%s\n",
-            (unsigned)r->frames, window_span_fps(r), window_span_step_ms(r), prep + up + draw,
+            (unsigned)r->steps, window_span_fps(r), window_span_step_ms(r), prep + up + draw,
             prep, up, draw, off && off[0] ? ", systems off: " : "", off ? off : "");
+    char rate[32] = "max";
+    if (rate_per_s > 0.0) snprintf(rate, sizeof rate, "%g steps/s", rate_per_s);
+    fprintf(f, "rate %s: %u steps in %.3f s, %.2f steps/s, %u frames drawn, %llu steps dropped\n",
+            rate, (unsigned)r->steps, (double)(r->end_ns - r->start_ns) / 1e9,
+            window_span_steps_per_s(r), (unsigned)r->frames, (unsigned long long)r->dropped);
 }
 
 const window_span *window_stats_shown(const window_stats *s) { return &s->shown; }

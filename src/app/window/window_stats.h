@@ -12,19 +12,22 @@
 
 static inline uint64_t window_now_ns(void) { return app_now_ns(); }
 
-/* One frame. The render time is prepare + upload + draw (swap included:
- * software GL rasterises there). */
+/* One drawn frame and the steps it ran (none, one or several: the rate,
+ * window_rate.h). The render time is prepare + upload + draw (swap
+ * included: software GL rasterises there). */
 typedef struct window_frame {
-    bool stepped;
-    bool paused; /* drawn while paused: its time belongs to no second of steps */
-    double step_ms, prepare_ms, upload_ms, draw_ms;
-    double system_ms[SIM_SYSTEM_COUNT]; /* when stepped */
+    uint32_t steps;
+    uint64_t dropped; /* steps owed past the rate's cap, not run */
+    bool paused;      /* drawn while paused: its time belongs to no second of steps */
+    double step_ms, prepare_ms, upload_ms, draw_ms; /* step_ms: its steps' sum */
+    double system_ms[SIM_SYSTEM_COUNT];            /* its steps' sums */
 } window_frame;
 
 /* Sums over a span of frames; means on demand. */
 typedef struct window_span {
     uint64_t start_ns, end_ns;
     uint32_t frames, steps;
+    uint64_t dropped;
     double step_ms, prepare_ms, upload_ms, draw_ms;
     double system_ms[SIM_SYSTEM_COUNT];
 } window_span;
@@ -56,10 +59,15 @@ double window_span_fps(const window_span *s);
 double window_span_step_ms(const window_span *s);
 double window_span_system_ms(const window_span *s, uint32_t system);
 double window_span_mean(const window_span *s, double sum); /* per frame */
+double window_span_steps_per_s(const window_span *s);
 
 /* "frames N, mean fps F, mean step S ms, mean render R ms (prepare P + upload U + draw D)",
- * then ", systems off: NAMES" when off (the systems switched off at the
- * end, comma-separated) is neither NULL nor "". */
-void window_stats_print_summary(const window_stats *s, const char *off, FILE *f);
+ * N the steps, F drawn frames per second, then ", systems off: NAMES"
+ * when off (the systems switched off at the end, comma-separated) is
+ * neither NULL nor ""; then a second line, "rate RATE: N steps in W s,
+ * S steps/s, D frames drawn, X steps dropped", RATE "25 steps/s" or
+ * "max" (rate_per_s 0). */
+void window_stats_print_summary(const window_stats *s, const char *off, double rate_per_s,
+                                FILE *f);
 
 #endif /* WINDOW_STATS_H */
