@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, then builds and runs every
-# test in the debug preset (assertions on), under AddressSanitizer+UBSan,
-# under ThreadSanitizer, with clang (optimised, warnings as errors), the ECS
+# test in the debug preset (assertions on) and under AddressSanitizer+UBSan,
+# all but the three contract tests (tests/CMakeLists.txt's label) under
+# ThreadSanitizer and with clang (optimised, warnings as errors), the ECS
 # unit tests once more with the portable wait (ECS_WAIT_FALLBACK: mutexes and
 # condition variables instead of the futex), the fast ones under valgrind's
 # memcheck, a cross build for Linux aarch64 with its tests under
