@@ -8,8 +8,9 @@
 #
 #   bash tests/test_mem_limit.sh path/to/particles [SANITIZERS]
 #
-# SANITIZERS (the build's, if any): an address sanitizer reserves far more
-# address space than any ulimit -v allows, so that case is left out.
+# SANITIZERS (the build's, if any): the address and thread sanitizers
+# reserve far more address space than any ulimit -v allows, so that case
+# is left out under either.
 set -u
 if [ $# -lt 1 ] || [ ! -x "$1" ]; then
     echo "usage: $0 PATH_TO_PARTICLES [SANITIZERS]" >&2
@@ -60,8 +61,8 @@ big=(--entities 100000000 --world 41000x41000)
 small=(--entities 20000)
 
 # ---- ulimit -v -----------------------------------------------------------
-if [[ "$sanitizers" == *address* ]]; then
-    echo "skip ulimit -v: an address sanitizer's shadow memory needs more address space"
+if [[ "$sanitizers" == *address* || "$sanitizers" == *thread* ]]; then
+    echo "skip ulimit -v: the sanitizer's shadow memory needs more address space"
 else
     # 1 GiB of address space: 10 000 000 particles need more.
     ( failed=0
