@@ -58,6 +58,8 @@ struct gfx_renderer {
     /* Overlay: vertices queued this frame, drawn at gfx_end_frame. */
     GLuint overlay_program, overlay_vao, overlay_vbo;
     GLint u_overlay_proj, u_overlay_atlas;
+    GLuint solid_program; /* the overlay's shaders, solid colours only */
+    GLint u_solid_proj;
     gfx_overlay_vertex *overlay;
     size_t overlay_count, overlay_cap; /* vertices */
     size_t overlay_vbo_cap;            /* vertices the buffer holds */

@@ -42,7 +42,7 @@ static bool ensure_picture(gfx_renderer *r)
     gfx__trails_fini(r);
     glGenTextures(1, &r->trail_tex);
     glBindTexture(GL_TEXTURE_2D, r->trail_tex);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, r->fb_w, r->fb_h, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGB8, r->fb_w, r->fb_h, 0, GL_RGB, GL_UNSIGNED_BYTE, NULL);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     glGenFramebuffers(1, &r->trail_fbo);
@@ -94,8 +94,8 @@ static void fade(gfx_renderer *r, const gfx_lens *l, float alpha)
     put_quad(v + 6 * n++, cx0, wy1, cx1, cy1, bars);
     put_quad(v + 6 * n++, cx0, wy0, wx0, wy1, bars);
     put_quad(v + 6 * n++, wx1, wy0, cx1, wy1, bars);
-    glUseProgram(r->overlay_program);
-    glUniformMatrix4fv(r->u_overlay_proj, 1, GL_FALSE, r->proj_pixels);
+    glUseProgram(r->solid_program);
+    glUniformMatrix4fv(r->u_solid_proj, 1, GL_FALSE, r->proj_pixels);
     glBindVertexArray(r->trail_vao);
     glBindBuffer(GL_ARRAY_BUFFER, r->trail_vbo);
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)sizeof v, v, GL_STREAM_DRAW);
