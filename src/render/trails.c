@@ -21,7 +21,7 @@ void gfx_set_trails(gfx_renderer *r, bool on)
 
 void gfx_trails_advance(gfx_renderer *r, uint32_t steps)
 {
-    r->trail_steps = steps > r->trail_steps ? steps : r->trail_steps;
+    r->trail_steps = steps > UINT32_MAX - r->trail_steps ? UINT32_MAX : r->trail_steps + steps;
 }
 
 void gfx_trails_clear(gfx_renderer *r) { r->trail_dirty = true; }
@@ -116,7 +116,10 @@ static void copy(const gfx_renderer *r, const gfx_lens *l, GLuint from, GLuint t
 
 bool gfx__trails_draw(gfx_renderer *r, const gfx_lens *l)
 {
-    if (!ensure_picture(r)) return false;
+    if (!ensure_picture(r)) {
+        r->trails_on = false; /* not tried again every frame */
+        return false;
+    }
     if (memcmp(&r->trail_view, &r->view, sizeof r->view) != 0) r->trail_dirty = true;
     if (r->trail_dirty) {
         copy(r, l, 0, r->trail_fbo); /* the frame's cleared world and margin */

@@ -161,7 +161,8 @@ void gfx_set_highlight(gfx_renderer *r, bool on, float x0, float y0, float x1, f
  * shows the picture as it is. It starts again from the bare frame when the
  * view, the drawable's size or the highlight changes, and after
  * gfx_trails_clear (call it when the particles' colours change without a
- * step). If the picture cannot be made, particles are drawn without. */
+ * step). If the picture cannot be made, the trails turn off and the
+ * particles are drawn without. */
 void gfx_set_trails(gfx_renderer *r, bool on);
 void gfx_trails_advance(gfx_renderer *r, uint32_t steps);
 void gfx_trails_clear(gfx_renderer *r);
