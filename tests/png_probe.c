@@ -18,7 +18,15 @@
  * B should be A zoomed Z times about pixel (X, Y): prints "HERE CENTRE",
  * the mean difference per channel over the 80 x 80 pixels around (X, Y)
  * between B and A sampled where the zoom puts them, and the same were the
- * zoom about the image's centre instead. */
+ * zoom about the image's centre instead.
+ *
+ *   png_probe ON.png trails OFF.png RRGGBB X0 Y0 X1 Y1
+ * The same frame with and without motion trails, RRGGBB the world's
+ * background: prints "EXTRA LIT KEPT EXTRA_MEAN LIT_MEAN" over the
+ * rectangle: the pixels lit (some channel more than 8 from the background)
+ * in ON but not in OFF, those lit in OFF, those of OFF's also lit in ON, and
+ * the mean brightness over the background (channels summed) of the first
+ * and of the second. */
 #include <stb_image.h>
 
 #include <math.h>
@@ -127,15 +135,21 @@ static double zoom_difference(const unsigned char *a, const unsigned char *b, in
     return n ? sum / (double)n : 0.0;
 }
 
-static int zoomed(const unsigned char *a, int w, int h, char **args)
+/* The PNG `name` as RGB, if it is w x h; NULL (and a line) otherwise. */
+static unsigned char *load_same(const char *name, int w, int h)
 {
     int bw, bh, comp;
-    unsigned char *b = stbi_load(args[0], &bw, &bh, &comp, 3);
-    if (!b || bw != w || bh != h) {
-        fprintf(stderr, "png_probe: %s: not a PNG of the same size\n", args[0]);
-        if (b) stbi_image_free(b);
-        return 1;
-    }
+    unsigned char *px = stbi_load(name, &bw, &bh, &comp, 3);
+    if (px && bw == w && bh == h) return px;
+    fprintf(stderr, "png_probe: %s: not a PNG of the same size\n", name);
+    if (px) stbi_image_free(px);
+    return NULL;
+}
+
+static int zoomed(const unsigned char *a, int w, int h, char **args)
+{
+    unsigned char *b = load_same(args[0], w, h);
+    if (!b) return 1;
     int x = atoi(args[1]), y = atoi(args[2]);
     double z = atof(args[3]);
     printf("%.1f %.1f\n", zoom_difference(a, b, w, h, x, y, z, x + 0.5, y + 0.5),
@@ -144,10 +158,50 @@ static int zoomed(const unsigned char *a, int w, int h, char **args)
     return 0;
 }
 
+static int light(const unsigned char *p, const int bg[3])
+{
+    int sum = 0, most = 0;
+    for (int c = 0; c < 3; c++) {
+        int d = abs(p[c] - bg[c]);
+        sum += p[c] - bg[c];
+        most = d > most ? d : most;
+    }
+    return most > 8 ? (sum > 1 ? sum : 1) : 0; /* 0: background */
+}
+
+static int trails(const unsigned char *on, int w, int h, char **args)
+{
+    unsigned char *off = load_same(args[0], w, h);
+    if (!off) return 1;
+    unsigned long rgb = strtoul(args[1], NULL, 16);
+    int bg[3] = {(int)(rgb >> 16 & 255u), (int)(rgb >> 8 & 255u), (int)(rgb & 255u)};
+    int x0 = atoi(args[2]), y0 = atoi(args[3]), x1 = atoi(args[4]), y1 = atoi(args[5]);
+    size_t extra = 0, lit = 0, kept = 0;
+    double extra_sum = 0.0, lit_sum = 0.0;
+    for (int y = y0 > 0 ? y0 : 0; y < y1 && y < h; y++)
+        for (int x = x0 > 0 ? x0 : 0; x < x1 && x < w; x++) {
+            size_t i = 3u * ((size_t)y * (size_t)w + (size_t)x);
+            int a = light(on + i, bg), b = light(off + i, bg);
+            if (b) {
+                lit++;
+                lit_sum += b;
+                kept += a != 0;
+            } else if (a) {
+                extra++;
+                extra_sum += a;
+            }
+        }
+    printf("%zu %zu %zu %.0f %.0f\n", extra, lit, kept, extra ? extra_sum / (double)extra : 0.0,
+           lit ? lit_sum / (double)lit : 0.0);
+    stbi_image_free(off);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 2 && argc != 7) {
-        fprintf(stderr, "usage: png_probe FILE.png [RRGGBB|hues X0 Y0 X1 Y1 | zoomed B.png X Y Z]\n");
+    if (argc != 2 && argc != 7 && !(argc == 9 && strcmp(argv[2], "trails") == 0)) {
+        fprintf(stderr, "usage: png_probe FILE.png [RRGGBB|hues X0 Y0 X1 Y1 | zoomed B.png X Y Z | "
+                        "trails OFF.png RRGGBB X0 Y0 X1 Y1]\n");
         return 2;
     }
     int w, h, comp;
@@ -155,6 +209,11 @@ int main(int argc, char **argv)
     if (!px) {
         fprintf(stderr, "png_probe: %s: %s\n", argv[1], stbi_failure_reason());
         return 1;
+    }
+    if (argc == 9) {
+        int rc = trails(px, w, h, argv + 3);
+        stbi_image_free(px);
+        return rc;
     }
     if (argc == 7 && strcmp(argv[2], "zoomed") == 0) {
         int rc = zoomed(px, w, h, argv + 3);

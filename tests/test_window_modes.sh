@@ -127,8 +127,9 @@ fi
 
 # ---- zoom ------------------------------------------------------------------
 # --zoom 8 about the world's centre: the circles are 8 times wider, so far
-# fewer distinct colours fill the same area than at 1x.
-shot z8 --threads 2 --zoom 8 --center 720,450
+# fewer distinct colours fill the same area than at 1x (the frame alone:
+# motion trails blend many more).
+shot z8 --threads 2 --zoom 8 --center 720,450 --trails off
 read -r _ _ c1 _ < <("$probe" "$tmp/thesis.png")
 read -r _ _ c8 _ < <("$probe" "$tmp/z8.png")
 [ "${c8:-99999}" -lt "$(( ${c1:-0} / 2 ))" ] && ok "--zoom 8: $c8 colours where 1x has $c1" ||
@@ -155,9 +156,11 @@ if ! command -v xdotool >/dev/null; then
 fi
 
 # Wheel clicks at a known pointer on a paused scene, from 4x (circles of a
-# few pixels to compare): a screenshot before the wheel and one after.
+# few pixels to compare): a screenshot before the wheel and one after, of
+# the frame alone (the zoom starts motion trails again from the bare frame).
 d=$tmp/wheel x=560 y=330 clicks=6
-start_in "$d" --entities 20000 --vsync off --threads 2 --size 800x500 --zoom 4 --center 720,450
+start_in "$d" --entities 20000 --vsync off --threads 2 --size 800x500 --zoom 4 --center 720,450 \
+    --trails off
 if [ -n "$wid" ]; then
     xdotool mousemove --window "$wid" $x $y key --window "$wid" s
     wait_shots "$pid" "$d" 1 && xdotool key --window "$wid" space s && wait_shots "$pid" "$d" 2 &&
@@ -178,9 +181,10 @@ else
 fi
 
 # Z shows the whole world again: a run started at 8x draws far fewer
-# distinct colours (few, large circles) than after Z (many small ones).
+# distinct colours (few, large circles) than after Z (many small ones):
+# frames alone, motion trails off (their blends add colours).
 d=$tmp/reset
-start_in "$d" --entities 20000 --vsync off --threads 2 --zoom 8 --center 720,450
+start_in "$d" --entities 20000 --vsync off --threads 2 --zoom 8 --center 720,450 --trails off
 if [ -n "$wid" ]; then
     xdotool key --window "$wid" s
     wait_shots "$pid" "$d" 1 && xdotool key --window "$wid" z s && wait_shots "$pid" "$d" 2
@@ -265,9 +269,10 @@ fi
 # Key 5 switches collision (the HUD chart's fifth row) off between steps:
 # the run goes on (screenshots after it), the row says "off" in the
 # warning colour where the chart showed none before, and the summary line
-# at the end names the system that is off.
+# at the end names the system that is off. Motion trails off: their
+# blends of the particles' colours must not pass for the warning colour.
 d=$tmp/toggle
-start_in "$d" --entities 2000 --vsync off --threads 2 --frames 1000000
+start_in "$d" --entities 2000 --vsync off --threads 2 --frames 1000000 --trails off
 three_shots "$d" 5 ""
 if [ "${#files[@]}" -ne 3 ]; then
     fail "5 switches collision off" "window ${wid:-none}, screenshots: ${files[*]:-none}; stderr: $(head -c 300 "$err")"

@@ -346,6 +346,11 @@ const app_flag APP_FLAGS[] = {
              "written in place)"},
     {"vsync", "on|off", APP_WINDOW, APP_WORD, AT(vsync), WORDS(OFF_ON),
      .help = "wait for the display's refresh"},
+    {"trails", "on|off", APP_WINDOW, APP_WORD, AT(trails), WORDS(OFF_ON),
+     .help = "motion trails: each step fades the picture a little towards the background and "
+             "draws the particles over it, so that falls, bounces and collisions show as "
+             "short fading streaks (default on; M toggles; off: each frame the particles "
+             "alone)"},
     {"assets", "DIR", APP_WINDOW, APP_FILE, AT(assets),
      .help = "the shaders and the font (default: next to the executable, then the install "
              "prefix's share/)"},

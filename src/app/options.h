@@ -94,6 +94,7 @@ typedef struct app_options {
     uint32_t threads_max;           /* the most `+` may reach: max(threads, online CPUs) */
     const char *screenshot;         /* NULL: none at exit */
     uint32_t vsync;                 /* 1 on, 0 off */
+    uint32_t trails;                /* 1 on, 0 off */
     const char *assets;             /* NULL: next to the executable, then the prefix */
     uint32_t draw;                  /* window_draw */
     uint32_t width, height;         /* the window's initial size */

@@ -157,6 +157,7 @@ void gfx_destroy(gfx_renderer *r)
         gfx__font_fini(&r->font);
         gfx__overlay_fini(r);
         gfx__particles_fini(r);
+        gfx__trails_fini(r);
     }
     free(r->overlay);
     free(r);
@@ -189,12 +190,18 @@ static void clear_to(gfx_color c)
     glClear(GL_COLOR_BUFFER_BIT);
 }
 
+gfx_color gfx__bars_color(const gfx_renderer *r)
+{
+    gfx_color bg = r->def.background;
+    return (gfx_color){(uint8_t)(bg.r / 3), (uint8_t)(bg.g / 3), (uint8_t)(bg.b / 3), 255};
+}
+
 void gfx_begin_frame(gfx_renderer *r, int drawable_w, int drawable_h)
 {
     layout(r, drawable_w, drawable_h);
     glViewport(0, 0, drawable_w, drawable_h);
     gfx_color bg = r->def.background;
-    clear_to((gfx_color){(uint8_t)(bg.r / 3), (uint8_t)(bg.g / 3), (uint8_t)(bg.b / 3), 255});
+    clear_to(gfx__bars_color(r));
     /* The world itself, GL's origin bottom-left. */
     const gfx_view *v = &r->view;
     glEnable(GL_SCISSOR_TEST);
@@ -237,6 +244,8 @@ static void draw_through(gfx_renderer *r, const gfx_lens *l, bool clear)
     glDisable(GL_SCISSOR_TEST);
 }
 
+void gfx__draw_through(gfx_renderer *r, const gfx_lens *l) { draw_through(r, l, false); }
+
 void gfx_draw_lens(gfx_renderer *r, const gfx_lens *l) { draw_through(r, l, true); }
 
 static float maxf(float a, float b) { return a > b ? a : b; }
@@ -257,7 +266,7 @@ void gfx_draw_particles(gfx_renderer *r)
     gfx_lens l = {(x0 - v->x) / v->px_per_unit, (y0 - v->y) / v->px_per_unit,
                   (x1 - v->x) / v->px_per_unit, (y1 - v->y) / v->px_per_unit,
                   x0, y0, x1 - x0, y1 - y0};
-    draw_through(r, &l, false);
+    if (!r->trails_on || !gfx__trails_draw(r, &l)) draw_through(r, &l, false);
 }
 
 void gfx_set_view(gfx_renderer *r, const gfx_view *v)

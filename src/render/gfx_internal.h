@@ -48,9 +48,18 @@ struct gfx_renderer {
     bool highlight_on;
     float highlight[4];
 
+    /* Motion trails (trails.c): the picture kept between frames. */
+    bool trails_on, trail_dirty; /* dirty: start again from the cleared frame */
+    uint32_t trail_steps;        /* steps since the picture was last drawn */
+    GLuint trail_fbo, trail_tex, trail_vao, trail_vbo;
+    int trail_w, trail_h;
+    gfx_view trail_view;         /* the view it was drawn in */
+
     /* Overlay: vertices queued this frame, drawn at gfx_end_frame. */
     GLuint overlay_program, overlay_vao, overlay_vbo;
     GLint u_overlay_proj, u_overlay_atlas;
+    GLuint solid_program; /* the overlay's shaders, solid colours only */
+    GLint u_solid_proj;
     gfx_overlay_vertex *overlay;
     size_t overlay_count, overlay_cap; /* vertices */
     size_t overlay_vbo_cap;            /* vertices the buffer holds */
@@ -69,6 +78,17 @@ gfx_status gfx__fail(gfx_error *err, gfx_status st, const char *fmt, ...)
 gfx_status gfx__program(const gfx_file *vert, const gfx_file *frag, const char *defines,
                         GLuint *out, gfx_error *err);
 
+/* gfx.c: the letterbox bars' colour. */
+gfx_color gfx__bars_color(const gfx_renderer *r);
+/* gfx.c: draws the uploaded particles of the world rectangle l into its
+ * pixel rectangle of the bound framebuffer, clipped to it. */
+void gfx__draw_through(gfx_renderer *r, const gfx_lens *l);
+
+/* trails.c: draws the particles through l with their trails; false if the
+ * offscreen picture could not be made (then nothing was drawn). */
+bool gfx__trails_draw(gfx_renderer *r, const gfx_lens *l);
+void gfx__trails_fini(gfx_renderer *r);
+
 /* particles.c */
 gfx_status gfx__particles_init(gfx_renderer *r, gfx_error *err);
 void gfx__particles_fini(gfx_renderer *r);
@@ -79,6 +99,8 @@ void gfx__particles_draw(gfx_renderer *r, const float proj[16], float px_per_uni
 /* overlay.c */
 gfx_status gfx__overlay_init(gfx_renderer *r, gfx_error *err);
 void gfx__overlay_fini(gfx_renderer *r);
+/* Points the bound vertex array at gfx_overlay_vertex in the bound buffer. */
+void gfx__overlay_attributes(void);
 /* Queues one textured or solid quad; u0 < 0 means solid. */
 void gfx__overlay_quad(gfx_renderer *r, float x0, float y0, float x1, float y1, float u0,
                        float v0, float u1, float v1, gfx_color c);

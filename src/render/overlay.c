@@ -8,25 +8,35 @@ gfx_status gfx__overlay_init(gfx_renderer *r, gfx_error *err)
 {
     gfx_status st = gfx__program(&r->def.shaders[GFX_OVERLAY_VERT],
                                  &r->def.shaders[GFX_OVERLAY_FRAG], NULL, &r->overlay_program, err);
+    if (st == GFX_OK)
+        st = gfx__program(&r->def.shaders[GFX_OVERLAY_VERT], &r->def.shaders[GFX_OVERLAY_FRAG],
+                          "#define GFX_SOLID 1\n", &r->solid_program, err);
     if (st != GFX_OK) return st;
+    r->u_solid_proj = glGetUniformLocation(r->solid_program, "u_proj");
     r->u_overlay_proj = glGetUniformLocation(r->overlay_program, "u_proj");
     r->u_overlay_atlas = glGetUniformLocation(r->overlay_program, "u_atlas");
     glGenVertexArrays(1, &r->overlay_vao);
     glGenBuffers(1, &r->overlay_vbo);
     glBindVertexArray(r->overlay_vao);
     glBindBuffer(GL_ARRAY_BUFFER, r->overlay_vbo);
+    gfx__overlay_attributes();
+    glBindVertexArray(0);
+    return GFX_OK;
+}
+
+void gfx__overlay_attributes(void)
+{
     glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, sizeof(gfx_overlay_vertex), (void *)0);
     glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(gfx_overlay_vertex),
                           (void *)offsetof(gfx_overlay_vertex, c));
     glEnableVertexAttribArray(0);
     glEnableVertexAttribArray(1);
-    glBindVertexArray(0);
-    return GFX_OK;
 }
 
 void gfx__overlay_fini(gfx_renderer *r)
 {
     if (r->overlay_program) glDeleteProgram(r->overlay_program);
+    if (r->solid_program) glDeleteProgram(r->solid_program);
     if (r->overlay_vao) glDeleteVertexArrays(1, &r->overlay_vao);
     if (r->overlay_vbo) glDeleteBuffers(1, &r->overlay_vbo);
 }

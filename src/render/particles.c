@@ -95,6 +95,9 @@ gfx_status gfx_upload(gfx_renderer *r, const gfx_batch *batches, uint32_t batch_
 
 void gfx_set_highlight(gfx_renderer *r, bool on, float x0, float y0, float x1, float y1)
 {
+    if (on != r->highlight_on || (on && (x0 != r->highlight[0] || y0 != r->highlight[1] ||
+                                         x1 != r->highlight[2] || y1 != r->highlight[3])))
+        r->trail_dirty = true; /* the trails would keep the old look */
     r->highlight_on = on;
     r->highlight[0] = x0;
     r->highlight[1] = y0;

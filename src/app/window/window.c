@@ -295,6 +295,7 @@ static int start(window_app *a, int argc, char **argv)
         window_view_set(&a->view, a->opt.zoom, c ? a->opt.center_x : 0.5f * p->world_w,
                         c ? a->opt.center_y : 0.5f * p->world_h);
         a->color = a->opt.color;
+        gfx_set_trails(a->gfx, a->opt.trails != 0u);
         a->timeline.gl_renderer = gfx_renderer_name(a->gfx); /* the report names it */
     }
     return rc;
@@ -451,6 +452,14 @@ static void key(window_app *a, const SDL_KeyboardEvent *k)
         if (!repeat) {
             a->color = (window_color)((a->color + 1u) % WINDOW_COLOR_COUNT);
             notify(a, "colour: %s", WINDOW_COLOR_NAMES[a->color]);
+            gfx_trails_clear(a->gfx); /* the trails would keep the old colours */
+        }
+        break;
+    case SDLK_m:
+        if (!repeat) {
+            a->opt.trails = !a->opt.trails;
+            gfx_set_trails(a->gfx, a->opt.trails != 0u);
+            notify(a, "motion trails %s", a->opt.trails ? "on" : "off");
         }
         break;
     case SDLK_z:
@@ -726,6 +735,7 @@ static void draw(window_app *a, window_frame *f, bool last)
     uint64_t t1 = window_now_ns();
     if (gfx_upload(a->gfx, shown, shown_n) != GFX_OK) notify(a, "the instance buffer could not be filled");
     uint64_t t2 = window_now_ns();
+    gfx_trails_advance(a->gfx, f->steps);
     uint32_t cell = 0;
     float rect[4] = {0};
     bool lens = highlighted_cell(a, &cell, rect);

@@ -33,6 +33,7 @@ static window_options defaults(void)
                 .fixed_limit = APP_THESIS_FIXED_LIMIT}, /* room to spray */
         .threads_max = cpus,
         .vsync = 1u,
+        .trails = 1u,
         .draw = WINDOW_DRAW_POINTS,
         .width = 1440u,
         .height = 900u,
@@ -69,6 +70,9 @@ void window_cli_usage(FILE *f)
             "                       particles, magnified in a corner with the cells it\n"
             "                       is tested against\n"
             "  C                    next colouring: thesis, speed, worker, cell\n"
+            "  M                    motion trails on/off (--trails): each step fades the\n"
+            "                       picture towards the background before the particles\n"
+            "                       are drawn over it\n"
             "  mouse wheel          zoom in/out about the pointer (1x to 64x); the world\n"
             "                       point under the pointer stays under it\n"
             "  right or middle drag pan the zoomed view\n"

@@ -153,6 +153,20 @@ gfx_status gfx_upload(gfx_renderer *r, const gfx_batch *batches, uint32_t batch_
  * [x0, x1) x [y0, y1) and dims the others; on = false turns it off. */
 void gfx_set_highlight(gfx_renderer *r, bool on, float x0, float y0, float x1, float y1);
 
+/* Motion trails (off at gfx_create). On, gfx_draw_particles draws into a
+ * picture kept between frames: each step the particles moved (as
+ * gfx_trails_advance says) fades it a little towards the background before
+ * they are drawn over it, so that a moving particle leaves a short, fading
+ * streak; the picture is then copied to the drawable. A frame with no step
+ * shows the picture as it is. It starts again from the bare frame when the
+ * view, the drawable's size or the highlight changes, and after
+ * gfx_trails_clear (call it when the particles' colours change without a
+ * step). If the picture cannot be made, the trails turn off and the
+ * particles are drawn without. */
+void gfx_set_trails(gfx_renderer *r, bool on);
+void gfx_trails_advance(gfx_renderer *r, uint32_t steps);
+void gfx_trails_clear(gfx_renderer *r);
+
 /* Draws what the last gfx_upload sent: one draw call, clipped to the
  * world and its margin (contact pushes can leave a circle outside the
  * walls for a frame; it is never drawn over the letterbox bars). */
