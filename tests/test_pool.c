@@ -613,6 +613,35 @@ static void test_addressed_job_wakes_its_thread(void **state)
     ecs_pool_destroy(pool);
 }
 
+/* Waking ahead wakes every sleeping worker that would spin (all of a pool
+ * that fits its processors, those below cpus in a crowded one) for no job:
+ * each wakes, finds nothing and sleeps again (a worker not woken, or one
+ * that busy-waited and is never blocked again, leaves a wait below
+ * hanging, and the ctest timeout fails the test). */
+static void test_wake_ahead(void **state)
+{
+    (void)state;
+    ecs_pool *pool = ecs_pool_create(4, 4);
+    assert_non_null(pool);
+    for (uint32_t round = 0; round < 5; round++) {
+        probe_wait_asleep(pool, 1, 4);
+        uint64_t since = ecs__now_ns();
+        assert_int_equal(ecs_pool_wake_ahead(pool), 3);
+        while (probe_woken(pool, 1, 4, since) < 3) sched_yield();
+    }
+    probe_wait_asleep(pool, 1, 4);
+    ecs_pool_destroy(pool);
+    ecs_pool *crowded = ecs_pool_create(4, 2);
+    assert_non_null(crowded);
+    probe_wait_asleep(crowded, 1, 4);
+    uint64_t since = ecs__now_ns();
+    assert_int_equal(ecs_pool_wake_ahead(crowded), 1);
+    while (!probe_woke(crowded, 1, since)) sched_yield();
+    probe_wait_asleep(crowded, 1, 4);
+    assert_int_equal(probe_woken(crowded, 2, 4, since), 0);
+    ecs_pool_destroy(crowded);
+}
+
 /* Bringing a counter to zero wakes the threads that wait on it and no
  * other: a notify for a counter nobody waits on leaves every sleeping
  * worker asleep, in its log and in the kernel (a thread woken from the
@@ -697,6 +726,7 @@ int main(void)
         cmocka_unit_test(test_addressed_job_wakes_its_thread),
         cmocka_unit_test(test_crowded_pool_wakes_for_free_processors),
         cmocka_unit_test(test_notify_wakes_only_its_waiters),
+        cmocka_unit_test(test_wake_ahead),
         cmocka_unit_test(test_push_from_other_thread_refused),
         cmocka_unit_test(test_create_destroy),
         cmocka_unit_test(test_set_active),

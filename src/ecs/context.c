@@ -418,6 +418,14 @@ ecs_status ecs_set_workers(ecs_context *ctx, uint32_t workers)
     return ECS_OK;
 }
 
+void ecs_wake_workers(ecs_context *ctx)
+{
+    if (ecs__check_between_steps(ctx, "ecs_wake_workers") != ECS_OK) return;
+    /* The yield lets a woken worker have this processor at once when the
+     * machine has no other free: it then spins, not the owner. */
+    if (ecs_pool_wake_ahead(ctx->pool)) ecs__yield();
+}
+
 void ecs_set_inner_parallelism(ecs_context *ctx, bool on)
 {
     if (ecs__check_between_steps(ctx, "ecs_set_inner_parallelism") != ECS_OK) return;

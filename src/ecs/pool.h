@@ -106,4 +106,12 @@ void ecs_pool_wait(ecs_pool *pool, atomic_uint *counter);
  * publish. */
 void ecs_pool_notify(ecs_pool *pool, atomic_uint *counter);
 
+/* Wakes the sleeping workers that would spin when idle, for no job: each
+ * looks for work for the spin time (POOL_SPIN_NS), then sleeps again. For
+ * an owner about to push work after a long idle gap (the window draws
+ * between steps): the wake-ups then overlap what the owner does before
+ * its first push, instead of the first pass running on the owner alone
+ * while they land. Owner thread only; returns how many it woke. */
+uint32_t ecs_pool_wake_ahead(ecs_pool *pool);
+
 #endif

@@ -17,7 +17,7 @@
  * the pusher's ring, so the count bounds locality, never correctness. */
 #define POOL_INBOX 4u
 /* A thread's sleep state (pool_thread.state). */
-enum { POOL_AWAKE, POOL_ASLEEP, POOL_BLOCKED, POOL_CLAIMED_JOB, POOL_CLAIMED_COUNTER };
+enum { POOL_AWAKE, POOL_ASLEEP, POOL_BLOCKED, POOL_CLAIMED_JOB, POOL_CLAIMED_COUNTER, POOL_CLAIMED_AHEAD };
 
 /* One per thread, each part on cache lines of its own: ck pads the
  * consumers' head and the producer's tail apart; the alignment keeps the
@@ -76,7 +76,7 @@ bool pool_take(ecs_pool *pool, ecs_job **out, bool steal);
 /* pool_sleep.c: whether the thread's ring or inbox holds a job. */
 bool pool_thread_has_work(pool_thread *t);
 /* Wakes thread t if it sleeps and no other waker claimed it
- * (why: POOL_CLAIMED_JOB or POOL_CLAIMED_COUNTER). */
+ * (why: POOL_CLAIMED_JOB, POOL_CLAIMED_COUNTER or POOL_CLAIMED_AHEAD). */
 bool pool_claim(ecs_pool *pool, uint32_t t, unsigned why);
 /* Wakes up to n sleeping active threads, after a seq_cst fence that
  * follows the jobs' stores. */

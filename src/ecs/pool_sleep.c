@@ -123,3 +123,12 @@ void ecs_pool_notify(ecs_pool *pool, atomic_uint *counter)
         if (atomic_load_explicit(&pool->th[i].waiting_on, memory_order_relaxed) == counter)
             pool_claim(pool, i, POOL_CLAIMED_COUNTER);
 }
+
+uint32_t ecs_pool_wake_ahead(ecs_pool *pool)
+{
+    assert(pool_self_index(pool) == 0);
+    uint32_t active = atomic_load_explicit(&pool->active, memory_order_relaxed);
+    uint32_t spinners = active < pool->cpus ? active : pool->cpus, woke = 0;
+    for (uint32_t t = 1; t < spinners; t++) woke += pool_claim(pool, t, POOL_CLAIMED_AHEAD);
+    return woke;
+}

@@ -786,6 +786,9 @@ static uint32_t steps_due(window_app *a, window_frame *f)
 static void run_steps(window_app *a, window_frame *f)
 {
     uint32_t due = steps_due(a, f);
+    /* The workers slept while the last frame drew: woken now, they are
+     * looking for work when the step's first pass is pushed. */
+    if (due > 0u) ecs_wake_workers(sim_ecs(a->world));
     uint64_t t0 = window_now_ns();
     for (; due > 0u && a->running; due--) {
         if (f->steps && window_now_ns() - t0 > WINDOW_RATE_BUDGET_NS) {

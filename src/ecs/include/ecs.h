@@ -573,6 +573,14 @@ ecs_status ecs_set_workers(ecs_context *ctx, uint32_t workers);
  * one subtask), from the next step on; same rule as ecs_set_workers. */
 void ecs_set_inner_parallelism(ecs_context *ctx, bool on);
 bool ecs_inner_parallelism(const ecs_context *ctx);
+/* Wakes the workers that slept through a long gap between steps, so that
+ * they are looking for work when the next step pushes it, instead of
+ * waking as its first pass ends (a wake-up costs tens of microseconds to
+ * milliseconds on a busy machine). Each looks for work for about a
+ * millisecond, then sleeps again: call it just before a step that follows
+ * an idle gap, as the window does after drawing. Same rule as
+ * ecs_set_workers; results never depend on it. */
+void ecs_wake_workers(ecs_context *ctx);
 
 /* A loop over [0, n) on the pool, between steps (owner thread, never
  * while systems run or inside a refresh: ECS_ERR_MISUSE): fn(user, begin,
