@@ -51,7 +51,7 @@ struct gfx_renderer {
     /* Motion trails (trails.c): the picture kept between frames. */
     bool trails_on, trail_dirty; /* dirty: start again from the cleared frame */
     uint32_t trail_steps;        /* steps since the picture was last drawn */
-    GLuint trail_fbo, trail_tex, trail_vao, trail_vbo;
+    GLuint trail_fbo, trail_tex;
     int trail_w, trail_h;
     gfx_view trail_view;         /* the view it was drawn in */
 
@@ -99,11 +99,13 @@ void gfx__particles_draw(gfx_renderer *r, const float proj[16], float px_per_uni
 /* overlay.c */
 gfx_status gfx__overlay_init(gfx_renderer *r, gfx_error *err);
 void gfx__overlay_fini(gfx_renderer *r);
-/* Points the bound vertex array at gfx_overlay_vertex in the bound buffer. */
-void gfx__overlay_attributes(void);
 /* Queues one textured or solid quad; u0 < 0 means solid. */
 void gfx__overlay_quad(gfx_renderer *r, float x0, float y0, float x1, float y1, float u0,
                        float v0, float u1, float v1, gfx_color c);
+/* Draws the solid quads queued since vertex `from` (gfx_rect, or
+ * gfx__overlay_quad with u0 < 0) now, into the bound framebuffer, and
+ * drops them from the queue; the frame's earlier quads stay queued. */
+void gfx__overlay_draw_solid_since(gfx_renderer *r, size_t from);
 
 /* text.c */
 gfx_status gfx__font_init(gfx_font *f, const gfx_file *ttf, float px, gfx_error *err);

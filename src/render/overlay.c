@@ -4,6 +4,16 @@
 
 #include <stdlib.h>
 
+/* Points the bound vertex array at gfx_overlay_vertex in the bound buffer. */
+static void attributes(void)
+{
+    glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, sizeof(gfx_overlay_vertex), (void *)0);
+    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(gfx_overlay_vertex),
+                          (void *)offsetof(gfx_overlay_vertex, c));
+    glEnableVertexAttribArray(0);
+    glEnableVertexAttribArray(1);
+}
+
 gfx_status gfx__overlay_init(gfx_renderer *r, gfx_error *err)
 {
     gfx_status st = gfx__program(&r->def.shaders[GFX_OVERLAY_VERT],
@@ -19,19 +29,11 @@ gfx_status gfx__overlay_init(gfx_renderer *r, gfx_error *err)
     glGenBuffers(1, &r->overlay_vbo);
     glBindVertexArray(r->overlay_vao);
     glBindBuffer(GL_ARRAY_BUFFER, r->overlay_vbo);
-    gfx__overlay_attributes();
+    attributes();
     glBindVertexArray(0);
     return GFX_OK;
 }
 
-void gfx__overlay_attributes(void)
-{
-    glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, sizeof(gfx_overlay_vertex), (void *)0);
-    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(gfx_overlay_vertex),
-                          (void *)offsetof(gfx_overlay_vertex, c));
-    glEnableVertexAttribArray(0);
-    glEnableVertexAttribArray(1);
-}
 
 void gfx__overlay_fini(gfx_renderer *r)
 {
@@ -76,29 +78,38 @@ void gfx_frame(gfx_renderer *r, float x, float y, float w, float h, float t, gfx
     gfx_rect(r, x + w - t, y + t, t, h - 2.0f * t, c);
 }
 
+/* Uploads vertices [from, overlay_count) and draws them with program
+ * (its projection uniform proj), then drops them from the queue. */
+static void flush(gfx_renderer *r, size_t from, GLuint program, GLint proj)
+{
+    size_t n = r->overlay_count - from;
+    glUseProgram(program);
+    glUniformMatrix4fv(proj, 1, GL_FALSE, r->proj_pixels);
+    glBindVertexArray(r->overlay_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, r->overlay_vbo);
+    /* Orphan (grown to the queue's capacity when needed), then fill: no
+     * wait for the draw of the buffer's last contents. */
+    if (r->overlay_cap > r->overlay_vbo_cap) r->overlay_vbo_cap = r->overlay_cap;
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(r->overlay_vbo_cap * sizeof(gfx_overlay_vertex)),
+                 NULL, GL_STREAM_DRAW);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(n * sizeof(gfx_overlay_vertex)),
+                    r->overlay + from);
+    glDrawArrays(GL_TRIANGLES, 0, (GLsizei)n);
+    glBindVertexArray(0);
+    r->overlay_count = from;
+}
+
+void gfx__overlay_draw_solid_since(gfx_renderer *r, size_t from)
+{
+    if (r->overlay_count > from) flush(r, from, r->solid_program, r->u_solid_proj);
+}
+
 void gfx_end_frame(gfx_renderer *r)
 {
     if (r->overlay_count == 0) return;
     glUseProgram(r->overlay_program);
-    glUniformMatrix4fv(r->u_overlay_proj, 1, GL_FALSE, r->proj_pixels);
     glUniform1i(r->u_overlay_atlas, 0);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, r->font.texture);
-    glBindVertexArray(r->overlay_vao);
-    glBindBuffer(GL_ARRAY_BUFFER, r->overlay_vbo);
-    GLsizeiptr bytes = (GLsizeiptr)(r->overlay_count * sizeof(gfx_overlay_vertex));
-    if (r->overlay_count > r->overlay_vbo_cap) {
-        glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(r->overlay_cap * sizeof(gfx_overlay_vertex)),
-                     NULL, GL_STREAM_DRAW);
-        r->overlay_vbo_cap = r->overlay_cap;
-    } else {
-        /* Orphan, then fill: no wait for the previous frame's draw. */
-        glBufferData(GL_ARRAY_BUFFER,
-                     (GLsizeiptr)(r->overlay_vbo_cap * sizeof(gfx_overlay_vertex)), NULL,
-                     GL_STREAM_DRAW);
-    }
-    glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, r->overlay);
-    glDrawArrays(GL_TRIANGLES, 0, (GLsizei)r->overlay_count);
-    glBindVertexArray(0);
-    r->overlay_count = 0;
+    flush(r, 0, r->overlay_program, r->u_overlay_proj);
 }

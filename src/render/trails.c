@@ -30,9 +30,7 @@ void gfx__trails_fini(gfx_renderer *r)
 {
     if (r->trail_fbo) glDeleteFramebuffers(1, &r->trail_fbo);
     if (r->trail_tex) glDeleteTextures(1, &r->trail_tex);
-    if (r->trail_vao) glDeleteVertexArrays(1, &r->trail_vao);
-    if (r->trail_vbo) glDeleteBuffers(1, &r->trail_vbo);
-    r->trail_fbo = r->trail_tex = r->trail_vao = r->trail_vbo = 0;
+    r->trail_fbo = r->trail_tex = 0;
 }
 
 /* The offscreen picture, the drawable's size; false if GL could not make it. */
@@ -50,12 +48,6 @@ static bool ensure_picture(gfx_renderer *r)
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, r->trail_tex, 0);
     bool ok = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    glGenVertexArrays(1, &r->trail_vao);
-    glGenBuffers(1, &r->trail_vbo);
-    glBindVertexArray(r->trail_vao);
-    glBindBuffer(GL_ARRAY_BUFFER, r->trail_vbo);
-    gfx__overlay_attributes();
-    glBindVertexArray(0);
     if (!ok || glGetError() != GL_NO_ERROR) {
         gfx__trails_fini(r);
         return false;
@@ -64,16 +56,6 @@ static bool ensure_picture(gfx_renderer *r)
     r->trail_h = r->fb_h;
     r->trail_dirty = true;
     return true;
-}
-
-static void put_quad(gfx_overlay_vertex *v, float x0, float y0, float x1, float y1, gfx_color c)
-{
-    v[0] = (gfx_overlay_vertex){x0, y0, -1.0f, 0.0f, c};
-    v[1] = (gfx_overlay_vertex){x1, y0, -1.0f, 0.0f, c};
-    v[2] = (gfx_overlay_vertex){x0, y1, -1.0f, 0.0f, c};
-    v[3] = v[2];
-    v[4] = v[1];
-    v[5] = (gfx_overlay_vertex){x1, y1, -1.0f, 0.0f, c};
 }
 
 /* Blends the background over the picture's world, and the bars' colour
@@ -87,20 +69,13 @@ static void fade(gfx_renderer *r, const gfx_lens *l, float alpha)
     uint8_t a = (uint8_t)lrintf(alpha * 255.0f);
     gfx_color bg = r->def.background, bars = gfx__bars_color(r);
     bg.a = bars.a = a;
-    gfx_overlay_vertex v[30];
-    int n = 0;
-    put_quad(v + 6 * n++, wx0, wy0, wx1, wy1, bg);
-    put_quad(v + 6 * n++, cx0, cy0, cx1, wy0, bars); /* the margin: above, below, left, right */
-    put_quad(v + 6 * n++, cx0, wy1, cx1, cy1, bars);
-    put_quad(v + 6 * n++, cx0, wy0, wx0, wy1, bars);
-    put_quad(v + 6 * n++, wx1, wy0, cx1, wy1, bars);
-    glUseProgram(r->solid_program);
-    glUniformMatrix4fv(r->u_solid_proj, 1, GL_FALSE, r->proj_pixels);
-    glBindVertexArray(r->trail_vao);
-    glBindBuffer(GL_ARRAY_BUFFER, r->trail_vbo);
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)sizeof v, v, GL_STREAM_DRAW);
-    glDrawArrays(GL_TRIANGLES, 0, 6 * n);
-    glBindVertexArray(0);
+    size_t from = r->overlay_count;
+    gfx_rect(r, wx0, wy0, wx1 - wx0, wy1 - wy0, bg);
+    gfx_rect(r, cx0, cy0, cx1 - cx0, wy0 - cy0, bars); /* the margin: above, below, left, right */
+    gfx_rect(r, cx0, wy1, cx1 - cx0, cy1 - wy1, bars);
+    gfx_rect(r, cx0, wy0, wx0 - cx0, wy1 - wy0, bars);
+    gfx_rect(r, wx1, wy0, cx1 - wx1, wy1 - wy0, bars);
+    gfx__overlay_draw_solid_since(r, from);
 }
 
 /* Copies the clip rectangle l (top-left pixels) between framebuffers. */

@@ -46,12 +46,7 @@ static int stage_outputs(const bench_options *o, bench_outputs *b)
     if (rc == 0) rc = app_out_check_input(b->out, OUT_COUNT, "--compare", o->compare);
     if (rc == 0 && o->chart && !bench_chart_find(b->gnuplot, sizeof b->gnuplot)) {
         bench_error("--chart %s: gnuplot is not installed, or not on PATH (%s)", o->chart,
-#if defined(_WIN32)
-                    "gnuplot.exe"
-#else
-                    "apt-get install gnuplot-nox"
-#endif
-        );
+                    BENCH_GNUPLOT_HINT);
         rc = 2;
     }
     return rc;

@@ -309,8 +309,14 @@ void bench_export_json(FILE *f, const bench_set *s, bool deterministic);
 
 /* The gnuplot that bench_chart_write will run, into exe: the first
  * executable regular file named gnuplot in a PATH entry (PATH unset: the
- * system's default path). False if there is none. */
+ * system's default path; Windows: gnuplot.exe where SearchPath finds
+ * it). False if there is none, and BENCH_GNUPLOT_HINT says what to get. */
 bool bench_chart_find(char *exe, size_t size);
+#if defined(_WIN32)
+#define BENCH_GNUPLOT_HINT "gnuplot.exe"
+#else
+#define BENCH_GNUPLOT_HINT "apt-get install gnuplot-nox"
+#endif
 
 /* Runs exe to draw the chart, as PNG or SVG after the extension of the
  * name the user gave, and writes the image gnuplot prints through out
