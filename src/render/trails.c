@@ -9,9 +9,13 @@
 #include <math.h>
 #include <string.h>
 
-/* The share of the picture's difference from the background that one step
- * removes: a streak fades to a tenth in 14 steps (0.56 s at 25 steps/s). */
-#define GFX_TRAIL_FADE 0.15
+/* Steps a streak takes to fade to a tenth at 1x (the whole world in view:
+ * 4.8 s at 25 steps/s, the thesis's particles move a few pixels a second
+ * there); zoomed z times, a z-th of it, and never under
+ * GFX_TRAIL_MIN_STEPS: a particle crosses z times as many pixels a step
+ * there, so a streak keeps about its length on screen. */
+#define GFX_TRAIL_STEPS_1X 120.0
+#define GFX_TRAIL_MIN_STEPS 8.0
 
 void gfx_set_trails(gfx_renderer *r, bool on)
 {
@@ -40,7 +44,9 @@ static bool ensure_picture(gfx_renderer *r)
     gfx__trails_fini(r);
     glGenTextures(1, &r->trail_tex);
     glBindTexture(GL_TEXTURE_2D, r->trail_tex);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGB8, r->fb_w, r->fb_h, 0, GL_RGB, GL_UNSIGNED_BYTE, NULL);
+    /* Ten bits a channel: a fade of 2 % a step would stop short of the
+     * background at eight, leaving a haze where particles have been. */
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGB10_A2, r->fb_w, r->fb_h, 0, GL_RGB, GL_UNSIGNED_BYTE, NULL);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     glGenFramebuffers(1, &r->trail_fbo);
@@ -102,7 +108,9 @@ bool gfx__trails_draw(gfx_renderer *r, const gfx_lens *l)
         gfx__draw_through(r, l);
     } else if (r->trail_steps > 0) {
         glBindFramebuffer(GL_FRAMEBUFFER, r->trail_fbo);
-        fade(r, l, 1.0f - (float)pow(1.0 - GFX_TRAIL_FADE, (double)r->trail_steps));
+        double zoom = (double)r->view.px_per_unit / (double)r->fit.px_per_unit;
+        double tenth = fmax(GFX_TRAIL_STEPS_1X / zoom, GFX_TRAIL_MIN_STEPS);
+        fade(r, l, 1.0f - (float)pow(0.1, (double)r->trail_steps / tenth));
         gfx__draw_through(r, l);
     }
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
