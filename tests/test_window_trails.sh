@@ -8,7 +8,9 @@
 # --rate max, so that every step is drawn): on, the particles moved leave
 # pixels lit where the frame alone has background, more of them than a
 # tenth of the frame's lit pixels and dimmer than the particles; the frame's
-# own particles stay lit. Off draws the frame alone: two runs of it at
+# own particles stay lit. At 1x, where a particle moves a tenth of a pixel
+# a step, the trails still light three quarters as many pixels again as
+# the frame's particles (the streaks last longer there). Off draws the frame alone: two runs of it at
 # different rates, the same step, give the same picture. A bad --trails
 # value is refused in one line. Prints one line per case, exits 1 if any
 # failed.
@@ -23,7 +25,7 @@ err=$tmp/stderr
 # The particles' area, clear of the HUD's panel and the timeline, zoomed so
 # that a step moves a particle several pixels.
 area=(760 300 1400 680)
-run=(--entities 20000 --vsync off --frames 40 --zoom 4 --timeline off)
+run=(--entities 20000 --vsync off --frames 40 --timeline off)
 background=0c0e14
 
 shot() { # NAME ARGS...
@@ -41,9 +43,9 @@ else
     fail "--trails sometimes" "exit $rc, stderr: $(head -c 300 "$err")"
 fi
 
-shot on --rate max --trails on
-shot off --rate max --trails off
-shot off25 --rate 25 --trails off
+shot on --rate max --trails on --zoom 4
+shot off --rate max --trails off --zoom 4
+shot off25 --rate 25 --trails off --zoom 4
 read -r extra lit kept extra_mean lit_mean < <("$probe" "$tmp/on.png" trails "$tmp/off.png" \
     "$background" "${area[@]}")
 echo "     trails: ${extra:-?} pixels more than the frame's ${lit:-?} (${kept:-?} of those kept)," \
@@ -62,6 +64,14 @@ if [ "${lit:-0}" -gt 1000 ] && [ "${kept:-0}" -ge $((lit * 99 / 100)) ]; then
     ok "trails on: the frame's own particles are drawn over the trails"
 else
     fail "trails on, particles kept" "$kept of $lit lit"
+fi
+shot on1x --rate max --trails on --zoom 1
+shot off1x --rate max --trails off --zoom 1
+read -r extra lit _ < <("$probe" "$tmp/on1x.png" trails "$tmp/off1x.png" "$background" "${area[@]}")
+if [ "${lit:-0}" -gt 1000 ] && [ "${extra:-0}" -gt $((lit * 3 / 4)) ]; then
+    ok "trails on at 1x: $extra pixels lit beside the frame's $lit"
+else
+    fail "trails on at 1x" "$extra extra lit pixels for the frame's $lit"
 fi
 read -r same_extra same_lit same_kept _ < <("$probe" "$tmp/off25.png" trails "$tmp/off.png" \
     "$background" "${area[@]}")

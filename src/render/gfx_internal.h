@@ -51,6 +51,7 @@ struct gfx_renderer {
     /* Motion trails (trails.c): the picture kept between frames. */
     bool trails_on, trail_dirty; /* dirty: start again from the cleared frame */
     uint32_t trail_steps;        /* steps since the picture was last drawn */
+    uint32_t trail_unfaded;      /* steps since it was last faded */
     GLuint trail_fbo, trail_tex;
     int trail_w, trail_h;
     gfx_view trail_view;         /* the view it was drawn in */

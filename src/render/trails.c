@@ -9,9 +9,19 @@
 #include <math.h>
 #include <string.h>
 
-/* The share of the picture's difference from the background that one step
- * removes: a streak fades to a tenth in 14 steps (0.56 s at 25 steps/s). */
-#define GFX_TRAIL_FADE 0.15
+/* Steps a streak takes to fade to a tenth at 1x (the whole world in view:
+ * 4.8 s at 25 steps/s, the thesis's particles move a few pixels a second
+ * there); zoomed z times, a z-th of it, and never under
+ * GFX_TRAIL_MIN_STEPS: a particle crosses z times as many pixels a step
+ * there, so a streak keeps about its length on screen. */
+#define GFX_TRAIL_STEPS_1X 120.0
+#define GFX_TRAIL_MIN_STEPS 8.0
+/* The least fade a pass applies: slower fades wait for more steps. An
+ * eight-bit channel moves only where the fade's share of its distance
+ * from the background is half a level or more, so a pass of f stops
+ * short of it by up to 0.5 / f levels (6 here, on a background 12 to 20
+ * levels above black: no haze is seen), and fewer passes cost less. */
+#define GFX_TRAIL_MIN_FADE 0.08
 
 void gfx_set_trails(gfx_renderer *r, bool on)
 {
@@ -19,10 +29,9 @@ void gfx_set_trails(gfx_renderer *r, bool on)
     r->trails_on = on;
 }
 
-void gfx_trails_advance(gfx_renderer *r, uint32_t steps)
-{
-    r->trail_steps = steps > UINT32_MAX - r->trail_steps ? UINT32_MAX : r->trail_steps + steps;
-}
+static uint32_t add_steps(uint32_t a, uint32_t b) { return b > UINT32_MAX - a ? UINT32_MAX : a + b; }
+
+void gfx_trails_advance(gfx_renderer *r, uint32_t steps) { r->trail_steps = add_steps(r->trail_steps, steps); }
 
 void gfx_trails_clear(gfx_renderer *r) { r->trail_dirty = true; }
 
@@ -102,12 +111,20 @@ bool gfx__trails_draw(gfx_renderer *r, const gfx_lens *l)
         gfx__draw_through(r, l);
     } else if (r->trail_steps > 0) {
         glBindFramebuffer(GL_FRAMEBUFFER, r->trail_fbo);
-        fade(r, l, 1.0f - (float)pow(1.0 - GFX_TRAIL_FADE, (double)r->trail_steps));
+        double zoom = (double)r->view.px_per_unit / (double)r->fit.px_per_unit;
+        double tenth = fmax(GFX_TRAIL_STEPS_1X / zoom, GFX_TRAIL_MIN_STEPS);
+        r->trail_unfaded = add_steps(r->trail_unfaded, r->trail_steps);
+        double alpha = 1.0 - pow(0.1, (double)r->trail_unfaded / tenth);
+        if (alpha >= GFX_TRAIL_MIN_FADE) {
+            fade(r, l, (float)alpha);
+            r->trail_unfaded = 0;
+        }
         gfx__draw_through(r, l);
     }
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     copy(r, l, r->trail_fbo, 0);
     r->trail_view = r->view;
+    if (r->trail_dirty) r->trail_unfaded = 0;
     r->trail_dirty = false;
     r->trail_steps = 0;
     return true;
