@@ -329,7 +329,8 @@ static ecs_status apply(window_app *a, const app_input *in)
 {
     bool state = in->kind != APP_INPUT_WORKERS && in->kind != APP_INPUT_IP;
     if (a->replaying && state) {
-        notify(a, "replaying %s: sprays, waves, systems and settings come from it", a->opt.replay);
+        notify(a, "replaying %s: sprays, waves, systems and settings come from it",
+               a->opt.replay);
         return ECS_ERR_INVALID;
     }
     return app_record_apply(&a->rec, a->world, in);
@@ -519,9 +520,10 @@ static void handle(window_app *a, const SDL_Event *e)
         break;
     case SDL_MOUSEBUTTONDOWN:
     case SDL_MOUSEBUTTONUP:
-        if (e->type == SDL_MOUSEBUTTONDOWN && e->button.button == SDL_BUTTON_LEFT && a->settings.shown) {
-            window_settings_change c = window_settings_click(
-                &a->settings, a->world, (float)e->button.x * a->scale, (float)e->button.y * a->scale);
+        if (e->type == SDL_MOUSEBUTTONDOWN && e->button.button == SDL_BUTTON_LEFT) {
+            window_settings_change c = window_settings_click(&a->settings, a->world,
+                                                             (float)e->button.x * a->scale,
+                                                             (float)e->button.y * a->scale);
             if (settings_done(a, &c)) break;
         }
         if (e->button.button == SDL_BUTTON_LEFT) {

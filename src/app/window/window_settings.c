@@ -88,7 +88,9 @@ static window_settings_change change(const window_settings *s, const sim_world *
     if (r->param == APP_PARAM_PARTICLES) {
         uint32_t most = sim_wave_size_max(w, sim_get_params(w));
         double want = fmin(fmax((double)c.in.n + d, 1.0), (double)most);
-        if ((uint32_t)want == c.in.n)
+        /* A wave past the bound (a snapshot's, under a smaller fixed limit)
+         * only comes down. */
+        if (dir > 0 ? want <= (double)c.in.n : want >= (double)c.in.n)
             return say(c, "wave size %s: %s", value_text(r, &c.in, v, sizeof v),
                        dir < 0 ? "at least 1" : "the most this world holds (density rule, "
                                                 "fixed storage's limit)");
