@@ -7,7 +7,8 @@
 # notice saying why); clicks life max's + and speed max's - (no spray);
 # and records it all. The recording holds the changes as "param" lines,
 # and the bench replays it with every hash matching, on other threads and
-# inner parallelism too. The panel is on the screenshots while open (its
+# inner parallelism too; the run's --save-state file holds the changed
+# values and loads. The panel is on the screenshots while open (its
 # title's and picked row's colours in its corner) and gone once closed.
 #
 #   bash tests/test_window_settings.sh path/to/particles path/to/png_probe
@@ -42,7 +43,7 @@ keys_then_shot() {
 # 1200 x 750: the panel (470 px at the right edge) beside the figures.
 d=$tmp/run
 start_in "$d" --entities 3000 --fixed-limit 13500 --vsync off --threads 2 --size 1200x750 \
-    --rate 25 --record "$rec"
+    --rate 25 --record "$rec" --save-state "$tmp/end.state"
 if [ -n "$wid" ]; then
     # Rows 15 px apart from y 52; the + of each at x 956-978, the - at 928-950.
     keys_then_shot 1 p &&
@@ -82,6 +83,22 @@ for args in "" "--threads 1 --inner-parallelism off" "--threads 4 --storage dyna
         fail "bench --replay $args" "exit $rc, $(cat "$out" "$err" | head -c 300)"
     fi
 done
+
+# ---- kept by the snapshot -------------------------------------------------------
+# --save-state's file holds the changed values (docs/determinism.md,
+# "Snapshots": the parameters from byte 12 in sim_params order, f32 each;
+# the wave size at 60, u32), and loads.
+f32s=$(od -An -v -tf4 -j12 -N44 "$tmp/end.state" 2>/dev/null | tr -s ' \n' ' ')
+wave=$(od -An -tu4 -j60 -N4 "$tmp/end.state" 2>/dev/null | tr -d ' ')
+"$bin" bench --load-state "$tmp/end.state" --frames 3 >"$out" 2>"$err"
+rc=$?
+# world_w world_h radius_min radius_max speed_max acc.x acc.y life_min life_max
+if [ $rc -eq 0 ] && [ "$wave" = 13500 ] &&
+    printf '%s\n' "$f32s" | grep -qE '^ ?1440 900 2.5 2.5 2.5 0 1.1 5 26 '; then
+    ok "kept by the snapshot: parameters$f32s, wave size $wave; it loads"
+else
+    fail "kept by the snapshot" "parameters$f32s, wave size ${wave:-none}; load exit $rc: $(head -c 300 "$err")"
+fi
 
 # ---- the panel drawn ------------------------------------------------------------
 # Its corner: the title and values (the HUD's text colour), and the picked
