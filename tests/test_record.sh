@@ -4,9 +4,9 @@
 # off; the bench replays it with every hash matching, on other threads,
 # inner parallelism, layout, storage and levels too; the window replays it;
 # a recording with one frame's hash changed (its checksum made to agree)
-# fails naming that frame; damaged, truncated, foreign and other-version
-# files are refused in one line; SIGINT puts the recording in place, a
-# SIGKILL leaves the old file.
+# fails naming that frame; damaged, truncated, foreign and later-version
+# files are refused in one line, version 1 still read; SIGINT puts the
+# recording in place, a SIGKILL leaves the old file.
 #
 #   bash tests/test_record.sh path/to/particles path/to/png_probe
 set -u
@@ -123,8 +123,16 @@ replays "truncated mid-line" 2 "--replay .*cut.rec: line 31: truncated" "$tmp/cu
 head -n -1 "$rec" >"$tmp/noend.rec"
 replays "truncated at a line" 2 "--replay .*noend.rec: truncated: no end line" "$tmp/noend.rec"
 replays "a foreign file" 2 "--replay .*: line 1: not a recording" "$bin"
-sed '1s/ 1$/ 2/' "$rec" >"$tmp/v2.rec"
-replays "another version" 2 "--replay .*v2.rec: line 1: a recording of version 2" "$tmp/v2.rec"
+sed '1s/ [0-9]*$/ 9/' "$rec" >"$tmp/v9.rec"
+replays "a later version" 2 "--replay .*v9.rec: line 1: a recording of version 9; this build reads versions 1 to 2" "$tmp/v9.rec"
+# Version 1, before "param" lines, still reads; a "param" line in it does not.
+sed '1s/ 2$/ 1/' "$rec" >"$tmp/edited"
+with_end "$tmp/edited" >"$tmp/v1.rec"
+replays "version 1" 0 "$matched" "$tmp/v1.rec"
+awk '$1 == "frame" && !done { print "param speed 4"; done = 1 } { print }' "$tmp/edited" >"$tmp/v1p"
+with_end "$tmp/v1p" >"$tmp/v1p.rec"
+replays "a param line in version 1" 2 "--replay .*v1p.rec: line [0-9]+: not an input of version 1" \
+    "$tmp/v1p.rec"
 replays "a missing file" 2 "--replay .*nothere.rec: cannot be read" "$tmp/nothere.rec"
 replays "--seed with --replay" 2 "--replay .*: --seed comes from the recording" "$rec" --seed 4
 "$bin" --replay "$rec" --record "$tmp/again.rec" >"$out" 2>"$err"

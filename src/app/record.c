@@ -31,8 +31,31 @@ uint32_t app_cksum_end(uint32_t crc, uint64_t bytes)
 }
 
 const char *const APP_ON_OFF[2] = {"off", "on"};
+const char *const APP_PARAM_NAMES[APP_PARAM_COUNT] = {"acceleration", "radius", "speed", "life",
+                                                      "particles"};
 
 /* ---- the inputs ---------------------------------------------------------- */
+
+void app_input_params(const sim_world *w, const app_input *in, sim_params *p)
+{
+    *p = *sim_get_params(w);
+    switch (in->param) {
+    case APP_PARAM_ACCELERATION: p->acceleration = (sim_vec2){in->x, in->y}; break;
+    case APP_PARAM_RADIUS: p->radius_min = in->x, p->radius_max = in->y; break;
+    case APP_PARAM_SPEED: p->speed_max = in->x; break;
+    case APP_PARAM_LIFE: p->life_min = in->x, p->life_max = in->y; break;
+    default: break;
+    }
+}
+
+static ecs_status apply_param(sim_world *w, const app_input *in)
+{
+    if (in->param == APP_PARAM_PARTICLES) return sim_set_wave_size(w, in->n);
+    if (in->param >= APP_PARAM_COUNT) return ECS_ERR_INVALID;
+    sim_params p;
+    app_input_params(w, in, &p);
+    return sim_set_params(w, &p);
+}
 
 ecs_status app_input_apply(sim_world *w, const app_input *in)
 {
@@ -42,6 +65,7 @@ ecs_status app_input_apply(sim_world *w, const app_input *in)
     case APP_INPUT_SYSTEM: return sim_enable_system(w, in->n, in->on);
     case APP_INPUT_WORKERS: return sim_set_workers(w, in->n);
     case APP_INPUT_IP: sim_set_inner_parallelism(w, in->on); return ECS_OK;
+    case APP_INPUT_PARAM: return apply_param(w, in);
     }
     return ECS_ERR_INVALID;
 }
@@ -65,6 +89,22 @@ static void put(app_record *r, const char *fmt, ...)
     fwrite(line, 1, (size_t)n, r->f);
 }
 
+/* "NAME VALUES" after prefix: a header line ("") or an input ("param "). */
+static void put_param(app_record *r, const char *prefix, const app_input *in)
+{
+    const char *name = APP_PARAM_NAMES[in->param];
+    switch (in->param) {
+    case APP_PARAM_SPEED: put(r, "%s%s %.9g", prefix, name, (double)in->x); break;
+    case APP_PARAM_PARTICLES: put(r, "%s%s %" PRIu32, prefix, name, in->n); break;
+    default: put(r, "%s%s %.9g %.9g", prefix, name, (double)in->x, (double)in->y); break;
+    }
+}
+
+static void put_header_param(app_record *r, app_param param, float x, float y, uint32_t n)
+{
+    put_param(r, "", &(app_input){.param = param, .x = x, .y = y, .n = n});
+}
+
 int app_record_stage(app_record *r, const char *prog, const char *flag, const char *path)
 {
     return app_out_stage(&r->out, prog, flag, path, 0);
@@ -78,14 +118,14 @@ int app_record_begin(app_record *r, const sim_config *cfg, const sim_world *w)
     const sim_params *p = &cfg->params;
     put(r, "%s %u", APP_RECORD_MAGIC, APP_RECORD_VERSION);
     put(r, "world %.9g %.9g", (double)p->world_w, (double)p->world_h);
-    put(r, "radius %.9g %.9g", (double)p->radius_min, (double)p->radius_max);
-    put(r, "speed %.9g", (double)p->speed_max);
-    put(r, "acceleration %.9g %.9g", (double)p->acceleration.x, (double)p->acceleration.y);
-    put(r, "life %.9g %.9g", (double)p->life_min, (double)p->life_max);
+    put_header_param(r, APP_PARAM_RADIUS, p->radius_min, p->radius_max, 0u);
+    put_header_param(r, APP_PARAM_SPEED, p->speed_max, 0.0f, 0u);
+    put_header_param(r, APP_PARAM_ACCELERATION, p->acceleration.x, p->acceleration.y, 0u);
+    put_header_param(r, APP_PARAM_LIFE, p->life_min, p->life_max, 0u);
     put(r, "dt %.9g", (double)p->dt);
     put(r, "alpha-per-life %.9g", (double)p->alpha_per_life);
     put(r, "seed %" PRIu32, p->seed);
-    put(r, "particles %" PRIu32, cfg->particles);
+    put_header_param(r, APP_PARAM_PARTICLES, 0.0f, 0.0f, cfg->particles);
     put(r, "storage %s %" PRIu32, cfg->storage == ECS_STORAGE_FIXED ? "fixed" : "dynamic",
         cfg->storage == ECS_STORAGE_FIXED ? cfg->capacity : 0u);
     put(r, "threads %" PRIu32, sim_workers(w));
@@ -108,6 +148,7 @@ ecs_status app_record_apply(app_record *r, sim_world *w, const app_input *in)
     case APP_INPUT_SYSTEM: put(r, "system %s %s", sim_system_name(in->n), APP_ON_OFF[in->on]); break;
     case APP_INPUT_WORKERS: put(r, "workers %" PRIu32, in->n); break;
     case APP_INPUT_IP: put(r, "inner-parallelism %s", APP_ON_OFF[in->on]); break;
+    case APP_INPUT_PARAM: put_param(r, "param ", in); break;
     }
     return st;
 }

@@ -19,25 +19,47 @@
 #include "out.h"
 #include "sim.h"
 
-#define APP_RECORD_VERSION 1u
+/* The version written; every version from 1 up to it is read (1: no
+ * "param" lines). */
+#define APP_RECORD_VERSION 2u
 
-/* What one input does. SPRAY, WAVE and SYSTEM change the state; WORKERS
- * and IP do not (the state never depends on them): they are recorded for
+/* What one input does. SPRAY, WAVE, SYSTEM and PARAM change the state;
+ * WORKERS and IP do not (the state never depends on them): they are recorded for
  * the reader and a replay leaves them out. */
 typedef enum app_input_kind {
     APP_INPUT_SPRAY,   /* sim_spray(x, y, n) */
     APP_INPUT_WAVE,    /* sim_new_wave */
     APP_INPUT_SYSTEM,  /* sim_enable_system(n, on) */
     APP_INPUT_WORKERS, /* sim_set_workers(n) */
-    APP_INPUT_IP       /* sim_set_inner_parallelism(on) */
+    APP_INPUT_IP,      /* sim_set_inner_parallelism(on) */
+    APP_INPUT_PARAM    /* sim_set_params or sim_set_wave_size: one app_param */
 } app_input_kind;
+
+/* The workload's values a PARAM input sets, named as the recording's
+ * header names them (APP_PARAM_NAMES). */
+typedef enum app_param {
+    APP_PARAM_ACCELERATION, /* x, y */
+    APP_PARAM_RADIUS,       /* x: radius_min, y: radius_max */
+    APP_PARAM_SPEED,        /* x: speed_max */
+    APP_PARAM_LIFE,         /* x: life_min, y: life_max */
+    APP_PARAM_PARTICLES,    /* n: the wave size */
+    APP_PARAM_COUNT
+} app_param;
+
+extern const char *const APP_PARAM_NAMES[APP_PARAM_COUNT];
 
 typedef struct app_input {
     app_input_kind kind;
-    float x, y; /* SPRAY: the world point */
-    uint32_t n; /* SPRAY: particles; SYSTEM: the system id; WORKERS: the count */
+    app_param param; /* PARAM */
+    float x, y; /* SPRAY: the world point; PARAM: the values */
+    uint32_t n; /* SPRAY: particles; SYSTEM: the system id; WORKERS: the count;
+                   PARAM: the wave size */
     bool on;    /* SYSTEM, IP */
 } app_input;
+
+/* w's parameters with in's PARAM values put in (the wave size is no
+ * parameter: *p as it is). */
+void app_input_params(const sim_world *w, const app_input *in, sim_params *p);
 
 /* Applies one input to w between steps: what sim.h's call returns. */
 ecs_status app_input_apply(sim_world *w, const app_input *in);

@@ -18,7 +18,7 @@
  * the end line can count, and then some. */
 #define RECORDING_MAX_BYTES ((uint64_t)1 << 40)
 #define WORDS_MAX 4
-#define NOT_A_RECORDING "not a recording: the first line is not '" APP_RECORD_MAGIC " 1'"
+#define NOT_A_RECORDING "not a recording: the first line is not '" APP_RECORD_MAGIC " VERSION'"
 
 /* The header's lines, in order, and how many values each takes. */
 enum { H_WORLD, H_RADIUS, H_SPEED, H_ACCELERATION, H_LIFE, H_DT, H_ALPHA, H_SEED, H_PARTICLES,
@@ -32,12 +32,16 @@ static const struct {
                      {"inner-parallelism", 1}, {"layout", 1}, {"kernel", 1}, {"loops", 1}};
 
 static const char *const INPUT_NAMES[] = {"spray", "wave", "system", "workers",
-                                          "inner-parallelism"};
+                                          "inner-parallelism", "param"};
+#define INPUT_COUNT ((uint32_t)(sizeof INPUT_NAMES / sizeof INPUT_NAMES[0]))
+/* The values each app_param takes. */
+static const int PARAM_VALUES[APP_PARAM_COUNT] = {2, 2, 1, 2, 1};
 
 /* The reader's place in the file. */
 typedef struct reader {
     app_replay *r;
     size_t line;  /* 1-based */
+    uint32_t version;
     char *w[WORDS_MAX];
     int n;        /* words on the line */
     char why[160];
@@ -96,6 +100,32 @@ static bool kernel(const char *s)
     return false;
 }
 
+/* The values of a param, as the header and a "param" line write them
+ * into in (its param set). */
+static bool param_values(app_param param, char *const *v, int n, app_input *in)
+{
+    in->param = param;
+    if (n != PARAM_VALUES[param]) return false;
+    if (param == APP_PARAM_PARTICLES) return count(v[0], 0u, ECS_MAX_ENTITIES, &in->n);
+    return real(v[0], &in->x) && (n == 1 || real(v[1], &in->y));
+}
+
+/* A header line of one param into cfg. */
+static bool header_param(sim_config *c, app_param param, char *const *v, int n)
+{
+    app_input in = {0};
+    if (!param_values(param, v, n, &in)) return false;
+    sim_params *p = &c->params;
+    switch (param) {
+    case APP_PARAM_ACCELERATION: p->acceleration = (sim_vec2){in.x, in.y}; break;
+    case APP_PARAM_RADIUS: p->radius_min = in.x, p->radius_max = in.y; break;
+    case APP_PARAM_SPEED: p->speed_max = in.x; break;
+    case APP_PARAM_LIFE: p->life_min = in.x, p->life_max = in.y; break;
+    default: c->particles = in.n; break;
+    }
+    return true;
+}
+
 static bool header_line(reader *rd, int h)
 {
     sim_config *c = &rd->r->cfg;
@@ -110,16 +140,14 @@ static bool header_line(reader *rd, int h)
     bool ok = true;
     switch (h) {
     case H_WORLD: ok = real(v[0], &p->world_w) && real(v[1], &p->world_h); break;
-    case H_RADIUS: ok = real(v[0], &p->radius_min) && real(v[1], &p->radius_max); break;
-    case H_SPEED: ok = real(v[0], &p->speed_max); break;
-    case H_ACCELERATION:
-        ok = real(v[0], &p->acceleration.x) && real(v[1], &p->acceleration.y);
-        break;
-    case H_LIFE: ok = real(v[0], &p->life_min) && real(v[1], &p->life_max); break;
+    case H_RADIUS: ok = header_param(c, APP_PARAM_RADIUS, v, rd->n - 1); break;
+    case H_SPEED: ok = header_param(c, APP_PARAM_SPEED, v, rd->n - 1); break;
+    case H_ACCELERATION: ok = header_param(c, APP_PARAM_ACCELERATION, v, rd->n - 1); break;
+    case H_LIFE: ok = header_param(c, APP_PARAM_LIFE, v, rd->n - 1); break;
     case H_DT: ok = real(v[0], &p->dt); break;
     case H_ALPHA: ok = real(v[0], &p->alpha_per_life); break;
     case H_SEED: ok = count(v[0], 0u, UINT32_MAX, &p->seed); break;
-    case H_PARTICLES: ok = count(v[0], 0u, ECS_MAX_ENTITIES, &c->particles); break;
+    case H_PARTICLES: ok = header_param(c, APP_PARAM_PARTICLES, v, rd->n - 1); break;
     case H_STORAGE: {
         static const char *const kinds[] = {"dynamic", "fixed"}; /* ecs_storage order */
         ok = word(v[0], kinds, 2, &u) && count(v[1], 0u, ECS_MAX_ENTITIES, &c->capacity);
@@ -189,9 +217,12 @@ static bool body_line(reader *rd)
     app_input in = {0};
     uint32_t u = 0;
     if (strcmp(k, "frame") == 0) return add_frame(rd);
-    if (!word(k, INPUT_NAMES, 5, &u))
-        return bad(rd, "not an input (spray, wave, system, workers, inner-parallelism), "
-                       "a frame or the end");
+    if (!word(k, INPUT_NAMES, rd->version > 1u ? INPUT_COUNT : INPUT_COUNT - 1u, &u))
+        return bad(rd, rd->version > 1u
+                           ? "not an input (spray, wave, system, workers, inner-parallelism, "
+                             "param), a frame or the end"
+                           : "not an input of version 1 (spray, wave, system, workers, "
+                             "inner-parallelism), a frame or the end");
     in.kind = (app_input_kind)u;
     bool ok = false;
     switch (in.kind) {
@@ -212,6 +243,10 @@ static bool body_line(reader *rd)
     case APP_INPUT_IP:
         ok = rd->n == 2 && word(v[0], APP_ON_OFF, 2, &u);
         in.on = u != 0u;
+        break;
+    case APP_INPUT_PARAM:
+        ok = rd->n >= 3 && word(v[0], APP_PARAM_NAMES, APP_PARAM_COUNT, &u) &&
+             param_values((app_param)u, v + 1, rd->n - 2, &in);
         break;
     }
     if (!ok) {
@@ -278,11 +313,12 @@ static bool read_all(reader *rd, char *text, size_t size)
             uint32_t v = 0;
             if (!split(rd, buf) || rd->n != 2 || strcmp(rd->w[0], APP_RECORD_MAGIC) != 0) {
                 ok = bad(rd, NOT_A_RECORDING);
-            } else if (!count(rd->w[1], 0u, UINT32_MAX, &v) || v != APP_RECORD_VERSION) {
+            } else if (!count(rd->w[1], 1u, APP_RECORD_VERSION, &v)) {
                 snprintf(rd->why, sizeof rd->why, "a recording of version %s; this build "
-                         "reads version %u", rd->w[1], APP_RECORD_VERSION);
+                         "reads versions 1 to %u", rd->w[1], APP_RECORD_VERSION);
                 ok = false;
             }
+            rd->version = v;
         } else if (!split(rd, buf)) {
             ok = bad(rd, "words not separated by single spaces");
         } else if (is_end) {

@@ -1,9 +1,10 @@
-/* params.c - the thesis workload's parameters and their sanity checks. */
-#include "grid.h"
-#include "sim.h"
+/* params.c - the thesis workload's parameters, their sanity checks, and
+ * the ones a running world changes. */
+#include "world.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /* The largest world side: keeps x / cell exact enough for the grid's 1 %
  * margin and the cell count small. */
@@ -110,3 +111,59 @@ bool sim_params_check(const sim_params *p, char *msg, size_t size)
     }
     return true;
 }
+
+/* ---- a running world's parameters (sim.h, "Changing the workload") ------- */
+
+uint32_t sim_wave_size_max(const sim_world *w, const sim_params *p)
+{
+    uint32_t most = sim_max_particles(p);
+    if (most > ECS_MAX_ENTITIES) most = ECS_MAX_ENTITIES;
+    return w->fixed_limit && w->fixed_limit < most ? w->fixed_limit : most;
+}
+
+bool sim_params_settable(const sim_world *w, const sim_params *p, char *msg, size_t size)
+{
+    const sim_params *now = &w->setup.p;
+    if (p->world_w != now->world_w || p->world_h != now->world_h ||
+        p->radius_max != now->radius_max || p->dt != now->dt ||
+        p->alpha_per_life != now->alpha_per_life || p->seed != now->seed) {
+        snprintf(msg, size, "the world's size, radius max, time step, alpha per life and seed "
+                 "stay as the world was made");
+        return false;
+    }
+    if (!sim_params_check(p, msg, size)) return false;
+    uint32_t most = sim_wave_size_max(w, p);
+    if (p->radius_min != now->radius_min && w->particles > most) {
+        snprintf(msg, size, "radius min %g: the wave of %u particles would be past the %u the "
+                 "world holds at these radii", (double)p->radius_min, (unsigned)w->particles,
+                 (unsigned)most);
+        return false;
+    }
+    return true;
+}
+
+ecs_status sim_set_params(sim_world *w, const sim_params *p)
+{
+    char msg[200];
+    if (!sim_params_settable(w, p, msg, sizeof msg)) return ECS_ERR_INVALID;
+    sim_vec2 a = p->acceleration, was = w->setup.p.acceleration;
+    if (a.x != was.x || a.y != was.y) { /* at once: every live particle's */
+        ecs_context *ctx = w->ctx;
+        unsigned char *acc = ecs_column(ctx, SIM_C_ACCELERATION);
+        size_t stride = ecs_column_stride(ctx, SIM_C_ACCELERATION);
+        for (uint32_t i = 0, n = ecs_capacity(ctx); i < n; i++)
+            if (!ecs_entity_is_null(ecs_handle(ctx, i)))
+                memcpy(acc + (size_t)i * stride, &a, sizeof a);
+    }
+    w->setup.p = *p;
+    return ECS_OK;
+}
+
+ecs_status sim_set_wave_size(sim_world *w, uint32_t particles)
+{
+    if (particles == 0u || particles > sim_wave_size_max(w, &w->setup.p)) return ECS_ERR_INVALID;
+    w->particles = particles;
+    return ECS_OK;
+}
+
+uint32_t sim_wave_size(const sim_world *w) { return w->particles; }

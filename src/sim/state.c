@@ -337,11 +337,12 @@ static bool in_range(float v, float lo, float hi) { return v >= lo && v <= hi; }
 static bool finite2(sim_vec2 v) { return isfinite(v.x) && isfinite(v.y); }
 
 /* A particle's values as the simulation can hold them: inside the world,
- * a radius of the spawn range, finite velocity and life. */
+ * a radius in (0, radius_max] (radius_min may have changed since it was
+ * drawn: sim_set_params), finite velocity and life. */
 static bool particle_ok(const sim_params *p, const sim__particle *q)
 {
     return in_range(q->pos.x, 0.0f, p->world_w) && in_range(q->pos.y, 0.0f, p->world_h) &&
-           in_range(q->radius, p->radius_min, p->radius_max) && finite2(q->vel) &&
+           q->radius > 0.0f && q->radius <= p->radius_max && finite2(q->vel) &&
            isfinite(q->life);
 }
 

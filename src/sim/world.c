@@ -104,6 +104,7 @@ ecs_status sim_create(const sim_config *cfg, sim_world **out, ecs_error *err)
     sim__system_defs(&w->setup, cfg->thesis_dag, systems);
     sim__resource_defs(w, resources);
     ecs_config ec = sim__ecs_config(cfg, systems, resources);
+    w->fixed_limit = cfg->storage == ECS_STORAGE_FIXED ? ec.capacity : 0u;
     ecs_status st = ecs_context_create(&ec, &w->ctx, err);
     if (st != ECS_OK) {
         sim_destroy(w);

@@ -79,6 +79,7 @@ struct sim_world {
     uint64_t frame;
     uint32_t contact_total; /* last frame */
     uint32_t particles;    /* what sim_create and every new wave spawn */
+    uint32_t fixed_limit;  /* fixed storage's entity limit; 0: dynamic */
     uint32_t wave;
     sim_rng spray_rng;     /* draws the sprays of SIM_R_SPRAYS */
     uint32_t spray_issued;  /* this step: sprays taken from the queue ... */

@@ -9,6 +9,7 @@
 #include "window_hud.h"
 #include "window_platform.h"
 #include "window_rate.h"
+#include "window_settings.h"
 #include "window_shot.h"
 #include "window_stats.h"
 #include "window_trace.h"
@@ -63,6 +64,7 @@ typedef struct window_app {
     window_rate rate;   /* steps per second of wall time (--rate, [ and ]) */
     uint64_t stepped;   /* steps this run: --frames counts them */
     window_timeline timeline;
+    window_settings settings; /* the P panel */
     float scale;        /* drawable pixels per window coordinate */
     int px_w, px_h;     /* drawable size this frame */
     bool running, paused, step_once, help, highlight, spraying;
@@ -327,7 +329,8 @@ static ecs_status apply(window_app *a, const app_input *in)
 {
     bool state = in->kind != APP_INPUT_WORKERS && in->kind != APP_INPUT_IP;
     if (a->replaying && state) {
-        notify(a, "replaying %s: sprays, waves and systems come from it", a->opt.replay);
+        notify(a, "replaying %s: sprays, waves, systems and settings come from it",
+               a->opt.replay);
         return ECS_ERR_INVALID;
     }
     return app_record_apply(&a->rec, a->world, in);
@@ -421,10 +424,23 @@ static void toggle_system(window_app *a, uint32_t system)
     notify(a, "%s %s", ecs_system_stats_get(sim_ecs(a->world), system).name, on ? "on" : "off");
 }
 
+/* What the settings panel made of a key or a click: applied and told;
+ * true when the panel took the event. */
+static bool settings_done(window_app *a, const window_settings_change *c)
+{
+    if (c->apply && apply(a, &c->in) != ECS_OK) return true;
+    if (c->notice[0]) notify(a, "%s", c->notice);
+    return c->taken;
+}
+
 static void key(window_app *a, const SDL_KeyboardEvent *k)
 {
     bool repeat = k->repeat != 0;
     SDL_Keycode sym = k->keysym.sym;
+    window_settings_change set = {0};
+    if (a->settings.shown)
+        set = window_settings_key(&a->settings, a->world, sym, (k->keysym.mod & KMOD_SHIFT) != 0);
+    if (settings_done(a, &set)) return;
     if (sym >= SDLK_1 && sym < SDLK_1 + SIM_SYSTEM_COUNT) { /* the chart's rows, top down */
         if (!repeat) toggle_system(a, (uint32_t)(sym - SDLK_1));
         return;
@@ -468,6 +484,7 @@ static void key(window_app *a, const SDL_KeyboardEvent *k)
     case SDLK_f: if (!repeat) a->timeline.frozen = !a->timeline.frozen; break;
     case SDLK_a: if (!repeat) window_timeline_refit(&a->timeline); break;
     case SDLK_w: if (!repeat) save_state_now(a); break;
+    case SDLK_p: if (!repeat) a->settings.shown = !a->settings.shown; break;
     default: break;
     }
 }
@@ -503,6 +520,12 @@ static void handle(window_app *a, const SDL_Event *e)
         break;
     case SDL_MOUSEBUTTONDOWN:
     case SDL_MOUSEBUTTONUP:
+        if (e->type == SDL_MOUSEBUTTONDOWN && e->button.button == SDL_BUTTON_LEFT) {
+            window_settings_change c = window_settings_click(&a->settings, a->world,
+                                                             (float)e->button.x * a->scale,
+                                                             (float)e->button.y * a->scale);
+            if (settings_done(a, &c)) break;
+        }
         if (e->button.button == SDL_BUTTON_LEFT) {
             int system = window_hud_system_at(&a->layout, a->help, a->hud_figures,
                                               (float)e->button.x * a->scale,
@@ -747,6 +770,7 @@ static void draw(window_app *a, window_frame *f, bool last)
     if (lens) draw_cell(a, cell, rect, n, &layout);
     uint64_t t3 = window_now_ns();
     hud(a, &layout);
+    window_settings_draw(&a->settings, a->gfx, a->world, &layout, a->px_w);
     if (window_timeline_draw(&a->timeline, a->gfx, &layout, lens, a->mouse_x * a->scale,
                              a->mouse_y * a->scale, a->px_w, a->px_h, last))
         a->status = 1;

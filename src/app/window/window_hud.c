@@ -215,6 +215,7 @@ static const char *const HELP[][2] = {
     {"G", "grid cell under the mouse, magnified"},
     {"C", "colour: thesis, speed, worker, grid cell"},
     {"M", "motion trails on / off"},
+    {"P", "settings: gravity, wave size, ranges"},
     {"wheel", "zoom about the mouse (1x to 64x)"},
     {"right drag", "pan (middle button too); Z or Home: whole world"},
     {"left mouse", "spray particles"},

@@ -355,6 +355,35 @@ ecs_status sim_new_wave(sim_world *w);
 /* The current wave: 0 after sim_create, + 1 per sim_new_wave. */
 uint32_t sim_wave(const sim_world *w);
 
+/* ---- Changing the workload (between steps) ------------------------------
+ *
+ * A running world takes new values for part of its parameters: the
+ * acceleration, at once (every live particle's and every particle's made
+ * from then on); radius_min, speed_max, life_min and life_max, for the
+ * particles drawn from then on (sprays queued after the call, new waves);
+ * and the count each new wave spawns. The world's size, radius_max (the
+ * grid's cells and the walls' reach are built on it), dt, alpha_per_life
+ * and the seed stay as the world was made. A change is state: the frames
+ * after it depend on it (never on the worker count), and a snapshot holds
+ * it. Owner-thread calls between steps. */
+
+/* Whether w takes p: the fixed fields as they are, p as sim_params_check
+ * accepts, and, where radius_min changes, the wave size still within
+ * sim_wave_size_max for p. false with one line in msg otherwise. */
+bool sim_params_settable(const sim_world *w, const sim_params *p, char *msg, size_t msg_size);
+/* Puts p in place (sim_params_settable) from now on, as the block above
+ * says. ECS_ERR_INVALID, nothing changed, for parameters it refuses. */
+ecs_status sim_set_params(sim_world *w, const sim_params *p);
+
+/* The most particles a wave of p's world may hold in w: the density rule
+ * (sim_max_particles) and, with fixed storage, the entity limit. */
+uint32_t sim_wave_size_max(const sim_world *w, const sim_params *p);
+/* The count every sim_new_wave spawns from now on (sim_config.particles
+ * at first): 1 .. sim_wave_size_max(w, sim_get_params(w)), else
+ * ECS_ERR_INVALID and nothing changes. */
+ecs_status sim_set_wave_size(sim_world *w, uint32_t particles);
+uint32_t sim_wave_size(const sim_world *w);
+
 /* ---- Snapshots (docs/determinism.md, "Snapshots") ----------------------
  *
  * A snapshot holds what the next frames depend on: the parameters, the
@@ -394,7 +423,7 @@ typedef struct sim_state_info {
 /* Checks buf[0..size) whole before anything is made: the magic, the
  * version, every count against the size, the checksum, the parameters
  * (sim_params_check), and every particle inside the world with finite
- * values and a radius of the spawn range. false, with one line in msg
+ * values and a radius in (0, radius_max]. false, with one line in msg
  * (what is wrong: truncated, damaged, not a snapshot, a newer version,
  * values out of range); true and *info (may be NULL) otherwise. */
 bool sim_state_check(const void *buf, size_t size, sim_state_info *info, char *msg,
