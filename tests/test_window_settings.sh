@@ -41,9 +41,10 @@ keys_then_shot() {
 
 # ---- a run recorded ---------------------------------------------------------
 # 1200 x 750: the panel (470 px at the right edge) beside the figures.
+# Trails off: the panel's pixels are counted against the particles'.
 d=$tmp/run
 start_in "$d" --entities 3000 --fixed-limit 13500 --vsync off --threads 2 --size 1200x750 \
-    --rate 25 --record "$rec" --save-state "$tmp/end.state"
+    --rate 25 --trails off --record "$rec" --save-state "$tmp/end.state"
 if [ -n "$wid" ]; then
     # Rows 15 px apart from y 52; the + of each at x 956-978, the - at 928-950.
     keys_then_shot 1 p &&
