@@ -8,7 +8,9 @@
  *     and every pass barrier holds in time; sleeps lie in the step and
  *     off the worker's spans; the profile's figures obey work >= span,
  *     span <= wall, achieved <= workers, busy shares in [0, 1]; the phase
- *     lies within the ecs_step call on the monotonic clock;
+ *     lies within the ecs_step call on the monotonic clock; each
+ *     worker's CPU time in the phase is known (not on Windows), some for
+ *     the owner and none longer than the call;
  *   - the profile of a hand-made timeline gives the exact work and span;
  *     one with a span naming an unknown system, pass or worker, or with
  *     times outside 0..wall_ns, is refused as a misuse (all zeros);
@@ -177,6 +179,20 @@ static void check_profile(ecs_context *ctx, const ecs_timeline *tl)
     }
 }
 
+/* A thread's CPU time within the ecs_step call is at most the call's
+ * length; the owner ran subtasks, so it got some. */
+static void check_cpu(const ecs_timeline *tl, uint64_t call_ns)
+{
+#if defined(_WIN32)
+    assert_null(tl->cpu_ns); /* no per-thread CPU clock fine enough there */
+    (void)call_ns;
+#else
+    assert_non_null(tl->cpu_ns);
+    assert_true(tl->cpu_ns[0] > 0);
+    for (uint32_t w = 0; w < tl->workers; w++) assert_true(tl->cpu_ns[w] <= call_ns);
+#endif
+}
+
 static void a_step_recorded(void **state)
 {
     (void)state;
@@ -200,6 +216,7 @@ static void a_step_recorded(void **state)
             check_lanes(&tl);
             check_order_in_time(&tl);
             check_profile(ctx, &tl);
+            check_cpu(&tl, t1 - t0);
         }
         ecs_context_destroy(ctx);
     }

@@ -65,6 +65,11 @@ typedef struct ecs_pool_sleep {
 uint32_t ecs_pool_sleeps(ecs_pool *pool, uint32_t thread, uint64_t from, uint64_t to,
                          ecs_pool_sleep *out, uint32_t cap, uint32_t *lost);
 
+/* The CPU time thread t has run so far, ns, by its own CPU clock: thread
+ * 0 is the calling thread (the owner, ecs_step's caller). False where the
+ * system keeps no such clock for another thread (Windows) or refused. */
+bool ecs_pool_cpu_ns(ecs_pool *pool, uint32_t thread, uint64_t *ns);
+
 /* The calling thread's index in the pool: 0 for the owner (and any thread
  * that is not one of its workers), 1.. for the workers. */
 uint32_t ecs_pool_self(const ecs_pool *pool);

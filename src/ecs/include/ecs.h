@@ -912,6 +912,12 @@ typedef struct ecs_timeline {
     const ecs_sleep *sleeps; /* by worker, then start */
     uint32_t sleep_count;
     uint32_t sleeps_lost; /* sleeps of the step not kept (each worker keeps its last 64) */
+    /* Per worker (workers of them): the CPU time its thread got in the
+     * phase, by the thread's own CPU clock. A worker that neither slept
+     * nor got all of its awake time was runnable and not running: the
+     * machine ran something else. NULL where the system has no such
+     * clock for another thread (Windows) or no system ran. */
+    const uint64_t *cpu_ns;
 } ecs_timeline;
 
 /* The last step's timeline, valid until the next step (or
