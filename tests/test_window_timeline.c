@@ -9,10 +9,20 @@
  *     and then far longer, grows after a few longer steps in a row and
  *     shrinks only after a run of shorter steps;
  *   - the panel, where it fits, lies inside the drawable and clear of the
- *     HUD's other panels, at every size and with the lens.
+ *     HUD's other panels, at every size and with the lens;
+ *   - the step history keeps the last WINDOW_TL_HISTORY steps, oldest
+ *     overwritten, in memory that stops growing once the ring is full;
+ *     Left/Right move the step shown within it, only while frozen; a
+ *     click on a bar of the strip shows that step, frozen, and one on the
+ *     newest's follows the steps again;
+ *   - a worker's wake-up delay is its first span's start, of it the time
+ *     it slept; the busy machine's rule (the bench's, app_steady_slowed)
+ *     applied to the workers' CPU time against their awake time.
  */
 #include "sim_test_util.h"
 
+#include "app_grow.h"
+#include "app_steady.h"
 #include "window_timeline.h"
 
 #include <math.h>
@@ -259,6 +269,170 @@ static void test_layout_clear(void **state)
     assert_false(window_timeline_default_shown(800, 600));
 }
 
+/* A step of the history, made by hand: `spans` spans of worker 0. */
+static void fake_step(window_timeline *t, uint64_t step, uint32_t spans)
+{
+    window_tl_data *d = window_tl_history_next(&t->history);
+    assert_non_null(d);
+    assert_true(app_reserve((void **)&d->spans, &d->span_cap, spans, sizeof *d->spans));
+    memset(d->spans, 0, spans * sizeof *d->spans);
+    d->valid = true;
+    d->step = step;
+    d->wall_ns = 1000u * step;
+    d->workers = 1;
+    d->span_count = spans;
+    window_tl_history_keep(&t->history);
+}
+
+static void test_history_ring(void **state)
+{
+    (void)state;
+    window_timeline t = {.shown = true};
+    assert_null(window_timeline_shown_step(&t));
+    for (uint64_t s = 1; s <= 10; s++) fake_step(&t, s, 8);
+    assert_int_equal(t.history.count, 10);
+    assert_int_equal(window_timeline_shown_step(&t)->step, 10);
+    assert_int_equal(window_tl_history_back(&t.history, 9)->step, 1);
+    assert_null(window_tl_history_back(&t.history, 10));
+    /* Past the ring's size: the oldest steps go, the count stays. */
+    for (uint64_t s = 11; s <= WINDOW_TL_HISTORY + 25u; s++) fake_step(&t, s, 8);
+    assert_int_equal(t.history.count, WINDOW_TL_HISTORY);
+    assert_int_equal(window_tl_history_back(&t.history, 0)->step, WINDOW_TL_HISTORY + 25u);
+    assert_int_equal(window_tl_history_back(&t.history, WINDOW_TL_HISTORY - 1u)->step, 26);
+    assert_null(window_tl_history_back(&t.history, WINDOW_TL_HISTORY));
+    /* Bounded: another lap of steps of the same size takes no more. */
+    size_t bytes = window_tl_history_bytes(&t.history);
+    assert_true(bytes >= WINDOW_TL_HISTORY * 8u * sizeof(ecs_span));
+    for (uint64_t s = 0; s < 2u * WINDOW_TL_HISTORY; s++) fake_step(&t, 1000u + s, 8);
+    assert_int_equal(window_tl_history_bytes(&t.history), bytes);
+
+    /* Picking: only while frozen, never past either end. */
+    window_timeline_pick(&t, +1);
+    assert_int_equal(t.back, 0);
+    window_timeline_freeze(&t);
+    assert_true(t.frozen);
+    window_timeline_pick(&t, -1);
+    assert_int_equal(t.back, 0);
+    for (int i = 0; i < 3; i++) window_timeline_pick(&t, +1);
+    assert_int_equal(t.back, 3);
+    assert_int_equal(window_timeline_shown_step(&t)->step, 1000u + 2u * WINDOW_TL_HISTORY - 4u);
+    t.back = WINDOW_TL_HISTORY - 1u;
+    window_timeline_pick(&t, +1);
+    assert_int_equal(t.back, WINDOW_TL_HISTORY - 1u);
+    /* Frozen, the ring takes no step; F again follows the newest. */
+    /* window_timeline_record, frozen, keeps no step; following, it does. */
+    window_timeline_freeze(&t);
+    assert_false(t.frozen);
+    assert_int_equal(t.back, 0);
+    for (uint64_t s = 4991; s <= 5000; s++) fake_step(&t, s, 8);
+    assert_int_equal(window_timeline_shown_step(&t)->step, 5000);
+
+    /* A click on a bar of the strip. */
+    t.drawn_at = big_layout(1);
+    assert_true(t.drawn_at.fits);
+    float bar[4];
+    window_tl_strip_bar(&t.drawn_at, 7, bar);
+    assert_true(bar[0] >= t.drawn_at.t_x && bar[0] + bar[2] <= t.drawn_at.t_x + t.drawn_at.t_w + 0.01f);
+    assert_true(window_timeline_click(&t, bar[0] + 0.5f * bar[2], bar[1] + 0.5f * bar[3]));
+    assert_true(t.frozen);
+    assert_int_equal(t.back, 7);
+    assert_int_equal(window_timeline_shown_step(&t)->step, 5000u - 7u);
+    assert_false(window_timeline_click(&t, bar[0], t.drawn_at.lanes_y + 1.0f)); /* a lane */
+    assert_int_equal(t.back, 7);
+    window_tl_strip_bar(&t.drawn_at, 0, bar);
+    assert_true(window_timeline_click(&t, bar[0] + 0.5f * bar[2], bar[1] + 0.5f * bar[3]));
+    assert_false(t.frozen);
+    assert_int_equal(t.back, 0);
+    window_timeline_free(&t);
+}
+
+/* A short history: bars for the steps held only. */
+static void test_strip_hit_short(void **state)
+{
+    (void)state;
+    window_timeline t = {.shown = true};
+    for (uint64_t s = 1; s <= 5; s++) fake_step(&t, s, 1);
+    t.drawn_at = big_layout(1);
+    float bar[4];
+    window_tl_strip_bar(&t.drawn_at, 4, bar);
+    assert_int_equal(window_tl_strip_hit(&t.drawn_at, 5, bar[0] + 1.0f, bar[1] + 1.0f), 4);
+    window_tl_strip_bar(&t.drawn_at, 5, bar);
+    assert_int_equal(window_tl_strip_hit(&t.drawn_at, 5, bar[0] + 1.0f, bar[1] + 1.0f), -1);
+    assert_false(window_timeline_click(&t, bar[0] + 1.0f, bar[1] + 1.0f));
+    assert_false(t.frozen);
+    t.shown = false; /* hidden: no click is the panel's */
+    window_tl_strip_bar(&t.drawn_at, 0, bar);
+    assert_false(window_timeline_click(&t, bar[0] + 1.0f, bar[1] + 1.0f));
+    window_timeline_free(&t);
+}
+
+static void test_wake_delays(void **state)
+{
+    (void)state;
+    /* Worker 0 from 20 us; worker 1 slept to 250 us, ran from 300 us;
+     * worker 2 ran nothing. Spans out of time order, as a DAG gives. */
+    ecs_span spans[] = {
+        {400000, 500000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+        {300000, 350000, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0},
+        {20000, 90000, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0},
+        {320000, 360000, 1, 1, 0, 1, 0, 0, 0, 0, 0, 0},
+    };
+    ecs_sleep sleeps[] = {{0, 250000, 1}, {600000, 700000, 1}, {0, 1000000, 2}};
+    window_tl_data d = {.valid = true, .wall_ns = 1000000, .workers = 3, .systems = 2,
+                        .spans = spans, .span_count = 4, .sleeps = sleeps, .sleep_count = 3};
+    window_tl_wake w0 = window_tl_wake_of(&d, 0), w1 = window_tl_wake_of(&d, 1),
+                   w2 = window_tl_wake_of(&d, 2);
+    assert_true(w0.ran && w1.ran && !w2.ran);
+    assert_int_equal(w0.delay_ns, 20000);
+    assert_int_equal(w0.asleep_ns, 0);
+    assert_int_equal(w1.delay_ns, 300000);
+    assert_int_equal(w1.asleep_ns, 250000);
+    char buf[32];
+    window_tl_wake_text(&w1, buf, sizeof buf);
+    assert_string_equal(buf, "wake 300 us");
+    window_tl_wake_text(&w2, buf, sizeof buf);
+    assert_string_equal(buf, "wake -");
+    w1.delay_ns = 1250000;
+    window_tl_wake_text(&w1, buf, sizeof buf);
+    assert_string_equal(buf, "wake 1.25 ms");
+}
+
+static void test_busy_machine(void **state)
+{
+    (void)state;
+    /* Wall 1000 us; worker 1 slept 400 us of it: awake 1000 + 600 us. */
+    ecs_sleep sleeps[] = {{100000, 500000, 1}};
+    uint64_t cpu[2] = {1000000, 600000};
+    window_tl_data d = {.valid = true, .wall_ns = 1000000, .workers = 2, .sleeps = sleeps,
+                        .sleep_count = 1, .cpu_ns = cpu, .cpu_known = true};
+    window_tl_machine m = window_tl_machine_of(&d);
+    assert_true(m.known && !m.busy);
+    assert_true(m.ran == 1.0 && m.lost_ns == 0);
+    /* Worker 1 ran 300 of its 600 us: 1300 / 1600 = 0.8125, busy. */
+    cpu[1] = 300000;
+    m = window_tl_machine_of(&d);
+    assert_true(m.known && m.busy);
+    assert_int_equal(m.lost_ns, 300000);
+    assert_int_equal(m.worst, 1);
+    assert_true(fabs(m.worst_ran - 0.5) < 1e-12);
+    char line[96];
+    window_tl_machine_line(&m, line, sizeof line);
+    assert_string_equal(line, "Machine busy: workers ran 81% of their awake time");
+    /* The bench's rounding: 0.895 reads 0.90 and passes, 0.894 does not. */
+    cpu[1] = 600000 - 168000; /* 1432 / 1600 = 0.895 */
+    assert_false(window_tl_machine_of(&d).busy);
+    cpu[1] = 600000 - 169600; /* 0.894 */
+    assert_true(window_tl_machine_of(&d).busy);
+    assert_true(app_steady_slowed(0.894) && !app_steady_slowed(0.895));
+    /* Not judged: no CPU times, or sleeps lost (the awake time unknown). */
+    d.cpu_known = false;
+    assert_false(window_tl_machine_of(&d).known);
+    d.cpu_known = true;
+    d.sleeps_lost = 1;
+    assert_false(window_tl_machine_of(&d).known);
+    assert_false(window_tl_machine_of(&d).busy);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -266,6 +440,8 @@ int main(void)
         cmocka_unit_test(test_ticks_round),      cmocka_unit_test(test_scale_holds),
         cmocka_unit_test(test_scale_fits_short_steps),
         cmocka_unit_test(test_layout_clear),
+        cmocka_unit_test(test_history_ring),     cmocka_unit_test(test_strip_hit_short),
+        cmocka_unit_test(test_wake_delays),      cmocka_unit_test(test_busy_machine),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -465,7 +465,9 @@ static void key(window_app *a, const SDL_KeyboardEvent *k)
     case SDLK_z:
     case SDLK_HOME: window_view_reset(&a->view); break;
     case SDLK_t: if (!repeat) a->timeline.shown = !a->timeline.shown; break;
-    case SDLK_f: if (!repeat) a->timeline.frozen = !a->timeline.frozen; break;
+    case SDLK_f: if (!repeat) window_timeline_freeze(&a->timeline); break;
+    case SDLK_LEFT: window_timeline_pick(&a->timeline, +1); break;
+    case SDLK_RIGHT: window_timeline_pick(&a->timeline, -1); break;
     case SDLK_a: if (!repeat) window_timeline_refit(&a->timeline); break;
     case SDLK_w: if (!repeat) save_state_now(a); break;
     default: break;
@@ -503,7 +505,11 @@ static void handle(window_app *a, const SDL_Event *e)
         break;
     case SDL_MOUSEBUTTONDOWN:
     case SDL_MOUSEBUTTONUP:
-        if (e->button.button == SDL_BUTTON_LEFT) {
+        if (e->button.button == SDL_BUTTON_LEFT && e->type == SDL_MOUSEBUTTONDOWN &&
+            window_timeline_click(&a->timeline, (float)e->button.x * a->scale,
+                                  (float)e->button.y * a->scale)) {
+            /* a step picked from the history: no spray */
+        } else if (e->button.button == SDL_BUTTON_LEFT) {
             int system = window_hud_system_at(&a->layout, a->help, a->hud_figures,
                                               (float)e->button.x * a->scale,
                                               (float)e->button.y * a->scale);
