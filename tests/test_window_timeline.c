@@ -320,11 +320,14 @@ static void test_history_ring(void **state)
     window_timeline_pick(&t, +1);
     assert_int_equal(t.back, WINDOW_TL_HISTORY - 1u);
     /* Frozen, the ring takes no step; F again follows the newest. */
-    /* window_timeline_record, frozen, keeps no step; following, it does. */
+    /* F again follows the steps: the history starts over. */
     window_timeline_freeze(&t);
     assert_false(t.frozen);
     assert_int_equal(t.back, 0);
+    assert_int_equal(t.history.count, 0);
+    assert_null(window_timeline_shown_step(&t));
     for (uint64_t s = 4991; s <= 5000; s++) fake_step(&t, s, 8);
+    assert_int_equal(window_tl_history_bytes(&t.history), bytes); /* the buffers kept */
     assert_int_equal(window_timeline_shown_step(&t)->step, 5000);
 
     /* A click on a bar of the strip. */
@@ -343,6 +346,7 @@ static void test_history_ring(void **state)
     assert_true(window_timeline_click(&t, bar[0] + 0.5f * bar[2], bar[1] + 0.5f * bar[3]));
     assert_false(t.frozen);
     assert_int_equal(t.back, 0);
+    assert_int_equal(t.history.count, 0);
     window_timeline_free(&t);
 }
 

@@ -7,7 +7,9 @@
  * The ECS's timeline is valid only until the next step, so each step's is
  * copied into the panel's step history (window_tl_history), a ring of the
  * last WINDOW_TL_HISTORY steps; the panel shows the newest, or, frozen, a
- * step picked from the ring, which then stops taking steps. Everything
+ * step picked from the ring, which then stops taking steps; following the
+ * steps again, the ring starts over, so that it always holds consecutive
+ * steps. Everything
  * but the drawing (window_timeline_draw.c) is pure: the copy, the ring,
  * the wake-up delays, the axis's scale and ticks, the layout, the blocks
  * and the hit tests need no GL. */
@@ -72,6 +74,8 @@ void window_tl_history_keep(window_tl_history *h);
 /* The step `back` steps before the newest (0: the newest); NULL where the
  * ring holds no such step. */
 const window_tl_data *window_tl_history_back(const window_tl_history *h, uint32_t back);
+/* No step held any more (the slots keep their buffers for the next ones). */
+void window_tl_history_restart(window_tl_history *h);
 size_t window_tl_history_bytes(const window_tl_history *h);
 void window_tl_history_free(window_tl_history *h);
 
@@ -250,13 +254,14 @@ void window_timeline_record(window_timeline *t, const ecs_context *ctx, uint64_t
 
 /* The step shown (NULL: none yet). */
 const window_tl_data *window_timeline_shown_step(const window_timeline *t);
-/* The F key: frozen on the step shown, or following the newest again. */
+/* The F key: frozen on the step shown, or following the steps again (the
+ * history starts over from the next step). */
 void window_timeline_freeze(window_timeline *t);
 /* The Left (older, +1) and Right (newer, -1) keys while frozen: the step
  * shown moves along the history, within it. */
 void window_timeline_pick(window_timeline *t, int32_t older);
 /* A left click at (px, py), drawable pixels: on a bar of the step history
- * it shows that step, frozen (the newest's bar: following again), and
+ * it shows that step, frozen (the newest's bar: following again, as F), and
  * returns true; elsewhere false (the click is someone else's). */
 bool window_timeline_click(window_timeline *t, float px, float py);
 

@@ -51,10 +51,19 @@ void window_timeline_refit(window_timeline *t)
     if (d) window_tl_scale_fit(&t->scale, (double)d->wall_ns / 1e3);
 }
 
+/* Following the steps again: from the next one, so that the history
+ * holds consecutive steps. */
+static void follow(window_timeline *t)
+{
+    t->frozen = false;
+    t->back = 0;
+    window_tl_history_restart(&t->history);
+}
+
 void window_timeline_freeze(window_timeline *t)
 {
-    t->frozen = !t->frozen;
-    t->back = 0;
+    if (t->frozen) follow(t);
+    else t->frozen = true;
 }
 
 void window_timeline_pick(window_timeline *t, int32_t older)
@@ -70,8 +79,12 @@ bool window_timeline_click(window_timeline *t, float px, float py)
     int32_t back = window_tl_strip_hit(&t->drawn_at, t->history.count, px, py);
     if (back < 0) return false;
     if (!window_tl_history_back(&t->history, (uint32_t)back)) return true; /* a lost step */
-    t->frozen = back > 0; /* the newest: following again */
-    t->back = (uint32_t)back;
+    if (back == 0 && t->frozen) {
+        follow(t);
+    } else {
+        t->frozen = back > 0;
+        t->back = (uint32_t)back;
+    }
     return true;
 }
 

@@ -23,6 +23,8 @@ const window_tl_data *window_tl_history_back(const window_tl_history *h, uint32_
     return d->valid ? d : NULL; /* the oldest, after a copy into its slot failed */
 }
 
+void window_tl_history_restart(window_tl_history *h) { h->count = h->next = 0; }
+
 size_t window_tl_history_bytes(const window_tl_history *h)
 {
     size_t n = h->slot ? WINDOW_TL_HISTORY * sizeof *h->slot : 0u;
