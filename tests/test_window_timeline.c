@@ -334,15 +334,29 @@ static void test_history_ring(void **state)
     t.drawn_at = big_layout(1);
     assert_true(t.drawn_at.fits);
     float bar[4];
-    window_tl_strip_bar(&t.drawn_at, 7, bar);
-    assert_true(bar[0] >= t.drawn_at.t_x && bar[0] + bar[2] <= t.drawn_at.t_x + t.drawn_at.t_w + 0.01f);
+    window_tl_strip_bar(&t.drawn_at, 7, 500.0, 1000.0, bar);
+    const window_tl_layout *l = &t.drawn_at;
+    assert_true(bar[0] >= l->t_x && bar[0] + bar[2] <= l->t_x + l->t_w + 0.01f);
+    /* Half the axis's width: half the strip's height, standing on its base. */
+    assert_true(fabsf(bar[3] - 0.5f * l->strip_h) < 0.01f);
+    assert_true(fabsf(bar[1] + bar[3] - (l->strip_y + l->strip_h)) < 0.01f);
+    float full[4], over[4], tiny[4], newest[4];
+    window_tl_strip_bar(l, 7, 1000.0, 1000.0, full);
+    window_tl_strip_bar(l, 7, 5000.0, 1000.0, over);
+    window_tl_strip_bar(l, 7, 0.001, 1000.0, tiny);
+    window_tl_strip_bar(l, 0, 1000.0, 1000.0, newest);
+    assert_true(full[3] == l->strip_h && over[3] == l->strip_h && tiny[3] == 1.0f);
+    /* The newest at the right end, a step older one bar to its left. */
+    assert_true(newest[0] + newest[2] <= l->t_x + l->t_w + 0.01f &&
+                newest[0] + newest[2] > l->t_x + l->t_w - 2.0f * l->t_w / WINDOW_TL_HISTORY);
+    assert_true(newest[0] > full[0]);
     assert_true(window_timeline_click(&t, bar[0] + 0.5f * bar[2], bar[1] + 0.5f * bar[3]));
     assert_true(t.frozen);
     assert_int_equal(t.back, 7);
     assert_int_equal(window_timeline_shown_step(&t)->step, 5000u - 7u);
     assert_false(window_timeline_click(&t, bar[0], t.drawn_at.lanes_y + 1.0f)); /* a lane */
     assert_int_equal(t.back, 7);
-    window_tl_strip_bar(&t.drawn_at, 0, bar);
+    window_tl_strip_bar(&t.drawn_at, 0, 1000.0, 1000.0, bar);
     assert_true(window_timeline_click(&t, bar[0] + 0.5f * bar[2], bar[1] + 0.5f * bar[3]));
     assert_false(t.frozen);
     assert_int_equal(t.back, 0);
@@ -357,16 +371,18 @@ static void test_strip_hit_short(void **state)
     window_timeline t = {.shown = true};
     for (uint64_t s = 1; s <= 5; s++) fake_step(&t, s, 1);
     t.drawn_at = big_layout(1);
-    float bar[4];
-    window_tl_strip_bar(&t.drawn_at, 4, bar);
-    assert_int_equal(window_tl_strip_hit(&t.drawn_at, 5, bar[0] + 1.0f, bar[1] + 1.0f), 4);
-    window_tl_strip_bar(&t.drawn_at, 5, bar);
-    assert_int_equal(window_tl_strip_hit(&t.drawn_at, 5, bar[0] + 1.0f, bar[1] + 1.0f), -1);
-    assert_false(window_timeline_click(&t, bar[0] + 1.0f, bar[1] + 1.0f));
+    /* A bar's whole column is its, however short the bar. */
+    float bar[4], y = t.drawn_at.strip_y + 1.0f;
+    window_tl_strip_bar(&t.drawn_at, 4, 1.0, 1000.0, bar);
+    assert_int_equal(window_tl_strip_hit(&t.drawn_at, 5, bar[0] + 1.0f, y), 4);
+    assert_int_equal(window_tl_strip_hit(&t.drawn_at, 5, bar[0] + 1.0f, t.drawn_at.strip_y - 1.0f), -1);
+    window_tl_strip_bar(&t.drawn_at, 5, 1.0, 1000.0, bar);
+    assert_int_equal(window_tl_strip_hit(&t.drawn_at, 5, bar[0] + 1.0f, y), -1);
+    assert_false(window_timeline_click(&t, bar[0] + 1.0f, y));
     assert_false(t.frozen);
     t.shown = false; /* hidden: no click is the panel's */
-    window_tl_strip_bar(&t.drawn_at, 0, bar);
-    assert_false(window_timeline_click(&t, bar[0] + 1.0f, bar[1] + 1.0f));
+    window_tl_strip_bar(&t.drawn_at, 0, 1000.0, 1000.0, bar);
+    assert_false(window_timeline_click(&t, bar[0] + 1.0f, y));
     window_timeline_free(&t);
 }
 

@@ -7,6 +7,7 @@
 # - --frames with --timeline-report: the panel drew a block for every span
 #   of the step's records (subtasks and finish callbacks), and the report
 #   lists each of them; --timeline off, or a window too small, draws none;
+#   two workers on one CPU (taskset): the report finds the machine busy;
 # - live: F freezes the panel (the report says so); Left three times
 #   shows the step three before it, and a click on the strip's bar ten
 #   steps before the newest shows that step (the report's step, its
@@ -81,6 +82,10 @@ check_picks() {
         fail "step history" "frozen at '$frozen_at', history '$(field history)'"
         return 1
     fi
+    case $(field history) in
+    [0-9]*" of 300 steps "*" kib "[1-9]*) ok "step history: $(field history)" ;;
+    *) fail "step history" "'$(field history)'" ;;
+    esac
     xdotool key --window "$wid" Left Left Left
     if wait_for history "* back 3 *" && [ "$(field step)" = $((newest - 3)) ]; then
         ok "Left x3: step $(field step) shown, 3 before the newest ($(field history))"

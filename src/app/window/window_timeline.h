@@ -204,9 +204,12 @@ uint32_t window_tl_blocks(const window_tl_layout *l, const window_tl_data *d, do
 /* The block under (px, py), the last drawn where blocks overlap; -1 for none. */
 int32_t window_tl_hit(const window_tl_block *b, uint32_t n, float px, float py);
 
-/* The step history's bar of the step `back` steps before the newest, of
- * count held: its box (x, y, w, h), the newest at the strip's right end. */
-void window_tl_strip_bar(const window_tl_layout *l, uint32_t back, float box[4]);
+/* The step history's bar of the step `back` steps before the newest,
+ * the newest at the strip's right end: its box (x, y, w, h), its height
+ * the step's wall time against the axis's full width (full: at least
+ * that long; at least a pixel). */
+void window_tl_strip_bar(const window_tl_layout *l, uint32_t back, double wall_us, double full_us,
+                         float box[4]);
 /* The bar under (px, py): how many steps before the newest; -1 for none. */
 int32_t window_tl_strip_hit(const window_tl_layout *l, uint32_t count, float px, float py);
 

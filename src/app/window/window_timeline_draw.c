@@ -303,7 +303,7 @@ static void no_room(gfx_renderer *r, const window_hud_layout *hud, bool lens, in
 
 /* The step history: a bar per step, its height its wall time against the
  * axis's width (longer ones full height, in orange), the step shown
- * white. */
+ * white, framed when picked. */
 static void strip(gfx_renderer *r, const window_timeline *t, const window_tl_layout *l,
                   double full_us)
 {
@@ -311,11 +311,13 @@ static void strip(gfx_renderer *r, const window_timeline *t, const window_tl_lay
     for (uint32_t b = 0; b < t->history.count; b++) {
         const window_tl_data *d = window_tl_history_back(&t->history, b);
         if (!d) continue;
-        window_tl_strip_bar(l, b, box);
-        double f = full_us > 0.0 ? (double)d->wall_ns / 1e3 / full_us : 0.0;
-        float h = fmaxf(1.0f, box[3] * (float)fmin(f, 1.0));
-        gfx_color c = b == t->back ? BAR_SHOWN : f > 1.0 ? BAR_OVER : BAR;
-        gfx_rect(r, box[0], box[1] + box[3] - h, box[2], h, c);
+        double us = (double)d->wall_ns / 1e3;
+        window_tl_strip_bar(l, b, us, full_us, box);
+        gfx_color c = b == t->back ? BAR_SHOWN : us > full_us ? BAR_OVER : BAR;
+        gfx_rect(r, box[0], box[1], box[2], box[3], c);
+        if (b == t->back && t->frozen) /* the step picked, framed the strip's height */
+            gfx_frame(r, box[0] - 2.0f, l->strip_y - 1.0f, box[2] + 4.0f, l->strip_h + 2.0f, 1.0f,
+                      BAR_SHOWN);
     }
     gfx_rect(r, l->t_x, l->strip_y + l->strip_h, l->t_w, 1.0f, GRID);
     float ty = l->strip_y + 0.5f * (l->strip_h - l->line_h);

@@ -40,12 +40,16 @@ window_tl_layout window_tl_layout_fit(const window_hud_layout *hud, bool lens,
 
 /* WINDOW_TL_HISTORY bars across the time axis's width, a pixel apart
  * where there is room. */
-void window_tl_strip_bar(const window_tl_layout *l, uint32_t back, float box[4])
+void window_tl_strip_bar(const window_tl_layout *l, uint32_t back, double wall_us, double full_us,
+                         float box[4])
 {
     float pitch = l->t_w / (float)WINDOW_TL_HISTORY;
-    float x = l->t_x + (float)(WINDOW_TL_HISTORY - 1u - back) * pitch;
-    box[0] = x, box[1] = l->strip_y, box[2] = pitch >= 2.0f ? pitch - 1.0f : pitch;
-    box[3] = l->strip_h;
+    double f = full_us > 0.0 ? fmin(wall_us / full_us, 1.0) : 1.0;
+    float h = fmaxf(1.0f, l->strip_h * (float)f);
+    box[0] = l->t_x + (float)(WINDOW_TL_HISTORY - 1u - back) * pitch;
+    box[1] = l->strip_y + l->strip_h - h;
+    box[2] = pitch >= 2.0f ? pitch - 1.0f : pitch;
+    box[3] = h;
 }
 
 int32_t window_tl_strip_hit(const window_tl_layout *l, uint32_t count, float px, float py)
