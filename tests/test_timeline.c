@@ -16,7 +16,8 @@
  *     times outside 0..wall_ns, is refused as a misuse (all zeros);
  *   - off: no timeline; on again: none until the next step; from a
  *     system: refused as misuse;
- *   - a pool thread's sleep is logged once it has slept and been woken. */
+ *   - a pool thread's sleep is logged once it has slept and been woken,
+ *     with the time of its wake-up, before it ran again. */
 #include "test_util.h"
 
 #include "pool.h"
@@ -139,7 +140,8 @@ static void check_lanes(const ecs_timeline *tl)
         }
     }
     for (uint32_t z = 0; z < tl->sleep_count; z++) {
-        assert_true(tl->sleeps[z].start_ns <= tl->sleeps[z].end_ns);
+        assert_true(tl->sleeps[z].start_ns <= tl->sleeps[z].woken_ns);
+        assert_true(tl->sleeps[z].woken_ns <= tl->sleeps[z].end_ns);
         assert_true(tl->sleeps[z].end_ns <= tl->wall_ns);
         assert_true(tl->sleeps[z].worker < tl->workers);
     }
@@ -358,11 +360,15 @@ static void pool_logs_a_sleep(void **state)
         n = ecs_pool_sleeps(pool, 1, t0, ecs__now_ns(), got, POOL_SLEEP_LOG + 1, &lost);
     }
     uint64_t t1 = ecs__now_ns();
+    uint32_t claimed = 0;
     for (uint32_t k = 0; k < n; k++) {
         assert_true(got[k].start_ns >= t0 && got[k].start_ns <= got[k].end_ns);
         assert_true(got[k].end_ns <= t1);
+        assert_true(got[k].start_ns <= got[k].woken_ns && got[k].woken_ns <= got[k].end_ns);
+        claimed += got[k].woken_ns < got[k].end_ns; /* woken by the push, then ran */
         if (k) assert_true(got[k].start_ns >= got[k - 1].end_ns);
     }
+    assert_true(claimed >= 1);
     assert_int_equal(lost, 0);
     /* A window before any sleep holds none. */
     assert_int_equal(ecs_pool_sleeps(pool, 1, 0, t0 - 1, got, POOL_SLEEP_LOG + 1, &lost), 0);

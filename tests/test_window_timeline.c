@@ -397,7 +397,9 @@ static void test_wake_delays(void **state)
         {20000, 90000, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0},
         {320000, 360000, 1, 1, 0, 1, 0, 0, 0, 0, 0, 0},
     };
-    ecs_sleep sleeps[] = {{0, 250000, 1}, {600000, 700000, 1}, {0, 1000000, 2}};
+    /* Worker 1's first sleep: woken at 200 us, running again at 250 us. */
+    ecs_sleep sleeps[] = {{0, 250000, 1, 200000}, {600000, 700000, 1, 650000},
+                          {0, 1000000, 2, 1000000}};
     window_tl_data d = {.valid = true, .wall_ns = 1000000, .workers = 3, .systems = 2,
                         .spans = spans, .span_count = 4, .sleeps = sleeps, .sleep_count = 3};
     window_tl_wake w0 = window_tl_wake_of(&d, 0), w1 = window_tl_wake_of(&d, 1),
@@ -406,7 +408,9 @@ static void test_wake_delays(void **state)
     assert_int_equal(w0.delay_ns, 20000);
     assert_int_equal(w0.asleep_ns, 0);
     assert_int_equal(w1.delay_ns, 300000);
-    assert_int_equal(w1.asleep_ns, 250000);
+    assert_int_equal(w1.asleep_ns, 200000);
+    assert_int_equal(w1.waiting_ns, 50000);
+    assert_int_equal(w0.waiting_ns, 0);
     char buf[32];
     window_tl_wake_text(&w1, buf, sizeof buf);
     assert_string_equal(buf, "wake 300 us");
@@ -420,8 +424,9 @@ static void test_wake_delays(void **state)
 static void test_busy_machine(void **state)
 {
     (void)state;
-    /* Wall 1000 us; worker 1 slept 400 us of it: awake 1000 + 600 us. */
-    ecs_sleep sleeps[] = {{100000, 500000, 1}};
+    /* Wall 1000 us; worker 1 slept 400 us of it, woken at its end: awake
+     * 1000 + 600 us. */
+    ecs_sleep sleeps[] = {{100000, 500000, 1, 500000}};
     uint64_t cpu[2] = {1000000, 600000};
     window_tl_data d = {.valid = true, .wall_ns = 1000000, .workers = 2, .sleeps = sleeps,
                         .sleep_count = 1, .cpu_ns = cpu, .cpu_known = true};
@@ -444,6 +449,14 @@ static void test_busy_machine(void **state)
     cpu[1] = 600000 - 169600; /* 0.894 */
     assert_true(window_tl_machine_of(&d).busy);
     assert_true(app_steady_slowed(0.894) && !app_steady_slowed(0.895));
+    /* Woken as it fell asleep but running only 400 us later: runnable,
+     * not running, so awake: (1000 + 600) / (1000 + 1000) = 0.8, busy. */
+    cpu[1] = 600000;
+    assert_false(window_tl_machine_of(&d).busy);
+    sleeps[0].woken_ns = 100000;
+    m = window_tl_machine_of(&d);
+    assert_true(m.busy && m.lost_ns == 400000 && fabs(m.ran - 0.8) < 1e-12);
+    sleeps[0].woken_ns = 500000;
     /* Not judged: no CPU times, or sleeps lost (the awake time unknown). */
     d.cpu_known = false;
     assert_false(window_tl_machine_of(&d).known);

@@ -84,7 +84,8 @@ static void gather_sleeps(ecs_context *ctx)
                                        ctx->sleep_scratch, POOL_SLEEP_LOG + 1u, &lost);
         for (uint32_t k = 0; k < got; k++)
             ctx->sleeps[n++] = (ecs_sleep){rel(ctx, ctx->sleep_scratch[k].start_ns),
-                                           rel(ctx, ctx->sleep_scratch[k].end_ns), w};
+                                           rel(ctx, ctx->sleep_scratch[k].end_ns), w,
+                                           rel(ctx, ctx->sleep_scratch[k].woken_ns)};
         ctx->sleeps_lost += lost;
     }
     ctx->sleep_count = n;

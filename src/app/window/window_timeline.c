@@ -57,13 +57,17 @@ size_t window_tl_data_bytes(const window_tl_data *d)
 
 /* ---- wake-up delays and a busy machine ------------------------------------- */
 
-/* The part of [from, to) worker w slept. */
-static uint64_t slept(const window_tl_data *d, uint32_t w, uint64_t from, uint64_t to)
+/* The part of [from, to) worker w slept (woken false: from a sleep's
+ * start to its wake-up) or was woken and waiting for a processor (woken
+ * true: from its wake-up to its end). */
+static uint64_t slept(const window_tl_data *d, uint32_t w, bool woken, uint64_t from, uint64_t to)
 {
     uint64_t ns = 0;
     for (uint32_t k = 0; k < d->sleep_count; k++) {
         const ecs_sleep *sl = &d->sleeps[k];
-        uint64_t a = sl->start_ns > from ? sl->start_ns : from, b = sl->end_ns < to ? sl->end_ns : to;
+        uint64_t a = woken ? sl->woken_ns : sl->start_ns, b = woken ? sl->end_ns : sl->woken_ns;
+        a = a > from ? a : from;
+        b = b < to ? b : to;
         if (sl->worker == w && b > a) ns += b - a;
     }
     return ns;
@@ -78,7 +82,10 @@ window_tl_wake window_tl_wake_of(const window_tl_data *d, uint32_t worker)
         wk.ran = true;
         wk.delay_ns = sp->start_ns;
     }
-    if (wk.ran) wk.asleep_ns = slept(d, worker, 0, wk.delay_ns);
+    if (wk.ran) {
+        wk.asleep_ns = slept(d, worker, false, 0, wk.delay_ns);
+        wk.waiting_ns = slept(d, worker, true, 0, wk.delay_ns);
+    }
     return wk;
 }
 
@@ -96,7 +103,7 @@ window_tl_machine window_tl_machine_of(const window_tl_data *d)
     if (!d->valid || !d->cpu_known || d->sleeps_lost || !d->workers || !d->wall_ns) return m;
     uint64_t awake_all = 0, ran_all = 0;
     for (uint32_t w = 0; w < d->workers; w++) {
-        uint64_t awake = d->wall_ns - slept(d, w, 0, d->wall_ns);
+        uint64_t awake = d->wall_ns - slept(d, w, false, 0, d->wall_ns);
         uint64_t ran = d->cpu_ns[w] < awake ? d->cpu_ns[w] : awake;
         double share = awake ? (double)ran / (double)awake : 1.0;
         if (w == 0 || share < m.worst_ran) m.worst = w, m.worst_ran = share;

@@ -82,18 +82,20 @@ void window_tl_history_free(window_tl_history *h);
 /* ---- wake-up delays and a busy machine -------------------------------------- */
 
 /* Worker w's wake-up delay in a step: the time from the step's start (its
- * first jobs pushed) to its first span; of it, the time it slept (the
- * pool's log). A worker with no span has none (ran false). */
+ * first jobs pushed) to its first span; of it, the time it slept and the
+ * time it was woken and waiting for a processor (the pool's log, each
+ * sleep's woken_ns). A worker with no span has none (ran false). */
 typedef struct window_tl_wake {
     bool ran;
-    uint64_t delay_ns, asleep_ns;
+    uint64_t delay_ns, asleep_ns, waiting_ns;
 } window_tl_wake;
 window_tl_wake window_tl_wake_of(const window_tl_data *d, uint32_t worker);
 /* "wake 42 us" (under a millisecond), "wake 1.25 ms", or "wake -" (no span). */
 void window_tl_wake_text(const window_tl_wake *wk, char *buf, size_t size);
 
 /* Whether the step's workers could run when they were awake: their CPU
- * time against their awake time (wall minus their sleeps), summed over
+ * time against their awake time (wall minus their sleeps up to each
+ * wake-up: a woken worker waiting for a processor is awake), summed over
  * the workers; below APP_STEADY (app_steady_slowed, the bench's rule for
  * a busy machine) the machine ran other work while they were runnable.
  * known false where the CPU times are not known or sleeps were lost. */

@@ -19,6 +19,7 @@ static const gfx_color WARN = {255, 196, 80, 255};
 static const gfx_color LANE = {23, 23, 23, 175};
 static const gfx_color GRID = {255, 255, 255, 34};
 static const gfx_color SLEEP = {128, 134, 148, 210};
+static const gfx_color WOKEN = {240, 70, 60, 235};
 static const gfx_color WALL = {255, 196, 80, 170};
 static const gfx_color TIP_BG = {250, 244, 214, 255};
 static const gfx_color TIP_TEXT = {24, 27, 36, 255};
@@ -159,13 +160,15 @@ static void header(gfx_renderer *r, const window_timeline *t, const window_tl_da
         figures_line(r, d, l);
         return;
     }
-    const char *sleep = "sleep", *finish = "finish", *idle = "empty: idle", *wake = "wake-up";
+    const char *sleep = "sleep / woken", *finish = "finish", *idle = "empty: idle",
+               *wake = "wake-up";
     float sw = l->line_h * 0.8f, gap = 14.0f * s;
     float legend = 3.0f * (sw + 4.0f * s) + gfx_text_width(r, sleep) + gfx_text_width(r, finish) +
                    gfx_text_width(r, wake) + gfx_text_width(r, idle) + 3.0f * gap;
     float lx = l->x + l->w - l->pad - legend, cy = l->title_y + l->line_h * 0.5f;
     if (lx > x + used + gap) {
-        gfx_rect(r, lx, cy - 1.5f * s, sw, 3.0f * s, SLEEP);
+        gfx_rect(r, lx, cy - 1.5f * s, 0.5f * sw, 3.0f * s, SLEEP);
+        gfx_rect(r, lx + 0.5f * sw, cy - 1.5f * s, 0.5f * sw, 3.0f * s, WOKEN);
         lx += sw + 4.0f * s;
         lx += gfx_text(r, lx, l->title_y, sleep, DIM) + gap;
         gfx_color fc = window_hud_system_color(0);
@@ -240,8 +243,10 @@ static void lanes(gfx_renderer *r, const window_tl_data *d, const window_tl_layo
         const ecs_sleep *sl = &d->sleeps[k];
         if (sl->worker >= l->lanes) continue;
         float x0 = window_tl_x(l, full_us, sl->start_ns), x1 = window_tl_x(l, full_us, sl->end_ns);
+        float xw = window_tl_x(l, full_us, sl->woken_ns);
         float y = l->lanes_y + ((float)sl->worker + 0.5f) * l->lane_h - 0.5f * band;
-        gfx_rect(r, x0, y, fmaxf(1.0f, x1 - x0), band, SLEEP);
+        gfx_rect(r, x0, y, fmaxf(1.0f, xw - x0), band, SLEEP);
+        if (x1 - xw >= 1.0f) gfx_rect(r, xw, y, x1 - xw, band, WOKEN); /* runnable, not running */
     }
 }
 

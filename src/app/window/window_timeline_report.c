@@ -81,6 +81,9 @@ void window_tl_report(FILE *f, const window_timeline *t, const window_tl_layout 
     fprintf(f, "\nwake_asleep_us");
     for (uint32_t w = 0; w < d->workers; w++)
         fprintf(f, " %.1f", (double)window_tl_wake_of(d, w).asleep_ns / 1e3);
+    fprintf(f, "\nwake_woken_us");
+    for (uint32_t w = 0; w < d->workers; w++)
+        fprintf(f, " %.1f", (double)window_tl_wake_of(d, w).waiting_ns / 1e3);
     fprintf(f, "\ncpu_us");
     for (uint32_t w = 0; w < d->workers; w++)
         if (d->cpu_known) fprintf(f, " %.1f", (double)d->cpu_ns[w] / 1e3);

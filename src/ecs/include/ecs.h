@@ -896,8 +896,12 @@ typedef struct ecs_span {
 } ecs_span;
 
 typedef struct ecs_sleep {
-    uint64_t start_ns, end_ns; /* clipped to [0, wall_ns] */
+    uint64_t start_ns, end_ns; /* clipped to [0, wall_ns]; end: the worker ran again */
     uint32_t worker;
+    /* When a push or a notify woke it (start <= woken <= end): from then to
+     * end_ns the worker was runnable, waiting for a processor. end_ns where
+     * no wake-up was seen (the last sleep of the phase, still going on). */
+    uint64_t woken_ns;
 } ecs_sleep;
 
 typedef struct ecs_timeline {
