@@ -8,13 +8,16 @@
  *     and every pass barrier holds in time; sleeps lie in the step and
  *     off the worker's spans; the profile's figures obey work >= span,
  *     span <= wall, achieved <= workers, busy shares in [0, 1]; the phase
- *     lies within the ecs_step call on the monotonic clock;
+ *     lies within the ecs_step call on the monotonic clock; each
+ *     worker's CPU time in the phase is known (not on Windows), some for
+ *     the owner and none longer than the call;
  *   - the profile of a hand-made timeline gives the exact work and span;
  *     one with a span naming an unknown system, pass or worker, or with
  *     times outside 0..wall_ns, is refused as a misuse (all zeros);
  *   - off: no timeline; on again: none until the next step; from a
  *     system: refused as misuse;
- *   - a pool thread's sleep is logged once it has slept and been woken. */
+ *   - a pool thread's sleep is logged once it has slept and been woken,
+ *     with the time of its wake-up, before it ran again. */
 #include "test_util.h"
 
 #include "pool.h"
@@ -137,7 +140,8 @@ static void check_lanes(const ecs_timeline *tl)
         }
     }
     for (uint32_t z = 0; z < tl->sleep_count; z++) {
-        assert_true(tl->sleeps[z].start_ns <= tl->sleeps[z].end_ns);
+        assert_true(tl->sleeps[z].start_ns <= tl->sleeps[z].woken_ns);
+        assert_true(tl->sleeps[z].woken_ns <= tl->sleeps[z].end_ns);
         assert_true(tl->sleeps[z].end_ns <= tl->wall_ns);
         assert_true(tl->sleeps[z].worker < tl->workers);
     }
@@ -177,6 +181,20 @@ static void check_profile(ecs_context *ctx, const ecs_timeline *tl)
     }
 }
 
+/* A thread's CPU time within the ecs_step call is at most the call's
+ * length; the owner ran subtasks, so it got some. */
+static void check_cpu(const ecs_timeline *tl, uint64_t call_ns)
+{
+#if defined(_WIN32)
+    assert_null(tl->cpu_ns); /* no per-thread CPU clock fine enough there */
+    (void)call_ns;
+#else
+    assert_non_null(tl->cpu_ns);
+    assert_true(tl->cpu_ns[0] > 0);
+    for (uint32_t w = 0; w < tl->workers; w++) assert_true(tl->cpu_ns[w] <= call_ns);
+#endif
+}
+
 static void a_step_recorded(void **state)
 {
     (void)state;
@@ -200,6 +218,7 @@ static void a_step_recorded(void **state)
             check_lanes(&tl);
             check_order_in_time(&tl);
             check_profile(ctx, &tl);
+            check_cpu(&tl, t1 - t0);
         }
         ecs_context_destroy(ctx);
     }
@@ -341,11 +360,15 @@ static void pool_logs_a_sleep(void **state)
         n = ecs_pool_sleeps(pool, 1, t0, ecs__now_ns(), got, POOL_SLEEP_LOG + 1, &lost);
     }
     uint64_t t1 = ecs__now_ns();
+    uint32_t claimed = 0;
     for (uint32_t k = 0; k < n; k++) {
         assert_true(got[k].start_ns >= t0 && got[k].start_ns <= got[k].end_ns);
         assert_true(got[k].end_ns <= t1);
+        assert_true(got[k].start_ns <= got[k].woken_ns && got[k].woken_ns <= got[k].end_ns);
+        claimed += got[k].woken_ns < got[k].end_ns; /* woken by the push, then ran */
         if (k) assert_true(got[k].start_ns >= got[k - 1].end_ns);
     }
+    assert_true(claimed >= 1);
     assert_int_equal(lost, 0);
     /* A window before any sleep holds none. */
     assert_int_equal(ecs_pool_sleeps(pool, 1, 0, t0 - 1, got, POOL_SLEEP_LOG + 1, &lost), 0);

@@ -9,10 +9,20 @@
  *     and then far longer, grows after a few longer steps in a row and
  *     shrinks only after a run of shorter steps;
  *   - the panel, where it fits, lies inside the drawable and clear of the
- *     HUD's other panels, at every size and with the lens.
+ *     HUD's other panels, at every size and with the lens;
+ *   - the step history keeps the last WINDOW_TL_HISTORY steps, oldest
+ *     overwritten, in memory that stops growing once the ring is full;
+ *     Left/Right move the step shown within it, only while frozen; a
+ *     click on a bar of the strip shows that step, frozen, and one on the
+ *     newest's follows the steps again;
+ *   - a worker's wake-up delay is its first span's start, of it the time
+ *     it slept; the busy machine's rule (the bench's, app_steady_slowed)
+ *     applied to the workers' CPU time against their awake time.
  */
 #include "sim_test_util.h"
 
+#include "app_grow.h"
+#include "app_steady.h"
 #include "window_timeline.h"
 
 #include <math.h>
@@ -259,6 +269,203 @@ static void test_layout_clear(void **state)
     assert_false(window_timeline_default_shown(800, 600));
 }
 
+/* A step of the history, made by hand: `spans` spans of worker 0. */
+static void fake_step(window_timeline *t, uint64_t step, uint32_t spans)
+{
+    window_tl_data *d = window_tl_history_next(&t->history);
+    assert_non_null(d);
+    assert_true(app_reserve((void **)&d->spans, &d->span_cap, spans, sizeof *d->spans));
+    memset(d->spans, 0, spans * sizeof *d->spans);
+    d->valid = true;
+    d->step = step;
+    d->wall_ns = 1000u * step;
+    d->workers = 1;
+    d->span_count = spans;
+    window_tl_history_keep(&t->history);
+}
+
+static void test_history_ring(void **state)
+{
+    (void)state;
+    window_timeline t = {.shown = true};
+    assert_null(window_timeline_shown_step(&t));
+    for (uint64_t s = 1; s <= 10; s++) fake_step(&t, s, 8);
+    assert_int_equal(t.history.count, 10);
+    assert_int_equal(window_timeline_shown_step(&t)->step, 10);
+    assert_int_equal(window_tl_history_back(&t.history, 9)->step, 1);
+    assert_null(window_tl_history_back(&t.history, 10));
+    /* Past the ring's size: the oldest steps go, the count stays. */
+    for (uint64_t s = 11; s <= WINDOW_TL_HISTORY + 25u; s++) fake_step(&t, s, 8);
+    assert_int_equal(t.history.count, WINDOW_TL_HISTORY);
+    assert_int_equal(window_tl_history_back(&t.history, 0)->step, WINDOW_TL_HISTORY + 25u);
+    assert_int_equal(window_tl_history_back(&t.history, WINDOW_TL_HISTORY - 1u)->step, 26);
+    assert_null(window_tl_history_back(&t.history, WINDOW_TL_HISTORY));
+    /* Bounded: another lap of steps of the same size takes no more. */
+    size_t bytes = window_tl_history_bytes(&t.history);
+    assert_true(bytes >= WINDOW_TL_HISTORY * 8u * sizeof(ecs_span));
+    for (uint64_t s = 0; s < 2u * WINDOW_TL_HISTORY; s++) fake_step(&t, 1000u + s, 8);
+    assert_int_equal(window_tl_history_bytes(&t.history), bytes);
+
+    /* Picking: only while frozen, never past either end. */
+    window_timeline_pick(&t, +1);
+    assert_int_equal(t.back, 0);
+    window_timeline_freeze(&t);
+    assert_true(t.frozen);
+    window_timeline_pick(&t, -1);
+    assert_int_equal(t.back, 0);
+    for (int i = 0; i < 3; i++) window_timeline_pick(&t, +1);
+    assert_int_equal(t.back, 3);
+    assert_int_equal(window_timeline_shown_step(&t)->step, 1000u + 2u * WINDOW_TL_HISTORY - 4u);
+    t.back = WINDOW_TL_HISTORY - 1u;
+    window_timeline_pick(&t, +1);
+    assert_int_equal(t.back, WINDOW_TL_HISTORY - 1u);
+    /* Frozen, the ring takes no step; F again follows the newest. */
+    /* F again follows the steps: the history starts over. */
+    window_timeline_freeze(&t);
+    assert_false(t.frozen);
+    assert_int_equal(t.back, 0);
+    assert_int_equal(t.history.count, 0);
+    assert_null(window_timeline_shown_step(&t));
+    for (uint64_t s = 4991; s <= 5000; s++) fake_step(&t, s, 8);
+    assert_int_equal(window_tl_history_bytes(&t.history), bytes); /* the buffers kept */
+    assert_int_equal(window_timeline_shown_step(&t)->step, 5000);
+
+    /* A click on a bar of the strip. */
+    t.drawn_at = big_layout(1);
+    assert_true(t.drawn_at.fits);
+    float bar[4];
+    window_tl_strip_bar(&t.drawn_at, 7, 500.0, 1000.0, bar);
+    const window_tl_layout *l = &t.drawn_at;
+    assert_true(bar[0] >= l->t_x && bar[0] + bar[2] <= l->t_x + l->t_w + 0.01f);
+    /* Half the axis's width: half the strip's height, standing on its base. */
+    assert_true(fabsf(bar[3] - 0.5f * l->strip_h) < 0.01f);
+    assert_true(fabsf(bar[1] + bar[3] - (l->strip_y + l->strip_h)) < 0.01f);
+    float full[4], over[4], tiny[4], newest[4];
+    window_tl_strip_bar(l, 7, 1000.0, 1000.0, full);
+    window_tl_strip_bar(l, 7, 5000.0, 1000.0, over);
+    window_tl_strip_bar(l, 7, 0.001, 1000.0, tiny);
+    window_tl_strip_bar(l, 0, 1000.0, 1000.0, newest);
+    assert_true(full[3] == l->strip_h && over[3] == l->strip_h && tiny[3] == 1.0f);
+    /* The newest at the right end, a step older one bar to its left. */
+    assert_true(newest[0] + newest[2] <= l->t_x + l->t_w + 0.01f &&
+                newest[0] + newest[2] > l->t_x + l->t_w - 2.0f * l->t_w / WINDOW_TL_HISTORY);
+    assert_true(newest[0] > full[0]);
+    assert_true(window_timeline_click(&t, bar[0] + 0.5f * bar[2], bar[1] + 0.5f * bar[3]));
+    assert_true(t.frozen);
+    assert_int_equal(t.back, 7);
+    assert_int_equal(window_timeline_shown_step(&t)->step, 5000u - 7u);
+    assert_false(window_timeline_click(&t, bar[0], t.drawn_at.lanes_y + 1.0f)); /* a lane */
+    assert_int_equal(t.back, 7);
+    window_tl_strip_bar(&t.drawn_at, 0, 1000.0, 1000.0, bar);
+    assert_true(window_timeline_click(&t, bar[0] + 0.5f * bar[2], bar[1] + 0.5f * bar[3]));
+    assert_false(t.frozen);
+    assert_int_equal(t.back, 0);
+    assert_int_equal(t.history.count, 0);
+    window_timeline_free(&t);
+}
+
+/* A short history: bars for the steps held only. */
+static void test_strip_hit_short(void **state)
+{
+    (void)state;
+    window_timeline t = {.shown = true};
+    for (uint64_t s = 1; s <= 5; s++) fake_step(&t, s, 1);
+    t.drawn_at = big_layout(1);
+    /* A bar's whole column is its, however short the bar. */
+    float bar[4], y = t.drawn_at.strip_y + 1.0f;
+    window_tl_strip_bar(&t.drawn_at, 4, 1.0, 1000.0, bar);
+    assert_int_equal(window_tl_strip_hit(&t.drawn_at, 5, bar[0] + 1.0f, y), 4);
+    assert_int_equal(window_tl_strip_hit(&t.drawn_at, 5, bar[0] + 1.0f, t.drawn_at.strip_y - 1.0f), -1);
+    window_tl_strip_bar(&t.drawn_at, 5, 1.0, 1000.0, bar);
+    assert_int_equal(window_tl_strip_hit(&t.drawn_at, 5, bar[0] + 1.0f, y), -1);
+    assert_false(window_timeline_click(&t, bar[0] + 1.0f, y));
+    assert_false(t.frozen);
+    t.shown = false; /* hidden: no click is the panel's */
+    window_tl_strip_bar(&t.drawn_at, 0, 1000.0, 1000.0, bar);
+    assert_false(window_timeline_click(&t, bar[0] + 1.0f, y));
+    window_timeline_free(&t);
+}
+
+static void test_wake_delays(void **state)
+{
+    (void)state;
+    /* Worker 0 from 20 us; worker 1 slept to 250 us, ran from 300 us;
+     * worker 2 ran nothing. Spans out of time order, as a DAG gives. */
+    ecs_span spans[] = {
+        {400000, 500000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+        {300000, 350000, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0},
+        {20000, 90000, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0},
+        {320000, 360000, 1, 1, 0, 1, 0, 0, 0, 0, 0, 0},
+    };
+    /* Worker 1's first sleep: woken at 200 us, running again at 250 us. */
+    ecs_sleep sleeps[] = {{0, 250000, 1, 200000}, {600000, 700000, 1, 650000},
+                          {0, 1000000, 2, 1000000}};
+    window_tl_data d = {.valid = true, .wall_ns = 1000000, .workers = 3, .systems = 2,
+                        .spans = spans, .span_count = 4, .sleeps = sleeps, .sleep_count = 3};
+    window_tl_wake w0 = window_tl_wake_of(&d, 0), w1 = window_tl_wake_of(&d, 1),
+                   w2 = window_tl_wake_of(&d, 2);
+    assert_true(w0.ran && w1.ran && !w2.ran);
+    assert_int_equal(w0.delay_ns, 20000);
+    assert_int_equal(w0.asleep_ns, 0);
+    assert_int_equal(w1.delay_ns, 300000);
+    assert_int_equal(w1.asleep_ns, 200000);
+    assert_int_equal(w1.waiting_ns, 50000);
+    assert_int_equal(w0.waiting_ns, 0);
+    char buf[32];
+    window_tl_wake_text(&w1, buf, sizeof buf);
+    assert_string_equal(buf, "wake 300 us");
+    window_tl_wake_text(&w2, buf, sizeof buf);
+    assert_string_equal(buf, "wake -");
+    w1.delay_ns = 1250000;
+    window_tl_wake_text(&w1, buf, sizeof buf);
+    assert_string_equal(buf, "wake 1.25 ms");
+}
+
+static void test_busy_machine(void **state)
+{
+    (void)state;
+    /* Wall 1000 us; worker 1 slept 400 us of it, woken at its end: awake
+     * 1000 + 600 us. */
+    ecs_sleep sleeps[] = {{100000, 500000, 1, 500000}};
+    uint64_t cpu[2] = {1000000, 600000};
+    window_tl_data d = {.valid = true, .wall_ns = 1000000, .workers = 2, .sleeps = sleeps,
+                        .sleep_count = 1, .cpu_ns = cpu, .cpu_known = true};
+    window_tl_machine m = window_tl_machine_of(&d);
+    assert_true(m.known && !m.busy);
+    assert_true(m.ran == 1.0 && m.lost_ns == 0);
+    /* Worker 1 ran 300 of its 600 us: 1300 / 1600 = 0.8125, busy. */
+    cpu[1] = 300000;
+    m = window_tl_machine_of(&d);
+    assert_true(m.known && m.busy);
+    assert_int_equal(m.lost_ns, 300000);
+    assert_int_equal(m.worst, 1);
+    assert_true(fabs(m.worst_ran - 0.5) < 1e-12);
+    char line[96];
+    window_tl_machine_line(&m, line, sizeof line);
+    assert_string_equal(line, "Machine busy: workers ran 81% of their awake time");
+    /* The bench's rounding: 0.895 reads 0.90 and passes, 0.894 does not. */
+    cpu[1] = 600000 - 168000; /* 1432 / 1600 = 0.895 */
+    assert_false(window_tl_machine_of(&d).busy);
+    cpu[1] = 600000 - 169600; /* 0.894 */
+    assert_true(window_tl_machine_of(&d).busy);
+    assert_true(app_steady_slowed(0.894) && !app_steady_slowed(0.895));
+    /* Woken as it fell asleep but running only 400 us later: runnable,
+     * not running, so awake: (1000 + 600) / (1000 + 1000) = 0.8, busy. */
+    cpu[1] = 600000;
+    assert_false(window_tl_machine_of(&d).busy);
+    sleeps[0].woken_ns = 100000;
+    m = window_tl_machine_of(&d);
+    assert_true(m.busy && m.lost_ns == 400000 && fabs(m.ran - 0.8) < 1e-12);
+    sleeps[0].woken_ns = 500000;
+    /* Not judged: no CPU times, or sleeps lost (the awake time unknown). */
+    d.cpu_known = false;
+    assert_false(window_tl_machine_of(&d).known);
+    d.cpu_known = true;
+    d.sleeps_lost = 1;
+    assert_false(window_tl_machine_of(&d).known);
+    assert_false(window_tl_machine_of(&d).busy);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -266,6 +473,8 @@ int main(void)
         cmocka_unit_test(test_ticks_round),      cmocka_unit_test(test_scale_holds),
         cmocka_unit_test(test_scale_fits_short_steps),
         cmocka_unit_test(test_layout_clear),
+        cmocka_unit_test(test_history_ring),     cmocka_unit_test(test_strip_hit_short),
+        cmocka_unit_test(test_wake_delays),      cmocka_unit_test(test_busy_machine),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,8 +7,12 @@
 # - --frames with --timeline-report: the panel drew a block for every span
 #   of the step's records (subtasks and finish callbacks), and the report
 #   lists each of them; --timeline off, or a window too small, draws none;
-# - live: F freezes the panel (the report says so), the pointer moved by
-#   xdotool onto a block's centre brings up a tooltip naming that block's
+#   two workers on one CPU (taskset): the report finds the machine busy;
+# - live: F freezes the panel (the report says so); Left three times
+#   shows the step three before it, and a click on the strip's bar ten
+#   steps before the newest shows that step (the report's step, its
+#   place in the step history, its wake-up delays and the machine's
+#   line); the pointer moved by xdotool onto a block's centre brings up a tooltip naming that block's
 #   span and system (the report says which), and the screenshot taken at
 #   Esc shows the tooltip's box where the report places it;
 # - bad values of --timeline and --timeline-report: exit 2, one line.
@@ -27,6 +31,91 @@ small=(--entities 20000 --vsync off --threads 2)
 
 # A field of the report: the words after the key on its line.
 field() { sed -n "s/^$1 //p" "$rep" | head -1; }
+
+# wait_for KEY PATTERN: polls the report (30 s at most) until KEY's field
+# matches the shell pattern; false if it never does or the window went.
+wait_for() {
+    for _ in $(seq 300); do
+        [ -s "$rep" ] && case $(field "$1") in $2) return 0 ;; esac
+        kill -0 "$pid" 2>/dev/null || return 1
+        sleep 0.1
+    done
+    return 1
+}
+
+# The history's fields: COUNT of N steps FIRST..NEWEST back BACK kib K.
+history_newest() { field history | sed -n 's/^[0-9]* of [0-9]* steps [0-9]*\.\.\([0-9]*\) .*/\1/p'; }
+
+# frozen_with_history: the panel frozen (F) with at least 12 steps in its
+# history. While it holds fewer, F follows the steps again (the history
+# starts over), and a second later F freezes once more: polled until the
+# report (rewritten while frozen only) holds enough, 30 tries at most.
+frozen_with_history() {
+    local last count
+    for _ in $(seq 30); do
+        count=$(field history | cut -d' ' -f1)
+        [ "$(field frozen)" = yes ] && [ "${count:-0}" -ge 12 ] && return 0
+        last=$(field step)
+        xdotool key --window "$wid" f
+        sleep 1
+        xdotool key --window "$wid" f
+        for _ in $(seq 50); do
+            [ "$(field step)" != "$last" ] && break
+            kill -0 "$pid" 2>/dev/null || return 1
+            sleep 0.1
+        done
+    done
+    return 1
+}
+
+# The step history, the wake-up delays and the machine's line of a frozen
+# panel: Left three times, then a click on the bar ten steps back.
+check_picks() {
+    local newest frozen_at strip_x strip_y strip_w strip_h bx by workers
+    if ! frozen_with_history; then
+        fail "step history" "fewer than 12 steps held: history '$(field history)'"
+        return 1
+    fi
+    frozen_at=$(field step)
+    newest=$(history_newest)
+    if [ -z "$newest" ] || [ "$newest" != "$frozen_at" ]; then
+        fail "step history" "frozen at '$frozen_at', history '$(field history)'"
+        return 1
+    fi
+    case $(field history) in
+    [0-9]*" of 300 steps "*" kib "[1-9]*) ok "step history: $(field history)" ;;
+    *) fail "step history" "'$(field history)'" ;;
+    esac
+    xdotool key --window "$wid" Left Left Left
+    if wait_for history "* back 3 *" && [ "$(field step)" = $((newest - 3)) ]; then
+        ok "Left x3: step $(field step) shown, 3 before the newest ($(field history))"
+    else
+        fail "Left x3" "step '$(field step)', history '$(field history)' (newest $newest)"
+    fi
+    read -r strip_x strip_y strip_w strip_h < <(field strip | awk '{ print $2, $4, $6, $8 }')
+    # Bar `back` is the (300 - 1 - back)-th of 300 across the strip.
+    bx=$(awk -v x="$strip_x" -v w="$strip_w" 'BEGIN { printf "%d", x + (300 - 1 - 10 + 0.5) * w / 300 }')
+    by=$(awk -v y="$strip_y" -v h="$strip_h" 'BEGIN { printf "%d", y + h / 2 }')
+    xdotool windowraise "$wid"
+    xdotool mousemove --window "$wid" "$bx" "$by" click 1
+    if wait_for history "* back 10 *" && [ "$(field step)" = $((newest - 10)) ] &&
+        [ "$(field frozen)" = yes ]; then
+        ok "a click on the bar 10 back: step $(field step) shown, frozen"
+    else
+        fail "click on a bar" "at $bx,$by (strip '$(field strip)'): step '$(field step)', history '$(field history)'"
+    fi
+    # A wake-up delay per worker (a number or -), of it the time asleep,
+    # and the machine's verdict.
+    workers=$(field workers)
+    if [ "$(field wake_us | wc -w)" = "$workers" ] && [ "$(field wake_asleep_us | wc -w)" = "$workers" ] &&
+        [ "$(field wake_woken_us | wc -w)" = "$workers" ] &&
+        field wake_us | grep -Eq '^([0-9]+\.[0-9]|-)( ([0-9]+\.[0-9]|-))*$' &&
+        field machine | grep -Eq '^(unknown|ran [01]\.[0-9]{3} (quiet|busy .*: Machine busy: workers ran [0-9]+% of their awake time))$'; then
+        ok "step $(field step): wake_us $(field wake_us), machine $(field machine | cut -c1-40)"
+    else
+        fail "wake-up delays" "workers $workers, wake_us '$(field wake_us)', asleep '$(field wake_asleep_us)', machine '$(field machine)'"
+    fi
+}
 
 # The report's block count against its spans and its block lines.
 check_counts() {
@@ -67,6 +156,20 @@ else
     ok "640x400 window: the panel is off by default there"
 fi
 
+# Two workers on one CPU (taskset): each gets about half of its awake time
+# on it, and the report's machine line says the machine was busy.
+if ! command -v taskset >/dev/null; then
+    fail "two workers on one CPU" "taskset is not installed (util-linux)"
+else
+    taskset -c 0 "$bin" "${small[@]}" --frames 15 --timeline-report "$rep" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    case $(field machine) in
+    "ran 0."*" busy "*"workers 2 "*": Machine busy: workers ran "*"% of their awake time")
+        ok "two workers on one CPU: machine $(field machine | cut -d: -f1)" ;;
+    *) fail "two workers on one CPU" "exit $rc, machine '$(field machine)', cpu_us '$(field cpu_us)'" ;;
+    esac
+fi
+
 # ---- live: freeze, hover, screenshot -------------------------------------------
 if ! command -v xdotool >/dev/null; then
     fail "hover" "xdotool is not installed (.ci/install-deps installs it)"
@@ -90,6 +193,7 @@ else
     else
         ok "F freezes the panel: the report says frozen at step $(field step)"
         check_counts "frozen step"
+        check_picks
         # The widest block, and the pointer onto its centre.
         read -r span system x y w h < <(awk '$1 == "block" {
                 for (i = 3; i < NF; i += 2) v[$i] = $(i + 1)

@@ -297,6 +297,10 @@ struct ecs_context {
     size_t sleep_count, sleep_cap;
     uint32_t sleeps_lost;
     ecs_pool_sleep *sleep_scratch; /* POOL_SLEEP_LOG + 1 */
+    /* Each thread's CPU clock at the phase's start, then its CPU time in
+     * the phase (one per pool thread); cpu_known: every active one read. */
+    uint64_t *cpu_start, *cpu_ns;
+    bool cpu_known;
 };
 
 /* Where part i of n of count entries starts: the even split of a system's
@@ -319,6 +323,8 @@ uint32_t ecs__split_start(const ecs_context *ctx, uint32_t count, uint32_t i, ui
 
 /* Timeline (timeline.c): build runs after the system phase, before the
  * refresh (the subscribed lists still as the systems saw them). */
+/* Reads the workers' CPU clocks as the system phase begins (timeline on). */
+void ecs__timeline_begin(ecs_context *ctx);
 void ecs__timeline_build(ecs_context *ctx);
 void ecs__timeline_fini(ecs_context *ctx);
 

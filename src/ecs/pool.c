@@ -129,6 +129,7 @@
 
 #include <assert.h>
 #include <stdio.h>
+#include <time.h>
 
 /* Slots of each thread's ring: a power of two (ck's ring). It bounds
  * memory (32 KiB a thread), never correctness: a push to a full ring runs
@@ -175,6 +176,22 @@ static _Thread_local char tls_token;
 uint32_t pool_self_index(const ecs_pool *pool) { return tls_pool == pool ? tls_index : 0; }
 
 uint32_t ecs_pool_self(const ecs_pool *pool) { return pool_self_index(pool); }
+
+bool ecs_pool_cpu_ns(ecs_pool *pool, uint32_t thread, uint64_t *ns)
+{
+#if defined(_WIN32)
+    (void)pool, (void)thread, (void)ns;
+    return false; /* GetThreadTimes counts in scheduler ticks: too coarse for a step */
+#else
+    clockid_t id = CLOCK_THREAD_CPUTIME_ID;
+    if (thread >= pool->threads || thread > pool->started) return false;
+    if (thread && pthread_getcpuclockid(pool->workers[thread - 1u], &id) != 0) return false;
+    struct timespec ts;
+    if (clock_gettime(id, &ts) != 0) return false;
+    *ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    return true;
+#endif
+}
 
 void ecs_pool_set_owner(ecs_pool *pool)
 {
@@ -349,6 +366,7 @@ static bool thread_init(pool_thread *t)
     for (uint32_t k = 0; k < POOL_INBOX; k++) atomic_init(&t->inbox[k], NULL);
     atomic_init(&t->state, POOL_AWAKE);
     atomic_init(&t->waiting_on, NULL);
+    atomic_init(&t->claim_ns, 0);
     pool_log_init(&t->log);
     t->parked = false;
     return true;

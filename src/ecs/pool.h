@@ -53,17 +53,25 @@ uint32_t ecs_pool_threads(const ecs_pool *pool);
 void ecs_pool_set_active(ecs_pool *pool, uint32_t active);
 
 /* Every thread logs when it slept on its wait word (its last POOL_SLEEP_LOG
- * sleeps, by the monotonic clock). The sleeps of thread t that overlap
- * [from, to], oldest first, clipped to it, one still going on included
- * (ending at to): at most cap are written to out, the count is returned,
- * and *lost counts those overwritten before they could be read. Any
- * thread may call it while the logging thread runs. */
+ * sleeps, by the monotonic clock): when it began, when a waker claimed it
+ * (woken; its end where no claim was seen) and when the thread ran again
+ * (end): from woken to end it was runnable, waiting for a processor. The
+ * sleeps of thread t that overlap [from, to], oldest first, clipped to it,
+ * one still going on included (woken and ending at to): at most cap are
+ * written to out, the count is returned, and *lost counts those
+ * overwritten before they could be read. Any thread may call it while the
+ * logging thread runs. */
 typedef struct ecs_pool_sleep {
-    uint64_t start_ns, end_ns;
+    uint64_t start_ns, end_ns, woken_ns; /* start <= woken <= end */
 } ecs_pool_sleep;
 #define POOL_SLEEP_LOG 64u
 uint32_t ecs_pool_sleeps(ecs_pool *pool, uint32_t thread, uint64_t from, uint64_t to,
                          ecs_pool_sleep *out, uint32_t cap, uint32_t *lost);
+
+/* The CPU time thread t has run so far, ns, by its own CPU clock: thread
+ * 0 is the calling thread (the owner, ecs_step's caller). False where the
+ * system keeps no such clock for another thread (Windows) or refused. */
+bool ecs_pool_cpu_ns(ecs_pool *pool, uint32_t thread, uint64_t *ns);
 
 /* The calling thread's index in the pool: 0 for the owner (and any thread
  * that is not one of its workers), 1.. for the workers. */

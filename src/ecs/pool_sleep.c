@@ -17,6 +17,9 @@ bool pool_claim(ecs_pool *pool, uint32_t t, unsigned why)
     while (was == POOL_ASLEEP || was == POOL_BLOCKED)
         if (atomic_compare_exchange_weak_explicit(&th->state, &was, why, memory_order_release,
                                                   memory_order_relaxed)) {
+            /* The sleep's log reads it once the thread runs: a thread
+             * that runs before this store logs no claim (woken = end). */
+            atomic_store_explicit(&th->claim_ns, ecs__now_ns(), memory_order_relaxed);
             if (was == POOL_BLOCKED) ecs__wake_one(&th->state);
             return true;
         }
@@ -91,7 +94,8 @@ ecs_job *pool_sleep(ecs_pool *pool, atomic_uint *counter, bool *claimed)
                                                     memory_order_relaxed, memory_order_relaxed))
             while (atomic_load_explicit(&me->state, memory_order_relaxed) == POOL_BLOCKED)
                 ecs__wait_on(&me->state, POOL_BLOCKED);
-        pool_log_end(&me->log, t0, ecs__now_ns());
+        uint64_t end = ecs__now_ns(), claim = atomic_load_explicit(&me->claim_ns, memory_order_relaxed);
+        pool_log_end(&me->log, t0, claim >= t0 && claim <= end ? claim : end, end);
     }
     atomic_fetch_sub_explicit(&pool->sleepers, 1, memory_order_relaxed);
     if (counter) {

@@ -319,6 +319,7 @@ ecs_status ecs__step(ecs_context *ctx, ecs_step_fn fn, void *user)
     /* With no system to run, nothing is queued, waited for or recorded. */
     bool any = ctx->systems_run != 0;
     ctx->running = ctx->in_systems = true;
+    if (any) ecs__timeline_begin(ctx);
     ctx->phase_start_ns = ecs__now_ns();
     if (any) run_systems(ctx);
     ctx->phase_end_ns = any ? ecs__now_ns() : ctx->phase_start_ns;

@@ -5,7 +5,8 @@
  * shares no cache line. Once the system phase is over, the owner thread
  * gathers the stamps in (system, pass, subtask) order, the same order for
  * any worker count, and asks the pool for each worker's sleeps in the
- * phase. */
+ * phase and for the CPU time each worker's thread got in it (read from
+ * the threads' CPU clocks as the phase begins and ends). */
 #include "ecs_internal.h"
 
 #include "alloc.h"
@@ -83,16 +84,45 @@ static void gather_sleeps(ecs_context *ctx)
                                        ctx->sleep_scratch, POOL_SLEEP_LOG + 1u, &lost);
         for (uint32_t k = 0; k < got; k++)
             ctx->sleeps[n++] = (ecs_sleep){rel(ctx, ctx->sleep_scratch[k].start_ns),
-                                           rel(ctx, ctx->sleep_scratch[k].end_ns), w};
+                                           rel(ctx, ctx->sleep_scratch[k].end_ns), w,
+                                           rel(ctx, ctx->sleep_scratch[k].woken_ns)};
         ctx->sleeps_lost += lost;
     }
     ctx->sleep_count = n;
+}
+
+void ecs__timeline_begin(ecs_context *ctx)
+{
+    ctx->cpu_known = false;
+    if (!ctx->timeline_on) return;
+    size_t threads = ecs_pool_threads(ctx->pool);
+    if (!ctx->cpu_start) {
+        ctx->cpu_start = ecs_alloc(2u * threads * sizeof *ctx->cpu_start, 0);
+        if (!ctx->cpu_start) return;
+        ctx->cpu_ns = ctx->cpu_start + threads;
+    }
+    bool known = true;
+    for (uint32_t w = 0; known && w < ctx->workers; w++)
+        known = ecs_pool_cpu_ns(ctx->pool, w, &ctx->cpu_start[w]);
+    ctx->cpu_known = known;
+}
+
+/* Each worker's CPU time since ecs__timeline_begin (read last, after the
+ * phase's end, so at most a few microseconds of the gathering count). */
+static void gather_cpu(ecs_context *ctx)
+{
+    for (uint32_t w = 0; ctx->cpu_known && w < ctx->workers; w++) {
+        uint64_t now;
+        ctx->cpu_known = ecs_pool_cpu_ns(ctx->pool, w, &now);
+        ctx->cpu_ns[w] = ctx->cpu_known && now > ctx->cpu_start[w] ? now - ctx->cpu_start[w] : 0u;
+    }
 }
 
 void ecs__timeline_build(ecs_context *ctx)
 {
     ctx->timeline_valid = false;
     if (!ctx->timeline_on) return;
+    gather_cpu(ctx);
     if (ctx->systems_run == 0) { /* nothing ran: no span, and the pool was not used */
         ctx->span_count = ctx->sleep_count = ctx->sleeps_lost = 0;
         ctx->timeline_workers = ctx->workers;
@@ -118,6 +148,7 @@ void ecs__timeline_fini(ecs_context *ctx)
     ecs_free(ctx->spans);
     ecs_free(ctx->sleeps);
     ecs_free(ctx->sleep_scratch);
+    ecs_free(ctx->cpu_start);
 }
 
 bool ecs_timeline_get(const ecs_context *ctx, ecs_timeline *out)
@@ -135,6 +166,7 @@ bool ecs_timeline_get(const ecs_context *ctx, ecs_timeline *out)
         .sleeps = ctx->sleeps,
         .sleep_count = (uint32_t)ctx->sleep_count,
         .sleeps_lost = ctx->sleeps_lost,
+        .cpu_ns = ctx->cpu_known && ctx->systems_run ? ctx->cpu_ns : NULL,
     };
     return true;
 }

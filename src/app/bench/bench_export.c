@@ -2,6 +2,7 @@
  * (machine, options, runs, per-configuration summary) and the chart, drawn
  * by gnuplot from a script (data included) sent through a pipe, the image
  * read back through another and written through out.h. */
+#include "app_steady.h"
 #include "bench_internal.h"
 #include "out.h"
 #include "stop.h"
@@ -151,7 +152,7 @@ static void json_machine_check(FILE *f, const bench_machine *m)
     fprintf(f, ", \"cpu_check\": {\"threshold\": %.2f, \"unequal\": %s, \"busy\": %s, "
                "\"slowest_cpu\": {\"cpu\": %d, \"loop\": \"%s\", \"speed\": %.4g, \"when\": \"%s\"}, "
                "\"slowest_machine\": {\"loop\": \"%s\", \"speed\": %.4g, \"when\": \"%s\"}}",
-            BENCH_MACHINE_STEADY, c.unequal ? "true" : "false", c.busy ? "true" : "false", c.cpu,
+            APP_STEADY, c.unequal ? "true" : "false", c.busy ? "true" : "false", c.cpu,
             c.cpu_sweep ? "sweep" : "chain", c.cpu_speed, cpu_at,
             c.machine_sweep ? "sweep" : "chain", c.machine_speed, machine_at);
 }

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE /* Linux: sched_getaffinity, pthread_setaffinity_np (glibc and musl) */
 #include "bench_machine.h"
 #include "app_clock.h"
+#include "app_steady.h"
 
 #include "ecs.h"
 
@@ -115,9 +116,8 @@ bench_machine_check bench_machine_check_of(const bench_machine *m)
             c.machine_probe = i;
         }
     }
-    /* Printed to two places: 0.895 reads 0.90, and is let pass. */
-    c.unequal = c.cpu_speed < BENCH_MACHINE_STEADY - 0.005;
-    c.busy = c.machine_speed < BENCH_MACHINE_STEADY - 0.005;
+    c.unequal = app_steady_slowed(c.cpu_speed);
+    c.busy = app_steady_slowed(c.machine_speed);
     return c;
 }
 

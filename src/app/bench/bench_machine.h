@@ -86,10 +86,6 @@ typedef struct bench_machine {
     uint32_t after_count;    /* repeats probed so far */
 } bench_machine;
 
-/* Below this, a CPU's speed against the fastest (or the machine's against
- * its best probe) means the timings shared the machine with other work. */
-#define BENCH_MACHINE_STEADY 0.9
-
 /* What the probes of one run say about the machine, for one warning. */
 typedef struct bench_machine_check {
     bool probed;        /* at least one probe measured the CPUs */
@@ -103,7 +99,7 @@ typedef struct bench_machine_check {
     double machine_speed;
     bool machine_sweep;
     uint32_t machine_probe;
-    bool unequal, busy; /* cpu_speed, machine_speed below BENCH_MACHINE_STEADY */
+    bool unequal, busy; /* cpu_speed, machine_speed slowed (app_steady_slowed) */
 } bench_machine_check;
 
 void bench_machine_read(bench_machine *m);

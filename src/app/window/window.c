@@ -481,7 +481,9 @@ static void key(window_app *a, const SDL_KeyboardEvent *k)
     case SDLK_z:
     case SDLK_HOME: window_view_reset(&a->view); break;
     case SDLK_t: if (!repeat) a->timeline.shown = !a->timeline.shown; break;
-    case SDLK_f: if (!repeat) a->timeline.frozen = !a->timeline.frozen; break;
+    case SDLK_f: if (!repeat) window_timeline_freeze(&a->timeline); break;
+    case SDLK_LEFT: window_timeline_pick(&a->timeline, +1); break;
+    case SDLK_RIGHT: window_timeline_pick(&a->timeline, -1); break;
     case SDLK_a: if (!repeat) window_timeline_refit(&a->timeline); break;
     case SDLK_w: if (!repeat) save_state_now(a); break;
     case SDLK_p: if (!repeat) a->settings.shown = !a->settings.shown; break;
@@ -525,6 +527,10 @@ static void handle(window_app *a, const SDL_Event *e)
                                                              (float)e->button.x * a->scale,
                                                              (float)e->button.y * a->scale);
             if (settings_done(a, &c)) break;
+            /* a step picked from the history: no spray */
+            if (window_timeline_click(&a->timeline, (float)e->button.x * a->scale,
+                                      (float)e->button.y * a->scale))
+                break;
         }
         if (e->button.button == SDL_BUTTON_LEFT) {
             int system = window_hud_system_at(&a->layout, a->help, a->hud_figures,

@@ -222,7 +222,7 @@ static const char *const HELP[][2] = {
     {"S", "save a screenshot (PNG, current directory)"},
     {"1 - 9", "system on / off (or click its row)"},
     {"T", "timeline of the last step, per worker"},
-    {"F / A", "freeze / resume the timeline; A: fit its axis"},
+    {"F / A", "freeze / resume; Left, Right: pick; A: fit axis"},
     {"Esc", "quit"},
 };
 

@@ -1,10 +1,12 @@
-/* window_timeline.c - the timeline panel's copy of a step and its time
- * axis: scale and ticks. */
+/* window_timeline.c - the timeline panel's copy of a step, what it says
+ * (wake-up delays, a busy machine) and its time axis: scale and ticks. */
 #include "window_timeline.h"
 
 #include "app_grow.h"
+#include "app_steady.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,11 +18,14 @@ bool window_tl_copy(window_tl_data *d, const ecs_context *ctx, uint64_t step)
     if (!app_reserve((void **)&d->spans, &d->span_cap, tl.span_count, sizeof *d->spans) ||
         !app_reserve((void **)&d->sleeps, &d->sleep_cap, tl.sleep_count, sizeof *d->sleeps) ||
         !app_reserve((void **)&d->busy, &d->busy_cap, tl.workers, sizeof *d->busy) ||
+        !app_reserve((void **)&d->cpu_ns, &d->cpu_cap, tl.workers, sizeof *d->cpu_ns) ||
         !app_reserve((void **)&d->names, &d->name_cap, tl.systems, sizeof *d->names))
         return false;
     if (tl.span_count) memcpy(d->spans, tl.spans, tl.span_count * sizeof *d->spans);
     if (tl.sleep_count) memcpy(d->sleeps, tl.sleeps, tl.sleep_count * sizeof *d->sleeps);
     for (uint32_t s = 0; s < tl.systems; s++) d->names[s] = ecs_system_stats_get(ctx, s).name;
+    d->cpu_known = tl.cpu_ns != NULL;
+    if (tl.cpu_ns && tl.workers) memcpy(d->cpu_ns, tl.cpu_ns, tl.workers * sizeof *d->cpu_ns);
     d->step = step;
     d->wall_ns = tl.wall_ns;
     d->workers = tl.workers;
@@ -38,8 +43,83 @@ void window_tl_data_free(window_tl_data *d)
     free(d->spans);
     free(d->sleeps);
     free(d->busy);
+    free(d->cpu_ns);
     free((void *)d->names);
     memset(d, 0, sizeof *d);
+}
+
+size_t window_tl_data_bytes(const window_tl_data *d)
+{
+    return d->span_cap * sizeof *d->spans + d->sleep_cap * sizeof *d->sleeps +
+           d->busy_cap * sizeof *d->busy + d->cpu_cap * sizeof *d->cpu_ns +
+           d->name_cap * sizeof *d->names;
+}
+
+/* ---- wake-up delays and a busy machine ------------------------------------- */
+
+/* The part of [from, to) worker w slept (woken false: from a sleep's
+ * start to its wake-up) or was woken and waiting for a processor (woken
+ * true: from its wake-up to its end). */
+static uint64_t slept(const window_tl_data *d, uint32_t w, bool woken, uint64_t from, uint64_t to)
+{
+    uint64_t ns = 0;
+    for (uint32_t k = 0; k < d->sleep_count; k++) {
+        const ecs_sleep *sl = &d->sleeps[k];
+        uint64_t a = woken ? sl->woken_ns : sl->start_ns, b = woken ? sl->end_ns : sl->woken_ns;
+        a = a > from ? a : from;
+        b = b < to ? b : to;
+        if (sl->worker == w && b > a) ns += b - a;
+    }
+    return ns;
+}
+
+window_tl_wake window_tl_wake_of(const window_tl_data *d, uint32_t worker)
+{
+    window_tl_wake wk = {0};
+    for (uint32_t k = 0; k < d->span_count; k++) {
+        const ecs_span *sp = &d->spans[k];
+        if (sp->worker != worker || (wk.ran && sp->start_ns >= wk.delay_ns)) continue;
+        wk.ran = true;
+        wk.delay_ns = sp->start_ns;
+    }
+    if (wk.ran) {
+        wk.asleep_ns = slept(d, worker, false, 0, wk.delay_ns);
+        wk.waiting_ns = slept(d, worker, true, 0, wk.delay_ns);
+    }
+    return wk;
+}
+
+void window_tl_wake_text(const window_tl_wake *wk, char *buf, size_t size)
+{
+    double us = (double)wk->delay_ns / 1e3;
+    if (!wk->ran) snprintf(buf, size, "wake -");
+    else if (us < 999.5) snprintf(buf, size, "wake %.0f us", us);
+    else snprintf(buf, size, "wake %.2f ms", us / 1e3);
+}
+
+window_tl_machine window_tl_machine_of(const window_tl_data *d)
+{
+    window_tl_machine m = {0};
+    if (!d->valid || !d->cpu_known || d->sleeps_lost || !d->workers || !d->wall_ns) return m;
+    uint64_t awake_all = 0, ran_all = 0;
+    for (uint32_t w = 0; w < d->workers; w++) {
+        uint64_t awake = d->wall_ns - slept(d, w, false, 0, d->wall_ns);
+        uint64_t ran = d->cpu_ns[w] < awake ? d->cpu_ns[w] : awake;
+        double share = awake ? (double)ran / (double)awake : 1.0;
+        if (w == 0 || share < m.worst_ran) m.worst = w, m.worst_ran = share;
+        awake_all += awake;
+        ran_all += ran;
+    }
+    m.known = awake_all > 0;
+    m.ran = m.known ? (double)ran_all / (double)awake_all : 1.0;
+    m.lost_ns = awake_all - ran_all;
+    m.busy = m.known && app_steady_slowed(m.ran);
+    return m;
+}
+
+void window_tl_machine_line(const window_tl_machine *m, char *buf, size_t size)
+{
+    snprintf(buf, size, "Machine busy: workers ran %.0f%% of their awake time", 100.0 * m->ran);
 }
 
 bool window_timeline_default_shown(uint32_t width, uint32_t height)

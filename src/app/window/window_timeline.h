@@ -1,12 +1,18 @@
-/* window_timeline.h - the timeline panel: the last step's subtasks per
- * worker (ecs_timeline_get), drawn as lanes of blocks over a time axis,
- * with the step's work, span and parallelism beside them.
+/* window_timeline.h - the timeline panel: a step's subtasks per worker
+ * (ecs_timeline_get), drawn as lanes of blocks over a time axis, with the
+ * step's work, span and parallelism, each worker's wake-up delay and, when
+ * workers could not run, a line saying the machine was busy; above the
+ * lanes, the step history: a bar per recent step, its wall time.
  *
  * The ECS's timeline is valid only until the next step, so each step's is
- * copied into the panel's own buffer (window_tl_copy); a frozen panel
- * stops copying and keeps showing one step. Everything but the drawing
- * (window_timeline_draw.c) is pure: the copy, the axis's scale and ticks,
- * the layout, the blocks and the hit test need no GL. */
+ * copied into the panel's step history (window_tl_history), a ring of the
+ * last WINDOW_TL_HISTORY steps; the panel shows the newest, or, frozen, a
+ * step picked from the ring, which then stops taking steps; following the
+ * steps again, the ring starts over, so that it always holds consecutive
+ * steps. Everything
+ * but the drawing (window_timeline_draw.c) is pure: the copy, the ring,
+ * the wake-up delays, the axis's scale and ticks, the layout, the blocks
+ * and the hit tests need no GL. */
 #ifndef WINDOW_TIMELINE_H
 #define WINDOW_TIMELINE_H
 
@@ -33,8 +39,10 @@ typedef struct window_tl_data {
     uint32_t sleep_count, sleeps_lost;
     ecs_profile profile; /* of this step alone */
     double *busy;        /* per worker, 0..1 */
+    uint64_t *cpu_ns;    /* per worker: CPU time in the step (ecs_timeline.cpu_ns) */
+    bool cpu_known;      /* cpu_ns holds the step's (else the system cannot tell) */
     const char **names;  /* per system; the ECS's strings, alive with the context */
-    size_t span_cap, sleep_cap, busy_cap, name_cap;
+    size_t span_cap, sleep_cap, busy_cap, cpu_cap, name_cap;
 } window_tl_data;
 
 /* Copies the context's last step (frame `step`) with its profile. False
@@ -42,7 +50,65 @@ typedef struct window_tl_data {
  * data then holds no step (valid false). */
 bool window_tl_copy(window_tl_data *d, const ecs_context *ctx, uint64_t step);
 void window_tl_data_free(window_tl_data *d);
+/* The bytes d's buffers hold. */
+size_t window_tl_data_bytes(const window_tl_data *d);
 
+/* ---- the step history ------------------------------------------------------ */
+
+/* The last WINDOW_TL_HISTORY steps' copies, oldest overwritten first.
+ * Each slot keeps its buffers from step to step (grown to the largest
+ * step it held), so the ring's memory is bounded by WINDOW_TL_HISTORY
+ * times the largest step's copy (window_tl_history_bytes says how much). */
+#define WINDOW_TL_HISTORY 300u
+typedef struct window_tl_history {
+    window_tl_data *slot; /* WINDOW_TL_HISTORY of them, made on first use */
+    uint32_t count;       /* steps held, at most WINDOW_TL_HISTORY */
+    uint32_t next;        /* the slot the next step goes to */
+} window_tl_history;
+
+/* The slot the next step is to be copied into (the oldest step's once the
+ * ring is full): NULL where memory ran out. The ring holds it only after
+ * window_tl_history_keep. */
+window_tl_data *window_tl_history_next(window_tl_history *h);
+void window_tl_history_keep(window_tl_history *h);
+/* The step `back` steps before the newest (0: the newest); NULL where the
+ * ring holds no such step. */
+const window_tl_data *window_tl_history_back(const window_tl_history *h, uint32_t back);
+/* No step held any more (the slots keep their buffers for the next ones). */
+void window_tl_history_restart(window_tl_history *h);
+size_t window_tl_history_bytes(const window_tl_history *h);
+void window_tl_history_free(window_tl_history *h);
+
+/* ---- wake-up delays and a busy machine -------------------------------------- */
+
+/* Worker w's wake-up delay in a step: the time from the step's start (its
+ * first jobs pushed) to its first span; of it, the time it slept and the
+ * time it was woken and waiting for a processor (the pool's log, each
+ * sleep's woken_ns). A worker with no span has none (ran false). */
+typedef struct window_tl_wake {
+    bool ran;
+    uint64_t delay_ns, asleep_ns, waiting_ns;
+} window_tl_wake;
+window_tl_wake window_tl_wake_of(const window_tl_data *d, uint32_t worker);
+/* "wake 42 us" (under a millisecond), "wake 1.25 ms", or "wake -" (no span). */
+void window_tl_wake_text(const window_tl_wake *wk, char *buf, size_t size);
+
+/* Whether the step's workers could run when they were awake: their CPU
+ * time against their awake time (wall minus their sleeps up to each
+ * wake-up: a woken worker waiting for a processor is awake), summed over
+ * the workers; below APP_STEADY (app_steady_slowed, the bench's rule for
+ * a busy machine) the machine ran other work while they were runnable.
+ * known false where the CPU times are not known or sleeps were lost. */
+typedef struct window_tl_machine {
+    bool known, busy;
+    double ran;            /* CPU time / awake time, all workers */
+    uint64_t lost_ns;      /* awake time not run, all workers */
+    uint32_t worst;        /* the worker with the lowest share */
+    double worst_ran;
+} window_tl_machine;
+window_tl_machine window_tl_machine_of(const window_tl_data *d);
+/* The panel's line for a busy machine (m->busy), in buf. */
+void window_tl_machine_line(const window_tl_machine *m, char *buf, size_t size);
 /* ---- the time axis ------------------------------------------------------ */
 
 /* The axis's full width, microseconds. A step on a shared machine is now
@@ -95,7 +161,7 @@ uint32_t window_tl_ticks(double full_us, double *ticks);
 typedef struct window_tl_metrics {
     float line_h;
     float label_w; /* the widest lane label ("w0 (main)") */
-    float busy_w;  /* the busy column ("100% busy") */
+    float busy_w;  /* the busy column ("100% busy  wake 999 us") */
 } window_tl_metrics;
 
 /* The panel, drawable pixels: along the bottom of the window above the
@@ -108,6 +174,7 @@ typedef struct window_tl_layout {
     float x, y, w, h;
     float pad, line_h;
     float title_y, figures_y;    /* the two header lines */
+    float strip_y, strip_h;      /* the step history's bars, across the time axis's x */
     float label_x;               /* the lane labels */
     float t_x, t_w;              /* the time axis: 0 us at t_x, full width t_w */
     float lanes_y, lane_h;       /* lane k spans [lanes_y + k lane_h, + lane_h) */
@@ -139,6 +206,15 @@ uint32_t window_tl_blocks(const window_tl_layout *l, const window_tl_data *d, do
 /* The block under (px, py), the last drawn where blocks overlap; -1 for none. */
 int32_t window_tl_hit(const window_tl_block *b, uint32_t n, float px, float py);
 
+/* The step history's bar of the step `back` steps before the newest,
+ * the newest at the strip's right end: its box (x, y, w, h), its height
+ * the step's wall time against the axis's full width (full: at least
+ * that long; at least a pixel). */
+void window_tl_strip_bar(const window_tl_layout *l, uint32_t back, double wall_us, double full_us,
+                         float box[4]);
+/* The bar under (px, py): how many steps before the newest; -1 for none. */
+int32_t window_tl_strip_hit(const window_tl_layout *l, uint32_t count, float px, float py);
+
 /* The tooltip of span k: WINDOW_TL_TIP_LINES lines. */
 #define WINDOW_TL_TIP_LINES 4u
 void window_tl_tooltip(const window_tl_data *d, uint32_t k, char lines[][96]);
@@ -147,12 +223,13 @@ void window_tl_tooltip(const window_tl_data *d, uint32_t k, char lines[][96]);
 
 typedef struct window_timeline {
     bool shown, frozen;
-    window_tl_data data;
+    window_tl_history history;
+    uint32_t back;      /* the step shown: so many before the newest (0 unless frozen) */
     window_tl_scale scale;
     window_tl_block *blocks;
     size_t block_cap;
     uint32_t drawn;     /* blocks the last frame drew */
-    bool fitted;        /* the last frame had room for the panel */
+    window_tl_layout drawn_at; /* the last frame's layout (fits false: none drawn) */
     /* --timeline-report */
     const char *report_path;
     char *report_last;  /* the text last written */
@@ -177,8 +254,21 @@ void window_timeline_free(window_timeline *t);
 /* The A key: the axis fitted to the step shown (window_tl_scale_fit). */
 void window_timeline_refit(window_timeline *t);
 
-/* After a step: copies its timeline unless frozen. */
+/* After a step: copies its timeline into the history unless frozen. */
 void window_timeline_record(window_timeline *t, const ecs_context *ctx, uint64_t step);
+
+/* The step shown (NULL: none yet). */
+const window_tl_data *window_timeline_shown_step(const window_timeline *t);
+/* The F key: frozen on the step shown, or following the steps again (the
+ * history starts over from the next step). */
+void window_timeline_freeze(window_timeline *t);
+/* The Left (older, +1) and Right (newer, -1) keys while frozen: the step
+ * shown moves along the history, within it. */
+void window_timeline_pick(window_timeline *t, int32_t older);
+/* A left click at (px, py), drawable pixels: on a bar of the step history
+ * it shows that step, frozen (the newest's bar: following again, as F), and
+ * returns true; elsewhere false (the click is someone else's). */
+bool window_timeline_click(window_timeline *t, float px, float py);
 
 /* Queues the panel (when shown and it fits) and the tooltip of the block
  * under the mouse (drawable pixels); lens: the G lens is drawn this frame.

@@ -1,6 +1,8 @@
-/* window_timeline_draw.c - the timeline panel on screen: lanes, blocks,
- * sleeps, the axis, the step's figures and the tooltip, all overlay
- * rectangles and text (one draw call with the rest of the HUD). */
+/* window_timeline_draw.c - the timeline panel on screen: the step
+ * history's bars, lanes, blocks, sleeps, wake-up delays, the axis, the
+ * step's figures, the busy machine's line and the tooltip, all overlay
+ * rectangles and text (one draw call with the rest of the HUD); and what
+ * the keys and a click on a bar pick. */
 #include "window_timeline.h"
 
 #include "app_grow.h"
@@ -17,21 +19,74 @@ static const gfx_color WARN = {255, 196, 80, 255};
 static const gfx_color LANE = {23, 23, 23, 175};
 static const gfx_color GRID = {255, 255, 255, 34};
 static const gfx_color SLEEP = {128, 134, 148, 210};
+static const gfx_color WOKEN = {240, 70, 60, 235};
 static const gfx_color WALL = {255, 196, 80, 170};
 static const gfx_color TIP_BG = {250, 244, 214, 255};
 static const gfx_color TIP_TEXT = {24, 27, 36, 255};
 static const gfx_color TIP_EDGE = {70, 74, 90, 255};
+/* The wake-up delay: a faint band hatched with brighter strokes. */
+static const gfx_color WAKE = {255, 255, 255, 22};
+static const gfx_color WAKE_HATCH = {255, 255, 255, 60};
+/* The step history's bars; the step shown; one past the axis's width. */
+static const gfx_color BAR = {120, 150, 200, 200};
+static const gfx_color BAR_SHOWN = {255, 255, 255, 255};
+static const gfx_color BAR_OVER = {255, 196, 80, 200};
+
+const window_tl_data *window_timeline_shown_step(const window_timeline *t)
+{
+    return window_tl_history_back(&t->history, t->back);
+}
 
 void window_timeline_record(window_timeline *t, const ecs_context *ctx, uint64_t step)
 {
-    if (t->frozen && t->data.valid) return; /* frozen before any step: on the first */
-    if (window_tl_copy(&t->data, ctx, step))
-        window_tl_scale_update(&t->scale, (double)t->data.wall_ns / 1e3);
+    if (t->frozen && window_timeline_shown_step(t)) return; /* frozen before any step: on the first */
+    window_tl_data *d = window_tl_history_next(&t->history);
+    if (!d || !window_tl_copy(d, ctx, step)) return;
+    window_tl_history_keep(&t->history);
+    window_tl_scale_update(&t->scale, (double)d->wall_ns / 1e3);
 }
 
 void window_timeline_refit(window_timeline *t)
 {
-    if (t->data.valid) window_tl_scale_fit(&t->scale, (double)t->data.wall_ns / 1e3);
+    const window_tl_data *d = window_timeline_shown_step(t);
+    if (d) window_tl_scale_fit(&t->scale, (double)d->wall_ns / 1e3);
+}
+
+/* Following the steps again: from the next one, so that the history
+ * holds consecutive steps. */
+static void follow(window_timeline *t)
+{
+    t->frozen = false;
+    t->back = 0;
+    window_tl_history_restart(&t->history);
+}
+
+void window_timeline_freeze(window_timeline *t)
+{
+    if (t->frozen) follow(t);
+    else t->frozen = true;
+}
+
+void window_timeline_pick(window_timeline *t, int32_t older)
+{
+    if (!t->frozen) return;
+    int64_t back = (int64_t)t->back + older;
+    if (back >= 0 && window_tl_history_back(&t->history, (uint32_t)back)) t->back = (uint32_t)back;
+}
+
+bool window_timeline_click(window_timeline *t, float px, float py)
+{
+    if (!t->shown) return false;
+    int32_t back = window_tl_strip_hit(&t->drawn_at, t->history.count, px, py);
+    if (back < 0) return false;
+    if (!window_tl_history_back(&t->history, (uint32_t)back)) return true; /* a lost step */
+    if (back == 0 && t->frozen) {
+        follow(t);
+    } else {
+        t->frozen = back > 0;
+        t->back = (uint32_t)back;
+    }
+    return true;
 }
 
 static gfx_color shade(gfx_color c, float f)
@@ -47,6 +102,15 @@ static gfx_color block_color(uint32_t system)
     return shade(window_hud_system_color(system), system % 2u ? 0.78f : 1.0f);
 }
 
+/* The wake-up delay's band: faint, with a bright stroke every few pixels. */
+static void hatch(gfx_renderer *r, float x, float y, float w, float h, float s)
+{
+    if (w < 1.0f) return;
+    gfx_rect(r, x, y, w, h, WAKE);
+    for (float hx = x + 2.0f * s; hx < x + w; hx += 5.0f * s)
+        gfx_rect(r, hx, y, fminf(s, x + w - hx), h, WAKE_HATCH);
+}
+
 static void text_fit(gfx_renderer *r, float x, float y, float max_w, const char *s, gfx_color c)
 {
     char buf[192];
@@ -56,28 +120,55 @@ static void text_fit(gfx_renderer *r, float x, float y, float max_w, const char 
     gfx_text(r, x, y, buf, c);
 }
 
+static void figures_line(gfx_renderer *r, const window_tl_data *d, const window_tl_layout *l)
+{
+    const ecs_profile *p = &d->profile;
+    char figures[192];
+    snprintf(figures, sizeof figures,
+             "this step: wall %.3f ms   work %.3f ms   span %.3f ms   available %.2f   "
+             "achieved %.2f",
+             p->wall_ms, p->work_ms, p->span_ms, p->available, p->achieved);
+    text_fit(r, l->x + l->pad, l->figures_y, l->w - 2.0f * l->pad, figures, DIM);
+}
+
 /* The two header lines: what is shown (and whether frozen), the legend,
  * then the step's figures. */
-static void header(gfx_renderer *r, const window_timeline *t, const window_tl_layout *l)
+static void header(gfx_renderer *r, const window_timeline *t, const window_tl_data *d,
+                   const window_tl_layout *l)
 {
-    const window_tl_data *d = &t->data;
-    const ecs_profile *p = &d->profile;
-    char step[32], title[128], figures[192];
+    char step[32], title[128];
     window_hud_count(step, sizeof step, d->step);
     float s = l->scale, x = l->x + l->pad, max_w = l->w - 2.0f * l->pad;
-    if (t->frozen) snprintf(title, sizeof title, "FROZEN at step %s (F resumes)", step);
+    if (t->frozen && t->back)
+        snprintf(title, sizeof title, "FROZEN at step %s, %u back (Left/Right pick, F resumes)",
+                 step, (unsigned)t->back);
+    else if (t->frozen)
+        snprintf(title, sizeof title, "FROZEN at step %s (Left/Right pick, F resumes)", step);
     else snprintf(title, sizeof title, "Timeline of step %s by worker (F freezes)", step);
     float used = gfx_text_width(r, title);
     text_fit(r, x, l->title_y, max_w, title, t->frozen ? WARN : TEXT);
 
-    /* The legend, right-aligned where it fits beside the title. */
-    const char *sleep = "sleep", *finish = "finish", *idle = "empty: idle";
+    /* A busy machine's line, else the legend, right-aligned where it fits
+     * beside the title. */
+    window_tl_machine mach = window_tl_machine_of(d);
+    if (mach.busy) {
+        char line[96];
+        window_tl_machine_line(&mach, line, sizeof line);
+        float w = gfx_text_width(r, line), mx = l->x + l->w - l->pad - w;
+        if (mx < x + used + 14.0f * s) mx = x + used + 14.0f * s;
+        text_fit(r, mx, l->title_y, l->x + l->w - l->pad - mx, line, WARN);
+        figures_line(r, d, l);
+        return;
+    }
+    const char *sleep = "sleep / woken", *finish = "finish", *idle = "empty: idle",
+               *wake = "wake-up";
     float sw = l->line_h * 0.8f, gap = 14.0f * s;
-    float legend = 2.0f * (sw + 4.0f * s) + gfx_text_width(r, sleep) + gfx_text_width(r, finish) +
-                   gfx_text_width(r, idle) + 2.0f * gap;
+    float legend = 3.0f * (sw + 4.0f * s) + gfx_text_width(r, sleep) + gfx_text_width(r, finish) +
+                   gfx_text_width(r, wake) + gfx_text_width(r, idle) + 3.0f * gap;
     float lx = l->x + l->w - l->pad - legend, cy = l->title_y + l->line_h * 0.5f;
     if (lx > x + used + gap) {
-        gfx_rect(r, lx, cy - 1.5f * s, sw, 3.0f * s, SLEEP);
+        gfx_rect(r, lx, cy - 1.5f * s, 0.5f * sw, 3.0f * s, SLEEP);
+        gfx_rect(r, lx + 0.5f * sw, cy - 1.5f * s, 0.5f * sw, 3.0f * s, WOKEN);
         lx += sw + 4.0f * s;
         lx += gfx_text(r, lx, l->title_y, sleep, DIM) + gap;
         gfx_color fc = window_hud_system_color(0);
@@ -85,13 +176,12 @@ static void header(gfx_renderer *r, const window_timeline *t, const window_tl_la
         gfx_frame(r, lx, cy - sw * 0.5f, sw, sw, 1.0f, fc);
         lx += sw + 4.0f * s;
         lx += gfx_text(r, lx, l->title_y, finish, DIM) + gap;
+        hatch(r, lx, cy - sw * 0.5f, sw, sw, s);
+        lx += sw + 4.0f * s;
+        lx += gfx_text(r, lx, l->title_y, wake, DIM) + gap;
         gfx_text(r, lx, l->title_y, idle, DIM);
     }
-    snprintf(figures, sizeof figures,
-             "this step: wall %.3f ms   work %.3f ms   span %.3f ms   available %.2f   "
-             "achieved %.2f",
-             p->wall_ms, p->work_ms, p->span_ms, p->available, p->achieved);
-    text_fit(r, x, l->figures_y, max_w, figures, DIM);
+    figures_line(r, d, l);
 }
 
 static void axis(gfx_renderer *r, const window_tl_layout *l, double full_us)
@@ -137,19 +227,26 @@ static void lanes(gfx_renderer *r, const window_tl_data *d, const window_tl_layo
     float s = l->scale;
     for (uint32_t w = 0; w < l->lanes; w++) {
         float y = l->lanes_y + (float)w * l->lane_h, ty = y + 0.5f * (l->lane_h - l->line_h);
-        char label[32], busy[32];
+        char label[32], busy[64], wake[32];
         snprintf(label, sizeof label, w == 0 ? "w0 (main)" : "w%u", (unsigned)w);
         gfx_text(r, l->label_x, ty, label, TEXT);
-        snprintf(busy, sizeof busy, "%3.0f%% busy", 100.0 * d->busy[w]);
+        window_tl_wake wk = window_tl_wake_of(d, w);
+        window_tl_wake_text(&wk, wake, sizeof wake);
+        snprintf(busy, sizeof busy, "%3.0f%% busy  %s", 100.0 * d->busy[w], wake);
         gfx_text(r, l->busy_x, ty, busy, TEXT);
+        if (wk.ran) /* the lane's inner band, as the blocks sit in it */
+            hatch(r, l->t_x, y + 2.0f * s, window_tl_x(l, full_us, wk.delay_ns) - l->t_x,
+                  l->lane_h - 4.0f * s, s);
     }
     float band = fmaxf(2.0f, 3.0f * s);
     for (uint32_t k = 0; k < d->sleep_count; k++) {
         const ecs_sleep *sl = &d->sleeps[k];
         if (sl->worker >= l->lanes) continue;
         float x0 = window_tl_x(l, full_us, sl->start_ns), x1 = window_tl_x(l, full_us, sl->end_ns);
+        float xw = window_tl_x(l, full_us, sl->woken_ns);
         float y = l->lanes_y + ((float)sl->worker + 0.5f) * l->lane_h - 0.5f * band;
-        gfx_rect(r, x0, y, fmaxf(1.0f, x1 - x0), band, SLEEP);
+        gfx_rect(r, x0, y, fmaxf(1.0f, xw - x0), band, SLEEP);
+        if (x1 - xw >= 1.0f) gfx_rect(r, xw, y, x1 - xw, band, WOKEN); /* runnable, not running */
     }
 }
 
@@ -209,6 +306,32 @@ static void no_room(gfx_renderer *r, const window_hud_layout *hud, bool lens, in
     }
 }
 
+/* The step history: a bar per step, its height its wall time against the
+ * axis's width (longer ones full height, in orange), the step shown
+ * white, framed when picked. */
+static void strip(gfx_renderer *r, const window_timeline *t, const window_tl_layout *l,
+                  double full_us)
+{
+    float box[4];
+    for (uint32_t b = 0; b < t->history.count; b++) {
+        const window_tl_data *d = window_tl_history_back(&t->history, b);
+        if (!d) continue;
+        double us = (double)d->wall_ns / 1e3;
+        window_tl_strip_bar(l, b, us, full_us, box);
+        gfx_color c = b == t->back ? BAR_SHOWN : us > full_us ? BAR_OVER : BAR;
+        gfx_rect(r, box[0], box[1], box[2], box[3], c);
+        if (b == t->back && t->frozen) /* the step picked, framed the strip's height */
+            gfx_frame(r, box[0] - 2.0f, l->strip_y - 1.0f, box[2] + 4.0f, l->strip_h + 2.0f, 1.0f,
+                      BAR_SHOWN);
+    }
+    gfx_rect(r, l->t_x, l->strip_y + l->strip_h, l->t_w, 1.0f, GRID);
+    float ty = l->strip_y + 0.5f * (l->strip_h - l->line_h);
+    gfx_text(r, l->label_x, ty, "steps", DIM);
+    char n[40];
+    snprintf(n, sizeof n, "last %u", (unsigned)t->history.count);
+    gfx_text(r, l->busy_x, ty, n, DIM);
+}
+
 int window_timeline_draw(window_timeline *t, gfx_renderer *r, const window_hud_layout *hud,
                          bool lens, float mouse_x, float mouse_y, int px_w, int px_h, bool last)
 {
@@ -216,32 +339,36 @@ int window_timeline_draw(window_timeline *t, gfx_renderer *r, const window_hud_l
     int32_t hover = -1;
     float tip[4] = {0};
     double full = t->scale.full_us;
+    const window_tl_data *d = window_timeline_shown_step(t);
     t->drawn = 0;
-    if (t->shown && t->data.valid) {
+    if (t->shown && d) {
         window_tl_metrics m = {gfx_line_height(r),
                                fmaxf(gfx_text_width(r, "w0 (main)"), gfx_text_width(r, "w99")),
-                               gfx_text_width(r, "100% busy")};
-        l = window_tl_layout_fit(hud, lens, &m, t->data.workers, px_w, px_h);
+                               gfx_text_width(r, "100% busy  wake 9.99 ms")};
+        l = window_tl_layout_fit(hud, lens, &m, d->workers, px_w, px_h);
         if (!l.fits) no_room(r, hud, lens, px_w);
-        if (l.fits && app_reserve((void **)&t->blocks, &t->block_cap, t->data.span_count,
+        if (l.fits && app_reserve((void **)&t->blocks, &t->block_cap, d->span_count,
                                           sizeof *t->blocks)) {
-            uint32_t n = window_tl_blocks(&l, &t->data, full, t->blocks);
+            uint32_t n = window_tl_blocks(&l, d, full, t->blocks);
             backdrop(r, &l);
-            header(r, t, &l);
-            lanes(r, &t->data, &l, full);
+            header(r, t, d, &l);
+            strip(r, t, &l, full);
+            lanes(r, d, &l, full);
             axis(r, &l, full);
-            blocks(r, &t->data, t->blocks, n);
-            float wall = window_tl_x(&l, full, t->data.wall_ns);
+            blocks(r, d, t->blocks, n);
+            float wall = window_tl_x(&l, full, d->wall_ns);
             gfx_rect(r, floorf(wall), l.lanes_y, 1.0f, l.axis_y - l.lanes_y + 4.0f * l.scale, WALL);
             t->drawn = n;
             int32_t b = window_tl_hit(t->blocks, n, mouse_x, mouse_y);
             if (b >= 0) {
                 hover = (int32_t)t->blocks[b].span;
-                tooltip(r, &t->data, t->blocks[b].span, mouse_x, mouse_y, l.scale, px_w, px_h,
-                        tip);
+                tooltip(r, d, t->blocks[b].span, mouse_x, mouse_y, l.scale, px_w, px_h, tip);
             }
+        } else {
+            l.fits = false;
         }
     }
+    t->drawn_at = l;
     if (t->report_path && (t->frozen || last))
         return window_tl_report_write(t, &l, full, hover, tip);
     return 0;

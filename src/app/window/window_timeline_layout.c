@@ -20,19 +20,48 @@ window_tl_layout window_tl_layout_fit(const window_hud_layout *hud, bool lens,
     if (lens && hud->lens_side > 0.0f) right = fminf(right, fminf(hud->cap_x, hud->lens_x - 2.0f) - gap);
     l.x = gap;
     l.w = fminf(right - l.x, WINDOW_TL_MAX_W * s);
-    l.h = 2.0f * l.pad + 2.0f * lh + 4.0f * s + (float)lanes * l.lane_h + 4.0f * s + lh;
+    l.strip_h = roundf(lh + 4.0f * s);
+    l.h = 2.0f * l.pad + 2.0f * lh + 4.0f * s + l.strip_h + 4.0f * s + (float)lanes * l.lane_h +
+          4.0f * s + lh;
     l.fits = lanes > 0 && l.w >= WINDOW_TL_MIN_W * s && bottom - top >= l.h;
     if (!l.fits) return l;
     l.y = bottom - l.h;
     l.title_y = l.y + l.pad;
     l.figures_y = l.title_y + lh;
-    l.lanes_y = l.figures_y + lh + 4.0f * s;
+    l.strip_y = l.figures_y + lh + 4.0f * s;
+    l.lanes_y = l.strip_y + l.strip_h + 4.0f * s;
     l.label_x = l.x + l.pad;
     l.t_x = l.label_x + m->label_w + 10.0f * s;
     l.busy_x = l.x + l.w - l.pad - m->busy_w;
     l.t_w = l.busy_x - 12.0f * s - l.t_x;
     l.axis_y = l.lanes_y + (float)lanes * l.lane_h;
     return l;
+}
+
+/* WINDOW_TL_HISTORY bars across the time axis's width, a pixel apart
+ * where there is room. */
+void window_tl_strip_bar(const window_tl_layout *l, uint32_t back, double wall_us, double full_us,
+                         float box[4])
+{
+    float pitch = l->t_w / (float)WINDOW_TL_HISTORY;
+    double f = full_us > 0.0 ? fmin(wall_us / full_us, 1.0) : 1.0;
+    float h = fmaxf(1.0f, l->strip_h * (float)f);
+    box[0] = l->t_x + (float)(WINDOW_TL_HISTORY - 1u - back) * pitch;
+    box[1] = l->strip_y + l->strip_h - h;
+    box[2] = pitch >= 2.0f ? pitch - 1.0f : pitch;
+    box[3] = h;
+}
+
+int32_t window_tl_strip_hit(const window_tl_layout *l, uint32_t count, float px, float py)
+{
+    if (!l->fits || py < l->strip_y || py >= l->strip_y + l->strip_h || px < l->t_x ||
+        px >= l->t_x + l->t_w)
+        return -1;
+    float pitch = l->t_w / (float)WINDOW_TL_HISTORY;
+    uint32_t slot = (uint32_t)((px - l->t_x) / pitch);
+    if (slot >= WINDOW_TL_HISTORY) slot = WINDOW_TL_HISTORY - 1u;
+    uint32_t back = WINDOW_TL_HISTORY - 1u - slot;
+    return back < count ? (int32_t)back : -1;
 }
 
 float window_tl_x(const window_tl_layout *l, double full_us, uint64_t ns)

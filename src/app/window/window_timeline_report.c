@@ -31,7 +31,7 @@ int window_timeline_start(window_timeline *t, const window_options *o, const app
 
 void window_timeline_free(window_timeline *t)
 {
-    window_tl_data_free(&t->data);
+    window_tl_history_free(&t->history);
     free(t->blocks);
     free(t->report_last);
     memset(t, 0, sizeof *t);
@@ -40,17 +40,30 @@ void window_timeline_free(window_timeline *t)
 void window_tl_report(FILE *f, const window_timeline *t, const window_tl_layout *l,
                       double full_us, int32_t hover, const float tip[4])
 {
-    const window_tl_data *d = &t->data;
+    static const window_tl_data none = {0};
+    const window_tl_data *d = window_timeline_shown_step(t);
+    if (!d) d = &none;
     uint32_t finishes = 0;
     for (uint32_t k = 0; k < d->span_count; k++) finishes += d->spans[k].subtask == ECS_SPAN_FINISH;
     fprintf(f, "particles timeline report\n");
     if (t->gl_renderer) fprintf(f, "gl_renderer %s\n", t->gl_renderer);
     fprintf(f, "step %llu\nfrozen %s\nshown %s\n", (unsigned long long)d->step,
             t->frozen ? "yes" : "no", t->shown && l->fits ? "yes" : "no");
+    const window_tl_data *oldest = window_tl_history_back(&t->history, t->history.count - 1u),
+                         *newest = window_tl_history_back(&t->history, 0);
+    fprintf(f, "history %u of %u steps %llu..%llu back %u kib %.0f\n",
+            (unsigned)t->history.count, WINDOW_TL_HISTORY,
+            (unsigned long long)(oldest ? oldest->step : 0u),
+            (unsigned long long)(newest ? newest->step : 0u), (unsigned)t->back,
+            (double)window_tl_history_bytes(&t->history) / 1024.0);
     fprintf(f, "workers %u\nwall_us %.1f\n", (unsigned)d->workers, (double)d->wall_ns / 1e3);
     fprintf(f, "spans %u subtasks %u finishes %u\n", (unsigned)d->span_count,
             (unsigned)(d->span_count - finishes), (unsigned)finishes);
     fprintf(f, "blocks %u\n", (unsigned)t->drawn);
+    /* The strip's box: the bar `back` steps before the newest is the
+     * (WINDOW_TL_HISTORY - 1 - back)-th of WINDOW_TL_HISTORY across it. */
+    fprintf(f, "strip x %.1f y %.1f w %.1f h %.1f\n", (double)l->t_x, (double)l->strip_y,
+            (double)l->t_w, (double)l->strip_h);
     fprintf(f, "sleeps %u lost %u\n", (unsigned)d->sleep_count, (unsigned)d->sleeps_lost);
     double ticks[WINDOW_TL_MAX_TICKS];
     uint32_t n = window_tl_ticks(full_us, ticks);
@@ -59,6 +72,34 @@ void window_tl_report(FILE *f, const window_timeline *t, const window_tl_layout 
     fprintf(f, "\nwork_ms %.3f\nspan_ms %.3f\navailable %.2f\nachieved %.2f\nbusy_pct",
             d->profile.work_ms, d->profile.span_ms, d->profile.available, d->profile.achieved);
     for (uint32_t w = 0; w < d->workers; w++) fprintf(f, " %.1f", 100.0 * d->busy[w]);
+    fprintf(f, "\nwake_us");
+    for (uint32_t w = 0; w < d->workers; w++) {
+        window_tl_wake wk = window_tl_wake_of(d, w);
+        if (wk.ran) fprintf(f, " %.1f", (double)wk.delay_ns / 1e3);
+        else fprintf(f, " -");
+    }
+    fprintf(f, "\nwake_asleep_us");
+    for (uint32_t w = 0; w < d->workers; w++)
+        fprintf(f, " %.1f", (double)window_tl_wake_of(d, w).asleep_ns / 1e3);
+    fprintf(f, "\nwake_woken_us");
+    for (uint32_t w = 0; w < d->workers; w++)
+        fprintf(f, " %.1f", (double)window_tl_wake_of(d, w).waiting_ns / 1e3);
+    fprintf(f, "\ncpu_us");
+    for (uint32_t w = 0; w < d->workers; w++)
+        if (d->cpu_known) fprintf(f, " %.1f", (double)d->cpu_ns[w] / 1e3);
+        else fprintf(f, " -");
+    window_tl_machine mach = window_tl_machine_of(d);
+    if (!mach.known) {
+        fprintf(f, "\nmachine unknown");
+    } else if (!mach.busy) {
+        fprintf(f, "\nmachine ran %.3f quiet", mach.ran);
+    } else {
+        char line[96];
+        window_tl_machine_line(&mach, line, sizeof line);
+        fprintf(f, "\nmachine ran %.3f busy worst w%u %.3f lost_ms %.3f workers %u cpus %u: %s",
+                mach.ran, (unsigned)mach.worst, mach.worst_ran, (double)mach.lost_ns / 1e6,
+                (unsigned)d->workers, (unsigned)ecs_cpu_count(), line);
+    }
     if (hover >= 0) {
         char lines[WINDOW_TL_TIP_LINES][96];
         window_tl_tooltip(d, (uint32_t)hover, lines);

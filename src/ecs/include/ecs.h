@@ -904,8 +904,12 @@ typedef struct ecs_span {
 } ecs_span;
 
 typedef struct ecs_sleep {
-    uint64_t start_ns, end_ns; /* clipped to [0, wall_ns] */
+    uint64_t start_ns, end_ns; /* clipped to [0, wall_ns]; end: the worker ran again */
     uint32_t worker;
+    /* When a push or a notify woke it (start <= woken <= end): from then to
+     * end_ns the worker was runnable, waiting for a processor. end_ns where
+     * no wake-up was seen (the last sleep of the phase, still going on). */
+    uint64_t woken_ns;
 } ecs_sleep;
 
 typedef struct ecs_timeline {
@@ -920,6 +924,12 @@ typedef struct ecs_timeline {
     const ecs_sleep *sleeps; /* by worker, then start */
     uint32_t sleep_count;
     uint32_t sleeps_lost; /* sleeps of the step not kept (each worker keeps its last 64) */
+    /* Per worker (workers of them): the CPU time its thread got in the
+     * phase, by the thread's own CPU clock. A worker that neither slept
+     * nor got all of its awake time was runnable and not running: the
+     * machine ran something else. NULL where the system has no such
+     * clock for another thread (Windows) or no system ran. */
+    const uint64_t *cpu_ns;
 } ecs_timeline;
 
 /* The last step's timeline, valid until the next step (or
