@@ -216,13 +216,12 @@ static const char *const HELP[][2] = {
     {"C", "colour: thesis, speed, worker, grid cell"},
     {"M", "motion trails on / off"},
     {"P", "settings: gravity, wave size, ranges"},
-    {"wheel", "zoom about the mouse (1x to 64x)"},
-    {"right drag", "pan (middle button too); Z or Home: whole world"},
+    {"wheel, Z", "zoom about the mouse (1x to 64x); Z, Home: 1x"},
+    {"right drag", "pan (middle button too)"},
     {"left mouse", "spray particles"},
     {"S", "save a screenshot (PNG, current directory)"},
     {"1 - 9", "system on / off (or click its row)"},
-    {"T", "timeline of the last step, per worker"},
-    {"F / A", "freeze / resume; Left, Right: pick; A: fit axis"},
+    {"T, F, A", "timeline; freeze (Left, Right: pick); fit axis"},
     {"Esc", "quit"},
 };
 

@@ -72,7 +72,7 @@ typedef struct window_hud_layout {
 #define WINDOW_HUD_FIGURE_LINES 6u
 #define WINDOW_HUD_CHART_LINES (SIM_SYSTEM_COUNT + 2u)
 /* The help's rows of keys. */
-#define WINDOW_HUD_HELP_ROWS 18u
+#define WINDOW_HUD_HELP_ROWS 17u
 
 /* Figure lines above the chart: WINDOW_HUD_FIGURE_LINES with a warning,
  * one fewer without. */
