@@ -7,7 +7,8 @@
  * notice and the "H: help" line) lie inside the drawable and no two
  * overlap; the figures keep at least one line in the smallest window and
  * every line with the chart in a large one; so does the inspector's
- * panel, with the lens shown, and it holds every row at 1600 x 1000. A
+ * panel, with the lens shown, clear of a timeline panel too, and it holds
+ * every row at 1600 x 1000. A
  * click on the chart finds the system of the row under it, and nothing
  * elsewhere. The inspector's rows say what an inspection holds.
  */
@@ -23,6 +24,7 @@
 
 #include "window_hud.h"
 #include "window_inspect.h"
+#include "window_timeline.h"
 
 /* DejaVu Sans at 15 px: its line height and the lens caption's width. */
 #define LINE_H 17.0f
@@ -57,13 +59,18 @@ static void check_layout(int w, int h, float scale, bool help)
 {
     window_hud_layout l =
         window_hud_layout_fit(LINE_H * scale, CAPTION_W * scale, help, w, h, scale);
-    box b[9];
+    box b[10];
     uint32_t n = boxes_of(&l, help, b);
+    /* The inspector's panel keeps clear of a timeline panel of 4 lanes. */
+    window_tl_metrics m = {LINE_H * scale, 70.0f * scale, 70.0f * scale};
+    window_tl_layout tl = window_tl_layout_fit(&l, true, &m, 4, w, h);
+    float tl_box[4] = {tl.x, tl.y, tl.fits ? tl.w : 0.0f, tl.h};
     uint32_t rows;
-    window_hud_box in = window_inspect_place(&l, help, true, w, &rows);
+    window_hud_box in = window_inspect_place(&l, help, true, w, tl_box, &rows);
     if (rows) {
         assert_true(in.h >= ((float)rows + 1.5f) * l.line_h + 2.0f * in.pad);
         b[n++] = (box){"inspector", in.x, in.y, in.w, in.h};
+        if (tl.fits) b[n++] = (box){"timeline", tl.x, tl.y, tl.w, tl.h};
     }
     for (uint32_t i = 0; i < n; i++) {
         if (b[i].w <= 0.0f || b[i].h <= 0.0f || b[i].x < 0.0f || b[i].y < 0.0f ||
@@ -104,8 +111,11 @@ static void test_layout_keeps_what_fits(void **state)
     for (int help = 0; help <= 1; help++) {
         window_hud_layout l = window_hud_layout_fit(LINE_H, CAPTION_W, help, 1600, 1000, 1.0f);
         uint32_t rows;
-        window_inspect_place(&l, help, true, 1600, &rows);
+        window_hud_box b = window_inspect_place(&l, help, true, 1600, (float[4]){0}, &rows);
         assert_int_equal(rows, WINDOW_INSPECT_ROWS);
+        assert_true(b.y == l.y); /* at the top */
+        if (help) assert_true(b.x + b.w < l.help_x); /* left of the help */
+        else assert_true(b.x + b.w == 1600.0f - l.x); /* in the corner */
     }
 }
 

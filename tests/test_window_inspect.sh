@@ -15,7 +15,8 @@
 # - selected again, R (a new wave kills it): "died", and the panel goes;
 # - the new wave's particle selected, two steps spraying 200 particles
 #   each onto it: its contacts are ringed (the rings go with a click on
-#   the bar, outside the world, which clears the selection).
+#   the bar, outside the world, which clears the selection);
+# - a tiny circle is selected by a click within 6 pixels of its centre.
 # Waits are bounded polls on a condition (a window, a line, a file).
 set -u
 
@@ -154,6 +155,32 @@ else
     fi
 fi
 
+window_quit "$pid" >/dev/null
+wait "$pid"
+pid=""
+
+# A 300 x 600 world: 1.6 pixels a unit, every circle at most about 4
+# pixels across its radius, in a box about 490 pixels wide. A click 5 pixels right of the centre is in no
+# circle but within the reach of 6; 12 pixels is beyond it.
+d=$tmp/reach
+: >"$out"
+start_in "$d" --size 1600x1000 --world 300x600 --entities 1 --vsync off --timeline off \
+    --trails off --threads 2
+read -r n x y < <(xdotool key --window "$wid" space n &&
+    "$probe" "$(shot "$d" 1)" spot $BG 540 50 1060 950)
+if [ "${n:-0}" -lt 1 ]; then
+    fail "reach" "the particle was not found: $(head -c 300 "$err")"
+else
+    xdotool mousemove --window "$wid" $((x + 12)) "$y" click 3 mousemove --window "$wid" \
+        $((x + 5)) "$y" click 3
+    if ! lines_after 0 '^inspector: entity'; then
+        fail "reach" "5 pixels from its centre selected nothing: $(head -c 300 "$err")"
+    elif [ "$(count)" -ne 1 ]; then
+        fail "reach" "12 pixels from it printed: $(cat "$out")"
+    else
+        ok "reach: selected 5 pixels from its centre, not 12: $(head -1 "$out")"
+    fi
+fi
 window_quit "$pid" >/dev/null
 wait "$pid"
 pid=""

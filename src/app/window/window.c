@@ -755,7 +755,8 @@ static void draw(window_app *a, window_frame *f, bool last)
     if (window_timeline_draw(&a->timeline, a->gfx, &layout, lens, a->mouse_x * a->scale,
                              a->mouse_y * a->scale, a->px_w, a->px_h, last))
         a->status = 1;
-    window_inspect_draw(&a->inspect, a->world, a->gfx, &layout, a->help, lens, a->px_w, stdout);
+    window_inspect_draw(&a->inspect, a->world, a->gfx, &layout, a->help, lens, a->px_w,
+                        a->timeline.box, stdout);
     uint64_t t4 = window_now_ns();
     gfx_end_frame(a->gfx);
     uint64_t shots = screenshots(a, last);

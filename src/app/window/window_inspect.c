@@ -14,7 +14,7 @@
  * far from the centre, with ticks this long outside it. */
 #define RING_GAP 4.0f
 #define RING_MIN 8.0f
-#define RING_TICK 10.0f
+#define RING_TICK 14.0f
 
 static const gfx_color RING = {255, 80, 220, 255};
 static const gfx_color RING_SHADOW = {0, 0, 0, 255};
@@ -22,10 +22,12 @@ static const gfx_color CONTACT_RING = {80, 220, 255, 255};
 
 static void say_selected(const sim_inspection *in, uint64_t frame, FILE *out)
 {
-    fprintf(out, "inspector: entity %u generation %u at %.3f, %.3f radius %.3f cell %u, frame %llu\n",
+    fprintf(out,
+            "inspector: entity %u generation %u at %.3f, %.3f radius %.3f cell %u, contacts %u, "
+            "frame %llu\n",
             (unsigned)in->entity.index, (unsigned)in->entity.generation, (double)in->position.x,
             (double)in->position.y, (double)in->radius, (unsigned)in->cell,
-            (unsigned long long)frame);
+            (unsigned)in->contact_count, (unsigned long long)frame);
     fflush(out);
 }
 
@@ -126,7 +128,7 @@ void window_inspect_describe(const sim_inspection *in, window_inspect_text *t)
 }
 
 window_hud_box window_inspect_place(const window_hud_layout *l, bool help, bool lens, int px_w,
-                                    uint32_t *rows)
+                                    const float timeline[4], uint32_t *rows)
 {
     float s = l->scale, gap = l->x, lh = l->line_h;
     window_hud_box b = {.pad = l->pad, .key_w = KEY_W * s};
@@ -144,6 +146,8 @@ window_hud_box window_inspect_place(const window_hud_layout *l, bool help, bool 
     }
     if (b.x < left_end + gap) top = fmaxf(top, left_bottom + gap);
     b.y = top;
+    if (timeline[2] > 0.0f && timeline[0] < b.x + b.w && b.x < timeline[0] + timeline[2])
+        bottom = fminf(bottom, timeline[1] - gap);
     float room = bottom - top - 2.0f * b.pad - 1.5f * lh; /* the title and half a line */
     uint32_t n = room >= lh ? (uint32_t)floorf(room / lh) : 0u;
     *rows = b.w < PANEL_MIN_W * s ? 0u : n < WINDOW_INSPECT_ROWS ? n : WINDOW_INSPECT_ROWS;
@@ -151,26 +155,29 @@ window_hud_box window_inspect_place(const window_hud_layout *l, bool help, bool 
     return b;
 }
 
-/* A square ring around a circle, shadowed so that it shows on any
- * colour; with ticks, so that a circle too small to see is found. */
+/* A square ring around a circle, `width` pixels thick (times the scale)
+ * and shadowed so that it shows on any colour; with ticks, so that a
+ * circle too small to see is found. */
 static void ring(gfx_renderer *r, float wx, float wy, float radius, float scale, gfx_color c,
-                 bool ticks)
+                 float width, bool ticks)
 {
     float px, py, ppu = gfx_get_view(r).px_per_unit;
     gfx_world_to_pixel(r, wx, wy, &px, &py);
     float h = fmaxf(radius * ppu + RING_GAP * scale, RING_MIN * scale), t = fmaxf(1.0f, scale);
-    gfx_frame(r, px - h - t, py - h - t, 2.0f * (h + t), 2.0f * (h + t), 4.0f * t, RING_SHADOW);
-    gfx_frame(r, px - h, py - h, 2.0f * h, 2.0f * h, 2.0f * t, c);
+    float w = width * t;
+    gfx_frame(r, px - h - t, py - h - t, 2.0f * (h + t), 2.0f * (h + t), w + 2.0f * t, RING_SHADOW);
+    gfx_frame(r, px - h, py - h, 2.0f * h, 2.0f * h, w, c);
     if (!ticks) return;
     float len = RING_TICK * scale;
-    gfx_rect(r, px - h - len, py - t, len, 2.0f * t, c);
-    gfx_rect(r, px + h, py - t, len, 2.0f * t, c);
-    gfx_rect(r, px - t, py - h - len, 2.0f * t, len, c);
-    gfx_rect(r, px - t, py + h, 2.0f * t, len, c);
+    gfx_rect(r, px - h - len, py - w / 2.0f, len, w, c);
+    gfx_rect(r, px + h, py - w / 2.0f, len, w, c);
+    gfx_rect(r, px - w / 2.0f, py - h - len, w, len, c);
+    gfx_rect(r, px - w / 2.0f, py + h, w, len, c);
 }
 
 void window_inspect_draw(window_inspect *s, sim_world *w, gfx_renderer *r,
-                         const window_hud_layout *l, bool help, bool lens, int px_w, FILE *out)
+                         const window_hud_layout *l, bool help, bool lens, int px_w,
+                         const float timeline[4], FILE *out)
 {
     if (ecs_entity_is_null(s->selected)) return;
     sim_inspection in;
@@ -185,12 +192,12 @@ void window_inspect_draw(window_inspect *s, sim_world *w, gfx_renderer *r,
     for (uint32_t k = 0; k < shown; k++) {
         sim_inspection c;
         if (sim_inspect(w, ecs_handle(ctx, in.contacts[k]), &c))
-            ring(r, c.position.x, c.position.y, c.radius, l->scale, CONTACT_RING, false);
+            ring(r, c.position.x, c.position.y, c.radius, l->scale, CONTACT_RING, 1.0f, false);
     }
-    ring(r, in.position.x, in.position.y, in.radius, l->scale, RING, true);
+    ring(r, in.position.x, in.position.y, in.radius, l->scale, RING, 3.0f, true);
     window_inspect_text t;
     window_inspect_describe(&in, &t);
     uint32_t rows;
-    window_hud_box b = window_inspect_place(l, help, lens, px_w, &rows);
+    window_hud_box b = window_inspect_place(l, help, lens, px_w, timeline, &rows);
     if (b.h > 0.0f) window_hud_table(r, l, &b, t.title, t.rows, rows);
 }

@@ -152,7 +152,7 @@ typedef struct window_timeline {
     window_tl_block *blocks;
     size_t block_cap;
     uint32_t drawn;     /* blocks the last frame drew */
-    bool fitted;        /* the last frame had room for the panel */
+    float box[4];       /* where the last frame drew the panel: x, y, w, h (w 0: not drawn) */
     /* --timeline-report */
     const char *report_path;
     char *report_last;  /* the text last written */

@@ -217,6 +217,7 @@ int window_timeline_draw(window_timeline *t, gfx_renderer *r, const window_hud_l
     float tip[4] = {0};
     double full = t->scale.full_us;
     t->drawn = 0;
+    memset(t->box, 0, sizeof t->box);
     if (t->shown && t->data.valid) {
         window_tl_metrics m = {gfx_line_height(r),
                                fmaxf(gfx_text_width(r, "w0 (main)"), gfx_text_width(r, "w99")),
@@ -234,6 +235,7 @@ int window_timeline_draw(window_timeline *t, gfx_renderer *r, const window_hud_l
             float wall = window_tl_x(&l, full, t->data.wall_ns);
             gfx_rect(r, floorf(wall), l.lanes_y, 1.0f, l.axis_y - l.lanes_y + 4.0f * l.scale, WALL);
             t->drawn = n;
+            memcpy(t->box, (float[4]){l.x, l.y, l.w, l.h}, sizeof t->box);
             int32_t b = window_tl_hit(t->blocks, n, mouse_x, mouse_y);
             if (b >= 0) {
                 hover = (int32_t)t->blocks[b].span;
