@@ -2,8 +2,9 @@
  * click, following it, its ring and its panel. */
 #include "window_inspect.h"
 
+#include "args.h"
+
 #include <math.h>
-#include <string.h>
 
 /* The panel's width and its key column, window pixels; no panel in a
  * drawable too narrow for PANEL_MIN_W. */
@@ -48,7 +49,7 @@ static void click(window_inspect *s, sim_world *w, const gfx_renderer *r, float 
     if (gfx_pixel_to_world(r, x * scale, y * scale, &wx, &wy)) {
         float reach = WINDOW_INSPECT_REACH_PX * scale / gfx_get_view(r).px_per_unit;
         if (sim_pick(w, wx, wy, reach, &e) != ECS_OK) {
-            say(out, "out of memory for the pick: the selection kept", ECS_NULL_ENTITY);
+            app_error("particles", "out of memory for the inspector's pick: the selection kept");
             return;
         }
     }
