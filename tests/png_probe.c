@@ -26,7 +26,12 @@
  * rectangle: the pixels lit (some channel more than 8 from the background)
  * in ON but not in OFF, those lit in OFF, those of OFF's also lit in ON, and
  * the mean brightness over the background (channels summed) of the first
- * and of the second. */
+ * and of the second.
+ *
+ *   png_probe FILE.png spot RRGGBB X0 Y0 X1 Y1
+ * RRGGBB the background: prints "N X Y", the pixels of the rectangle more
+ * than 40 from it in some channel and their centroid (0 0 for none): where
+ * a lone particle is drawn. */
 #include <stb_image.h>
 
 #include <math.h>
@@ -65,6 +70,25 @@ static size_t near_color(const unsigned char *px, int w, int h, char **args)
                      abs(p[2] - want[2]) <= 40;
         }
     return count;
+}
+
+static void spot(const unsigned char *px, int w, int h, char **args)
+{
+    unsigned long rgb = strtoul(args[0], NULL, 16);
+    int bg[3] = {(int)(rgb >> 16 & 255u), (int)(rgb >> 8 & 255u), (int)(rgb & 255u)};
+    int x0 = atoi(args[1]), y0 = atoi(args[2]), x1 = atoi(args[3]), y1 = atoi(args[4]);
+    double sx = 0.0, sy = 0.0;
+    size_t n = 0;
+    for (int y = y0 < 0 ? 0 : y0; y < y1 && y < h; y++)
+        for (int x = x0 < 0 ? 0 : x0; x < x1 && x < w; x++) {
+            const unsigned char *p = px + 3u * ((size_t)y * (size_t)w + (size_t)x);
+            if (abs(p[0] - bg[0]) > 40 || abs(p[1] - bg[1]) > 40 || abs(p[2] - bg[2]) > 40) {
+                sx += x;
+                sy += y;
+                n++;
+            }
+        }
+    printf("%zu %.0f %.0f\n", n, n ? sx / (double)n : 0.0, n ? sy / (double)n : 0.0);
 }
 
 #define HUE_BINS 36
@@ -199,9 +223,10 @@ static int trails(const unsigned char *on, int w, int h, char **args)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2 && argc != 7 && !(argc == 9 && strcmp(argv[2], "trails") == 0)) {
+    if (argc != 2 && argc != 7 && !(argc == 9 && strcmp(argv[2], "trails") == 0) &&
+        !(argc == 8 && strcmp(argv[2], "spot") == 0)) {
         fprintf(stderr, "usage: png_probe FILE.png [RRGGBB|hues X0 Y0 X1 Y1 | zoomed B.png X Y Z | "
-                        "trails OFF.png RRGGBB X0 Y0 X1 Y1]\n");
+                        "trails OFF.png RRGGBB X0 Y0 X1 Y1 | spot RRGGBB X0 Y0 X1 Y1]\n");
         return 2;
     }
     int w, h, comp;
@@ -214,6 +239,11 @@ int main(int argc, char **argv)
         int rc = trails(px, w, h, argv + 3);
         stbi_image_free(px);
         return rc;
+    }
+    if (argc == 8) {
+        spot(px, w, h, argv + 3);
+        stbi_image_free(px);
+        return 0;
     }
     if (argc == 7 && strcmp(argv[2], "zoomed") == 0) {
         int rc = zoomed(px, w, h, argv + 3);

@@ -6,8 +6,11 @@
  * panels the layout places (figures, help, lens and its caption, the
  * notice and the "H: help" line) lie inside the drawable and no two
  * overlap; the figures keep at least one line in the smallest window and
- * every line with the chart in a large one. A click on the chart finds
- * the system of the row under it, and nothing elsewhere.
+ * every line with the chart in a large one; so does the inspector's
+ * panel, with the lens shown, clear of a timeline panel too, and it holds
+ * every row at 1600 x 1000. A
+ * click on the chart finds the system of the row under it, and nothing
+ * elsewhere. The inspector's rows say what an inspection holds.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,6 +23,8 @@
 #include <cmocka.h>
 
 #include "window_hud.h"
+#include "window_inspect.h"
+#include "window_timeline.h"
 
 /* DejaVu Sans at 15 px: its line height and the lens caption's width. */
 #define LINE_H 17.0f
@@ -54,8 +59,19 @@ static void check_layout(int w, int h, float scale, bool help)
 {
     window_hud_layout l =
         window_hud_layout_fit(LINE_H * scale, CAPTION_W * scale, help, w, h, scale);
-    box b[8];
+    box b[10];
     uint32_t n = boxes_of(&l, help, b);
+    /* The inspector's panel keeps clear of a timeline panel of 4 lanes. */
+    window_tl_metrics m = {LINE_H * scale, 70.0f * scale, 70.0f * scale};
+    window_tl_layout tl = window_tl_layout_fit(&l, true, &m, 4, w, h);
+    float tl_box[4] = {tl.x, tl.y, tl.fits ? tl.w : 0.0f, tl.h};
+    uint32_t rows;
+    window_hud_box in = window_inspect_place(&l, help, true, w, tl_box, (float[4]){0}, &rows);
+    if (rows) {
+        assert_true(in.h >= ((float)rows + 1.5f) * l.line_h + 2.0f * in.pad);
+        b[n++] = (box){"inspector", in.x, in.y, in.w, in.h};
+        if (tl.fits) b[n++] = (box){"timeline", tl.x, tl.y, tl.w, tl.h};
+    }
     for (uint32_t i = 0; i < n; i++) {
         if (b[i].w <= 0.0f || b[i].h <= 0.0f || b[i].x < 0.0f || b[i].y < 0.0f ||
             b[i].x + b[i].w > (float)w || b[i].y + b[i].h > (float)h)
@@ -92,6 +108,55 @@ static void test_layout_keeps_what_fits(void **state)
     assert_int_equal(big.help_rows, WINDOW_HUD_HELP_ROWS);
     assert_false(big.help_in_place);
     assert_true(big.lens_side > 0.0f);
+    for (int help = 0; help <= 1; help++) {
+        window_hud_layout l = window_hud_layout_fit(LINE_H, CAPTION_W, help, 1600, 1000, 1.0f);
+        uint32_t rows;
+        window_hud_box b =
+            window_inspect_place(&l, help, true, 1600, (float[4]){0}, (float[4]){0}, &rows);
+        assert_int_equal(rows, WINDOW_INSPECT_ROWS);
+        assert_true(b.y == l.y); /* at the top */
+        if (help) assert_true(b.x + b.w < l.help_x); /* left of the help */
+        else assert_true(b.x + b.w == 1600.0f - l.x); /* in the corner */
+    }
+    /* The settings panel open in the corner: the inspector's goes below it. */
+    window_hud_layout l = window_hud_layout_fit(LINE_H, CAPTION_W, false, 1600, 1000, 1.0f);
+    float settings[4] = {1600.0f - l.x - 470.0f, l.y, 470.0f, 150.0f};
+    uint32_t rows;
+    window_hud_box b = window_inspect_place(&l, false, true, 1600, (float[4]){0}, settings, &rows);
+    assert_true(rows > 0u);
+    assert_true(b.y >= settings[1] + settings[3]);
+}
+
+static void test_inspect_rows(void **state)
+{
+    (void)state;
+    sim_inspection in = {.entity = {12, 3},
+                         .position = {1.5f, 2.25f},
+                         .velocity = {3.0f, -4.0f},
+                         .radius = 0.75f,
+                         .cell = 130,
+                         .cell_x = 10,
+                         .cell_y = 2,
+                         .stepped = true,
+                         .contact_count = SIM_INSPECT_CONTACTS_MAX + 2u,
+                         .contacts = {4, 9, 11, 12, 30, 31, 40, 41},
+                         .moved = true,
+                         .subtask = 1,
+                         .subtasks = 2,
+                         .worker = 0};
+    window_inspect_text t;
+    window_inspect_describe(&in, &t);
+    assert_string_equal(t.title, "entity 12, generation 3");
+    assert_string_equal(t.rows[0].text, "1.500, 2.250");
+    assert_string_equal(t.rows[1].text, "3.000, -4.000 (5.000 u/s)");
+    assert_string_equal(t.rows[6].text, "column 10, row 2 (cell 130)");
+    assert_string_equal(t.rows[7].text, "10 in the last step");
+    assert_string_equal(t.rows[8].text, "4 9 11 12 30 31 40 41 (lowest 8)");
+    assert_string_equal(t.rows[9].text, "velocity subtask 1 of 2, worker 0 (main)");
+    in.stepped = false;
+    window_inspect_describe(&in, &t);
+    assert_string_equal(t.rows[7].text, "no step yet");
+    assert_string_equal(t.rows[9].text, "no step yet");
 }
 
 /* A click finds the system of the chart row under it, and nothing
@@ -195,6 +260,7 @@ int main(void)
         cmocka_unit_test(test_layout_never_overlaps), cmocka_unit_test(test_layout_keeps_what_fits),
         cmocka_unit_test(test_bar_scale),             cmocka_unit_test(test_counts),
         cmocka_unit_test(test_view_warning),          cmocka_unit_test(test_system_rows),
+        cmocka_unit_test(test_inspect_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

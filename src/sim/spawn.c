@@ -256,6 +256,7 @@ ecs_status sim_new_wave(sim_world *w)
     ecs_refresh(ctx); /* reclaims every index before the wave reuses them */
     ((sim_spray_queue *)ecs_resource(ctx, SIM_R_SPRAYS))->count = 0;
     w->wave++;
+    w->stepped = false;
     char msg[128];
     return sim__spawn_wave(w, w->wave, msg, sizeof msg);
 }

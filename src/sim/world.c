@@ -214,6 +214,8 @@ static uint32_t begin_step(sim_world *w)
 static ecs_status end_step(sim_world *w, ecs_status st, ecs_failure f, uint32_t particles)
 {
     w->frame++;
+    w->stepped = true;
+    w->collided = ecs_system_enabled(w->ctx, SIM_S_COLLISION);
     w->spray_dropped = w->spray_issued - w->spray_created;
     uint64_t contacts = 0;
     const sim_band_set *c = ecs_resource_read(w->ctx, SIM_R_CONTACTS);

@@ -81,6 +81,10 @@ struct sim_world {
     uint32_t particles;    /* what sim_create and every new wave spawn */
     uint32_t fixed_limit;  /* fixed storage's entity limit; 0: dynamic */
     uint32_t wave;
+    /* A step ran since the current wave's particles were made, and
+     * collision ran in it: what sim_inspect reads of the last step (the
+     * grid, the timeline) is theirs. */
+    bool stepped, collided;
     sim_rng spray_rng;     /* draws the sprays of SIM_R_SPRAYS */
     uint32_t spray_issued;  /* this step: sprays taken from the queue ... */
     uint32_t spray_created; /* ... and created */

@@ -7,6 +7,7 @@
 #include "window_cli.h"
 #include "window_colors.h"
 #include "window_hud.h"
+#include "window_inspect.h"
 #include "window_platform.h"
 #include "window_rate.h"
 #include "window_settings.h"
@@ -65,6 +66,7 @@ typedef struct window_app {
     uint64_t stepped;   /* steps this run: --frames counts them */
     window_timeline timeline;
     window_settings settings; /* the P panel */
+    window_inspect inspect; /* the right click's selection */
     float scale;        /* drawable pixels per window coordinate */
     int px_w, px_h;     /* drawable size this frame */
     bool running, paused, step_once, help, highlight, spraying;
@@ -542,6 +544,9 @@ static void handle(window_app *a, const SDL_Event *e)
         }
         if (e->button.button == SDL_BUTTON_RIGHT || e->button.button == SDL_BUTTON_MIDDLE)
             a->dragging = e->type == SDL_MOUSEBUTTONDOWN;
+        if (e->button.button == SDL_BUTTON_RIGHT)
+            window_inspect_button(&a->inspect, a->world, a->gfx, e->type == SDL_MOUSEBUTTONDOWN,
+                                  (float)e->button.x, (float)e->button.y, a->scale, stdout);
         a->mouse_x = (float)e->button.x;
         a->mouse_y = (float)e->button.y;
         break;
@@ -780,6 +785,11 @@ static void draw(window_app *a, window_frame *f, bool last)
     if (window_timeline_draw(&a->timeline, a->gfx, &layout, lens, a->mouse_x * a->scale,
                              a->mouse_y * a->scale, a->px_w, a->px_h, last))
         a->status = 1;
+    const window_tl_layout *tl = &a->timeline.drawn_at;
+    float tl_box[4] = {tl->x, tl->y, tl->fits ? tl->w : 0.0f, tl->h};
+    const window_settings *set = &a->settings;
+    window_inspect_draw(&a->inspect, a->world, a->gfx, &layout, a->help, lens, a->px_w, tl_box,
+                        (float[4]){set->x, set->y, set->w, set->h}, stdout);
     uint64_t t4 = window_now_ns();
     gfx_end_frame(a->gfx);
     uint64_t shots = screenshots(a, last);

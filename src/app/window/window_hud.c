@@ -205,7 +205,7 @@ static void figures_panel(gfx_renderer *r, const window_hud *h, const window_hud
     if (chart) system_chart(&p, h);
 }
 
-static const char *const HELP[][2] = {
+static const window_hud_row HELP[] = {
     {"H", "show / hide this help"},
     {"I", "inner parallelism on / off (live)"},
     {"+ / -", "one worker more / fewer (live)"},
@@ -217,7 +217,7 @@ static const char *const HELP[][2] = {
     {"M", "motion trails on / off"},
     {"P", "settings: gravity, wave size, ranges"},
     {"wheel, Z", "zoom about the mouse (1x to 64x); Z, Home: 1x"},
-    {"right drag", "pan (middle button too)"},
+    {"right mouse", "drag: pan (middle too); click: inspect one"},
     {"left mouse", "spray particles"},
     {"S", "save a screenshot (PNG, current directory)"},
     {"1 - 9", "system on / off (or click its row)"},
@@ -228,22 +228,29 @@ static const char *const HELP[][2] = {
 #define HELP_ROWS (sizeof HELP / sizeof HELP[0])
 _Static_assert(HELP_ROWS == WINDOW_HUD_HELP_ROWS, "the layout makes room for every row of the help");
 
-static void help_panel(gfx_renderer *r, const window_hud_layout *l)
+void window_hud_table(gfx_renderer *r, const window_hud_layout *l, const window_hud_box *b,
+                      const char *title, const window_hud_row *rows, uint32_t n)
 {
-    float lh = l->line_h, key_w = 110.0f * l->scale;
-    gfx_rect(r, l->help_x, l->help_y, l->help_w, l->help_h, PANEL);
-    pen p = {r, l->help_x + l->help_pad, l->help_y + l->help_pad, lh, l->scale,
-             l->help_w - 2.0f * l->help_pad};
-    line(&p, TEXT, "Controls");
+    float lh = l->line_h;
+    gfx_rect(r, b->x, b->y, b->w, b->h, PANEL);
+    pen p = {r, b->x + b->pad, b->y + b->pad, lh, l->scale, b->w - 2.0f * b->pad};
+    line(&p, TEXT, title);
     p.y += lh * 0.5f;
-    for (size_t i = 0; i < HELP_ROWS && i < l->help_rows; i++) {
-        char text[96];
-        snprintf(text, sizeof text, "%s", HELP[i][1]);
-        fit(r, text, p.max_w - key_w);
-        gfx_text(r, p.x, p.y, HELP[i][0], WARN);
-        gfx_text(r, p.x + key_w, p.y, text, TEXT);
+    for (uint32_t i = 0; i < n; i++) {
+        char text[192];
+        snprintf(text, sizeof text, "%s", rows[i].text);
+        fit(r, text, p.max_w - b->key_w);
+        gfx_text(r, p.x, p.y, rows[i].key, WARN);
+        gfx_text(r, p.x + b->key_w, p.y, text, TEXT);
         p.y += lh;
     }
+}
+
+static void help_panel(gfx_renderer *r, const window_hud_layout *l)
+{
+    window_hud_box b = {l->help_x, l->help_y, l->help_w, l->help_h, l->help_pad, 110.0f * l->scale};
+    window_hud_table(r, l, &b, "Controls", HELP,
+                     l->help_rows < HELP_ROWS ? l->help_rows : (uint32_t)HELP_ROWS);
 }
 
 /* A line of its own (the notice, the hint) on a dark panel just wider than

@@ -122,6 +122,19 @@ bool window_hud_behind(const window_span *s, double rate, char *buf, size_t size
  * beyond. */
 float window_hud_hint_end(const gfx_renderer *r, const window_hud_layout *l);
 
+/* A panel of keyed rows, as the help draws its keys: a title, half a
+ * line, then a row per key, its text beside the key at key_w; the text
+ * cut to the panel's width. The caller gives as many rows as fit. */
+typedef struct window_hud_row {
+    const char *key, *text;
+} window_hud_row;
+typedef struct window_hud_box {
+    float x, y, w, h; /* drawable pixels */
+    float pad, key_w;
+} window_hud_box;
+void window_hud_table(gfx_renderer *r, const window_hud_layout *l, const window_hud_box *b,
+                      const char *title, const window_hud_row *rows, uint32_t n);
+
 /* Queues the HUD's overlay for this frame. */
 void window_hud_draw(gfx_renderer *r, const window_hud *h, const window_hud_layout *l);
 

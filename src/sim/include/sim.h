@@ -42,8 +42,9 @@
  * up to max_workers threads started once, sim_set_inner_parallelism),
  * spraying particles at a point (sim_spray, created in the next step,
  * sim_spray_dropped when fixed storage is full), new waves (sim_new_wave),
- * and the broadphase grid's layout for a UI (sim_get_grid_layout,
- * sim_cell_at). All of these are owner-thread calls between steps.
+ * the broadphase grid's layout for a UI (sim_get_grid_layout,
+ * sim_cell_at) and one particle picked and inspected (sim_pick,
+ * sim_inspect). All of these are owner-thread calls between steps.
  */
 #ifndef SIM_H
 #define SIM_H
@@ -452,6 +453,49 @@ sim_grid_layout sim_get_grid_layout(const sim_world *w);
 /* The row-major cell of world point (x, y); points outside the world fall
  * in the nearest border cell, as in the grid itself. */
 uint32_t sim_cell_at(const sim_world *w, float x, float y);
+
+/* ---- One particle, for an inspector (between steps) ---------------------- */
+
+/* The live particle at world point (x, y) into *out: of those whose
+ * centre lies within max(radius, reach) of it, the nearest (of equals,
+ * the lowest index); the null handle when there is none. reach (world
+ * units, >= 0) lets a UI pick a circle drawn smaller than a few pixels.
+ * Walks an ECS query over position and circle, made for the call.
+ * ECS_ERR_NOMEM (the query could not be made: *out null). */
+ecs_status sim_pick(sim_world *w, float x, float y, float reach, ecs_entity *out);
+
+/* Contacts sim_inspect lists at most (it counts every one). */
+#define SIM_INSPECT_CONTACTS_MAX 8u
+
+/* What sim_inspect tells of one particle. */
+typedef struct sim_inspection {
+    ecs_entity entity;
+    sim_vec2 position, velocity, acceleration;
+    sim_rgba color;
+    float radius, life;
+    uint32_t cell, cell_x, cell_y; /* the grid cell of its position now (sim_cell_at) */
+    /* It was in the last step: false before the first step and for the
+     * particles of a wave made since. What follows holds only when true. */
+    bool stepped;
+    /* Its contacts in that step: the particles collision found touching it
+     * (none when collision was off), counted, and the lowest
+     * SIM_INSPECT_CONTACTS_MAX entity indices of them, ascending. Found
+     * again from the grid that step built: the circles of its cell and the
+     * eight around it, the cells collision pairs it with, under
+     * collision's own rule (centres at most the radii's sum apart). */
+    uint32_t contact_count;
+    uint32_t contacts[SIM_INSPECT_CONTACTS_MAX];
+    /* The velocity system's subtask (of `subtasks`) whose entity range held
+     * it in that step, and the worker that ran it, from the ECS's timeline
+     * of the step; moved false where the timeline holds none (velocity
+     * off, the timeline off, a watched step). */
+    bool moved;
+    uint32_t subtask, subtasks, worker;
+} sim_inspection;
+
+/* Fills *out for particle e and returns true while e is alive; false (out
+ * untouched) once its handle is stale: the particle died. */
+bool sim_inspect(sim_world *w, ecs_entity e, sim_inspection *out);
 
 /* The underlying context, for statistics (ecs_system_stats_get), the DAG
  * (ecs_dot) and inspection. Owned by the world. */
