@@ -119,8 +119,10 @@ int app_replay_inputs(app_replay *r, sim_world *w);
 int app_replay_check(app_replay *r, sim_world *w, ecs_status st);
 /* Whether every frame was replayed. */
 bool app_replay_done(const app_replay *r);
-/* Prints "replay: N frames, every hash matched" to f. */
-void app_replay_print_done(const app_replay *r, FILE *f);
+/* Prints "replay: N frames, every hash matched" to f, or, for a replay
+ * quit before its end, "replay: stopped after K of N frames, every hash
+ * so far matched". */
+void app_replay_print_end(const app_replay *r, FILE *f);
 /* Every frame, stepped as fast as it goes: 0 when every hash matched
  * (printed), else 1 after the line naming the first frame that did not. */
 int app_replay_run(app_replay *r, sim_world *w);

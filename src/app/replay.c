@@ -402,9 +402,13 @@ int app_replay_check(app_replay *r, sim_world *w, ecs_status st)
 
 bool app_replay_done(const app_replay *r) { return r->next == r->frame_n; }
 
-void app_replay_print_done(const app_replay *r, FILE *f)
+void app_replay_print_end(const app_replay *r, FILE *f)
 {
-    fprintf(f, "replay: %zu frames, every hash matched\n", r->frame_n);
+    if (app_replay_done(r))
+        fprintf(f, "replay: %zu frames, every hash matched\n", r->frame_n);
+    else
+        fprintf(f, "replay: stopped after %zu of %zu frames, every hash so far matched\n", r->next,
+                r->frame_n);
 }
 
 int app_replay_run(app_replay *r, sim_world *w)
@@ -415,7 +419,7 @@ int app_replay_run(app_replay *r, sim_world *w)
         ecs_status st = sim_step(w);
         if (app_replay_check(r, w, st) != 0) return 1;
     }
-    app_replay_print_done(r, stdout);
+    app_replay_print_end(r, stdout);
     return 0;
 }
 

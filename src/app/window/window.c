@@ -901,8 +901,7 @@ int window_main(int argc, char **argv)
             if (a.opt.frames)
                 window_stats_print_summary(&a.stats, systems_off(&a, off, sizeof off),
                                            window_rate_per_s(&a.rate), stdout);
-            if (a.replaying && !a.status && app_replay_done(&a.replay))
-                app_replay_print_done(&a.replay, stdout);
+            if (a.replaying && !a.status) app_replay_print_end(&a.replay, stdout);
             if (!a.status) a.status = rec_rc;
             rc = a.status ? a.status : trace_rc ? trace_rc : app_stdout_finish(PROG);
         }
