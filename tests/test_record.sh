@@ -14,17 +14,10 @@ set -u
 window_args "$@"
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") # absolute: runs change directory
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/particles-record.XXXXXX") || exit 2
-[ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
-out=$tmp/stdout
-err=$tmp/stderr
+window_tmp record
 rec=$tmp/run.rec
 
-if ! command -v xdotool >/dev/null; then
-    fail "record" "xdotool is not installed (.ci/install-deps installs it)"
-    finish "recordings"
-    exit
-fi
+need_xdotool "recordings"
 
 # keys_then_shot DIR N XDOTOOL_ARGS...: runs the xdotool command, then
 # presses S and waits for the Nth screenshot: a frame stepped after it.

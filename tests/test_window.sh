@@ -13,10 +13,7 @@ set -u
 window_args "$@"
 data=$(dirname "$bin") # shaders/ and assets/ sit next to the executable
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/particles-window.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-out=$tmp/stdout
-err=$tmp/stderr
+window_tmp window
 
 # A failure case: exit 1, exactly one line on stderr containing every
 # given text, no screenshot written.

@@ -22,11 +22,7 @@ set -u
 
 . "$(dirname "$0")/window_util.sh"
 window_args "$@"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/particles-inspect.XXXXXX") || exit 2
-pid=""
-trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-out=$tmp/out.txt
-err=$tmp/err.txt
+window_tmp inspect
 
 # The world's background (gfx.c), the panel's text and the ring's colour
 # (window_hud.c, window_inspect.c).

@@ -29,15 +29,12 @@ if [ -z "${DISPLAY:-}" ]; then
     exit 1
 fi
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/particles-modes.XXXXXX") || exit 2
-# KEEP=1 keeps the screenshots for a look.
-[ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
-out=$tmp/stdout
-err=$tmp/stderr
+window_tmp modes
 
 # The particles' area: right of the HUD's panel, above the hint line.
 area=(700 0 1440 860)
-small=(--entities 20000 --vsync off --frames 10)
+# Trails off: the colourings' hues are counted on the particles alone.
+small=(--entities 20000 --vsync off --frames 10 --trails off)
 
 shot() { # NAME ARGS...: a screenshot of the 10th frame
     local name=$1
@@ -127,9 +124,8 @@ fi
 
 # ---- zoom ------------------------------------------------------------------
 # --zoom 8 about the world's centre: the circles are 8 times wider, so far
-# fewer distinct colours fill the same area than at 1x (the frame alone:
-# motion trails blend many more).
-shot z8 --threads 2 --zoom 8 --center 720,450 --trails off
+# fewer distinct colours fill the same area than at 1x.
+shot z8 --threads 2 --zoom 8 --center 720,450
 read -r _ _ c1 _ < <("$probe" "$tmp/thesis.png")
 read -r _ _ c8 _ < <("$probe" "$tmp/z8.png")
 [ "${c8:-99999}" -lt "$(( ${c1:-0} / 2 ))" ] && ok "--zoom 8: $c8 colours where 1x has $c1" ||
@@ -149,11 +145,7 @@ stop_in() {
 # Every run below first saves a screenshot and waits for it: that frame
 # saw the pointer arrive and a step run (nothing is drawn before one, and
 # a press before the window has the pointer is not the window's).
-if ! command -v xdotool >/dev/null; then
-    fail "mouse and keys" "xdotool is not installed (.ci/install-deps installs it)"
-    finish "window modes"
-    exit
-fi
+need_xdotool "window modes"
 
 # Wheel clicks at a known pointer on a paused scene, from 4x (circles of a
 # few pixels to compare): a screenshot before the wheel and one after, of

@@ -16,10 +16,7 @@ set -u
 window_args "$@"
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") # absolute: runs change directory
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/particles-rate.XXXXXX") || exit 2
-[ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
-out=$tmp/stdout
-err=$tmp/stderr
+window_tmp rate
 small=(--entities 2000 --vsync off --threads 2 --size 320x200)
 
 # rate_line: the summary's second line, as "RATE STEPS SECONDS DRAWN DROPPED".
@@ -50,11 +47,7 @@ else
     fail "--rate max --frames 30" "exit $rc, stdout: $(head -c 400 "$out"), stderr: $(head -c 300 "$err")"
 fi
 
-if ! command -v xdotool >/dev/null; then
-    fail "the keys" "xdotool is not installed (.ci/install-deps installs it)"
-    finish "the simulation rate"
-    exit
-fi
+need_xdotool "the simulation rate"
 
 # ---- paused, N steps once ------------------------------------------------------
 # wait_state DIR FRAME: polls for up to 30 s for the W key's snapshot of

@@ -17,17 +17,10 @@ set -u
 window_args "$@"
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") # absolute: runs change directory
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/particles-settings.XXXXXX") || exit 2
-[ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
-out=$tmp/stdout
-err=$tmp/stderr
+window_tmp settings
 rec=$tmp/run.rec
 
-if ! command -v xdotool >/dev/null; then
-    fail "settings" "xdotool is not installed (.ci/install-deps installs it)"
-    finish "settings panel"
-    exit
-fi
+need_xdotool "settings panel"
 
 # keys_then_shot N KEYS...: presses the keys, then S, waits for the
 # screenshot (a frame stepped and drawn after the keys) and moves it to

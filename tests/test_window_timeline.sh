@@ -22,9 +22,7 @@ set -u
 
 . "$(dirname "$0")/window_util.sh"
 window_args "$@"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/particles-timeline.XXXXXX") || exit 2
-pid=""
-trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+window_tmp timeline
 rep=$tmp/report.txt
 
 small=(--entities 20000 --vsync off --threads 2)

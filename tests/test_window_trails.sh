@@ -10,7 +10,8 @@
 # tenth of the frame's lit pixels and dimmer than the particles; the frame's
 # own particles stay lit. At 1x, where a particle moves a tenth of a pixel
 # a step, the trails still light three quarters as many pixels again as
-# the frame's particles (the streaks last longer there). Off draws the frame alone: two runs of it at
+# the frame's particles (the streaks last longer there). A colouring
+# (speed) shows on top of them. Off draws the frame alone: two runs of it at
 # different rates, the same step, give the same picture. A bad --trails
 # value is refused in one line. Prints one line per case, exits 1 if any
 # failed.
@@ -18,10 +19,7 @@ set -u
 . "$(dirname "$0")/window_util.sh"
 window_args "$@"
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/particles-trails.XXXXXX") || exit 2
-# KEEP=1 keeps the screenshots for a look.
-[ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
-err=$tmp/stderr
+window_tmp trails
 # The particles' area, clear of the HUD's panel and the timeline, zoomed so
 # that a step moves a particle several pixels.
 area=(760 300 1400 680)
@@ -72,6 +70,17 @@ if [ "${lit:-0}" -gt 1000 ] && [ "${extra:-0}" -gt $((lit * 3 / 4)) ]; then
     ok "trails on at 1x: $extra pixels lit beside the frame's $lit"
 else
     fail "trails on at 1x" "$extra extra lit pixels for the frame's $lit"
+fi
+# A colouring on top of the trails: the speed ramp (blue to red) leaves
+# streaks of its own colours, no purple, where the thesis's colours hold many.
+shot speed --rate max --trails on --zoom 4 --color speed
+read -r _ sp_sat sp_purple < <("$probe" "$tmp/speed.png" hues "${area[@]}")
+read -r _ th_sat th_purple < <("$probe" "$tmp/on.png" hues "${area[@]}")
+if [ "${th_purple:-0}" -gt 1000 ] && [ "${sp_sat:-0}" -gt 10000 ] &&
+    [ "${sp_purple:-1}" -lt $((sp_sat / 200)) ]; then
+    ok "trails on, coloured by speed: $sp_purple of $sp_sat coloured pixels purple (thesis $th_purple)"
+else
+    fail "trails on, coloured by speed" "purple ${sp_purple:-?} of ${sp_sat:-?}, thesis ${th_purple:-?}"
 fi
 read -r same_extra same_lit same_kept _ < <("$probe" "$tmp/off25.png" trails "$tmp/off.png" \
     "$background" "${area[@]}")

@@ -17,11 +17,7 @@ set -u
 
 . "$(dirname "$0")/window_util.sh"
 window_args "$@"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/particles-truth.XXXXXX") || exit 2
-pid=""
-trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-out=$tmp/out.txt
-err=$tmp/err.txt
+window_tmp truth
 
 # The S key's screenshots in DIR, oldest name first.
 shots() { ls "$1" | grep '^particles-.*\.png$'; }

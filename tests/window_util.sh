@@ -16,6 +16,31 @@ window_args() {
     fi
 }
 
+# window_tmp NAME: a scratch directory for the test in tmp, with out and
+# err for a run's standard output and error; at exit a window still
+# running (pid) is ended and the directory removed, unless KEEP=1 keeps
+# it (and the screenshots in it) for a look.
+window_tmp() {
+    tmp=$(mktemp -d "${TMPDIR:-/tmp}/particles-$1.XXXXXX") || exit 2
+    out=$tmp/stdout
+    err=$tmp/stderr
+    pid=""
+    trap window_tmp_end EXIT
+}
+window_tmp_end() {
+    [ -z "${pid:-}" ] || kill "$pid" 2>/dev/null
+    [ -n "${KEEP:-}" ] || rm -rf "$tmp"
+}
+
+# need_xdotool SUITE: fails the suite and exits where xdotool (the keys
+# and the mouse) is missing.
+need_xdotool() {
+    command -v xdotool >/dev/null && return 0
+    fail "$1" "xdotool is not installed (.ci/install-deps installs it)"
+    finish "$1"
+    exit
+}
+
 # Cases: ok NAME, fail NAME WHY, one line each; finish SUITE prints the
 # counts and fails if any case did.
 failed=0
