@@ -219,7 +219,7 @@ static const window_hud_row HELP[] = {
     {"wheel, Z", "zoom about the mouse (1x to 64x); Z, Home: 1x"},
     {"right mouse", "drag: pan (middle too); click: inspect one"},
     {"left mouse", "spray particles"},
-    {"S", "save a screenshot (PNG, current directory)"},
+    {"S, W", "save a screenshot (PNG); the state (W)"},
     {"1 - 9", "system on / off (or click its row)"},
     {"T, F, A", "timeline; freeze (Left, Right: pick); fit axis"},
     {"Esc", "quit"},
