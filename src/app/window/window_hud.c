@@ -39,16 +39,10 @@ static void fit(const gfx_renderer *r, char *text, float max_w)
     while (n > 0 && gfx_text_width(r, text) > max_w) text[--n] = '\0';
 }
 
-/* One line of a panel. */
-typedef struct hud_line {
-    gfx_color c;
-    unsigned rank; /* 0 most important: with fewer rows, the highest ranks go first */
-    char text[192];
-} hud_line;
+/* One line of the figures' panel. */
+static void put(window_hud_line *l, gfx_color c, unsigned rank, const char *fmt, ...) APP_PRINTF(4, 5);
 
-static void put(hud_line *l, gfx_color c, unsigned rank, const char *fmt, ...) APP_PRINTF(4, 5);
-
-static void put(hud_line *l, gfx_color c, unsigned rank, const char *fmt, ...)
+static void put(window_hud_line *l, gfx_color c, unsigned rank, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -120,8 +114,7 @@ static void system_chart(pen *p, const window_hud *h)
     p->y += p->line;
 }
 
-/* The figures in the order shown, each ranked; returns how many. */
-static uint32_t figure_lines(const window_hud *h, hud_line *out)
+uint32_t window_hud_figures(const window_hud *h, window_hud_line out[WINDOW_HUD_FIGURE_LINES])
 {
     const window_span *s = window_stats_shown(h->stats);
     char a[32], c[32], lim[32], fr[32];
@@ -187,8 +180,8 @@ static void color_key(const pen *p, const window_hud *h, const char *text)
  * chart below them where all of it fits too. */
 static void figures_panel(gfx_renderer *r, const window_hud *h, const window_hud_layout *l)
 {
-    hud_line lines[WINDOW_HUD_FIGURE_LINES];
-    uint32_t n = figure_lines(h, lines);
+    window_hud_line lines[WINDOW_HUD_FIGURE_LINES];
+    uint32_t n = window_hud_figures(h, lines);
     assert(n == window_hud_figure_count(h->warning != NULL)); /* clicks find the chart so */
     uint32_t keep = l->rows < n ? l->rows : n;
     bool chart = window_hud_chart_row0(l, false, n) >= 0.0f;
