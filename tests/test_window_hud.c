@@ -299,6 +299,13 @@ static void test_figures(void **state)
     assert_non_null(strstr(l[2].text, "paused (rate max)   step 2.00 ms"));
     assert_null(strstr(l[2].text, "fps"));
     assert_non_null(strstr(l[5].text, "storage dynamic   draw points on NVIDIA   vsync on"));
+    /* A first word longer than the line has room for: cut, the software
+     * mark kept. */
+    h.gl_renderer = "llvmpipe_built_with_a_very_long_name_that_goes_on_and_on_and_on_past_64";
+    h.gl_software = true;
+    assert_int_equal(window_hud_figures(&h, l), window_hud_figure_count(true));
+    assert_non_null(strstr(l[5].text, "on llvmpipe_built_with_a_very_long"));
+    assert_non_null(strstr(l[5].text, " (software GL)   vsync on"));
 }
 
 int main(void)

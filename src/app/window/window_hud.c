@@ -144,10 +144,10 @@ uint32_t window_hud_figures(const window_hud *h, window_hud_line out[WINDOW_HUD_
         (unsigned)h->workers, (unsigned)h->max_workers, h->ip_on ? "ON" : "off");
     /* The renderer by its first word ("llvmpipe (LLVM ...)": llvmpipe), so
      * that a slow frame in software OpenGL is not taken for the engine's. */
+    const char *name = h->gl_renderer ? h->gl_renderer : "?";
     char gl[64];
-    snprintf(gl, sizeof gl, "%s", h->gl_renderer ? h->gl_renderer : "?");
-    gl[strcspn(gl, " (")] = '\0';
-    if (h->gl_software) strcat(gl, " (software GL)");
+    snprintf(gl, sizeof gl, "%.*s%s", (int)(strcspn(name, " (") < 40 ? strcspn(name, " (") : 40), name,
+             h->gl_software ? " (software GL)" : "");
     if (h->storage == ECS_STORAGE_FIXED)
         put(&out[n++], DIM, r + 3,
             "storage fixed (limit %s)   draw %s on %s   vsync %s   zoom %.3gx",
