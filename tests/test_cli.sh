@@ -462,6 +462,20 @@ if [ -n "$has_window" ]; then
         done
         report "particles $args (the window's options and controls)"
     done
+    # Every key of docs/window.md's controls table (the backquoted words of
+    # its first column) has a row of the Controls in --help: a word of the
+    # row's key column (its first 21 characters after the indent).
+    doc=$(dirname "$0")/../docs/window.md
+    good "particles --help names every key of docs/window.md" --help
+    keys=$(sed -n '/^## Controls/,/^## /p' "$doc" | awk -F'|' '/^\| `/ { print $2 }' |
+        grep -o '`[^`]*`' | tr -d '`' | sort -u)
+    column=$(sed -n '/^Controls:/,/^$/p' "$out" | grep -E '^  [^ ]' | cut -c3-23)
+    [ "$(echo "$keys" | wc -w)" -ge 20 ] || good_why+=("only $(echo "$keys" | wc -w) keys read from $doc")
+    for k in $keys; do
+        printf '%s\n' "$column" | grep -qE -- "(^|[^[:alnum:]])$(printf '%s' "$k" | sed 's/[][+.*^$\\/-]/\\&/g')([^[:alnum:]]|$)" ||
+            good_why+=("no row of --help's Controls for the key '$k'")
+    done
+    report "particles --help names every key of docs/window.md"
     no_display=
 else
     skip "particles run --help" "built without the window mode"

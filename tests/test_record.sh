@@ -5,8 +5,9 @@
 # inner parallelism, layout, storage and levels too; the window replays it;
 # a recording with one frame's hash changed (its checksum made to agree)
 # fails naming that frame; damaged, truncated, foreign and later-version
-# files are refused in one line, version 1 still read; SIGINT puts the
-# recording in place, a SIGKILL leaves the old file.
+# files are refused in one line, version 1 still read; the window's --replay
+# refuses --frames, --entities, --world, --fixed-limit and --load-state;
+# SIGINT puts the recording in place, a SIGKILL leaves the old file.
 #
 #   bash tests/test_record.sh path/to/particles path/to/png_probe
 set -u
@@ -128,6 +129,15 @@ replays "a param line in version 1" 2 "--replay .*v1p.rec: line [0-9]+: not an i
     "$tmp/v1p.rec"
 replays "a missing file" 2 "--replay .*nothere.rec: cannot be read" "$tmp/nothere.rec"
 replays "--seed with --replay" 2 "--replay .*: --seed comes from the recording" "$rec" --seed 4
+# The window's --replay refuses what docs/window.md lists, before it opens.
+for flags in "--frames 5" "--entities 10" "--world 2000x1000" "--fixed-limit 60000" \
+    "--load-state $tmp/any.state"; do
+    "$bin" --replay "$rec" $flags >"$out" 2>"$err"
+    rc=$?
+    [ $rc -eq 2 ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -q -- "--replay .*${flags%% *}" "$err" &&
+        ok "window --replay with $flags: exit 2, one line" ||
+        fail "window --replay with $flags" "exit $rc, stderr: $(head -c 300 "$err")"
+done
 "$bin" --replay "$rec" --record "$tmp/again.rec" >"$out" 2>"$err"
 rc=$?
 [ $rc -eq 2 ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -q -- "--record .* with --replay" "$err" &&

@@ -5,7 +5,7 @@
 #
 # A short unattended run saves a screenshot of the right size that is not
 # blank and prints one summary line; a broken shader, a missing font, no
-# damaged font, no display and an OpenGL older than 3.3 each give one line on stderr saying
+# damaged font, a shader past 1 MiB or a font past 16 MiB, no display and an OpenGL older than 3.3 each give one line on stderr saying
 # what is missing and exit 1, leaving no screenshot behind. Prints one line per case, exits 1 if any failed.
 set -u
 
@@ -200,6 +200,13 @@ head -c $((1024 * 1024 + 1)) /dev/zero | tr '\0' ' ' >"$tmp/a/shaders/overlay.ve
 expect_failure "a shader past 1 MiB names the file and the limit" $? \
     "$tmp/a/shaders/overlay.vert: larger than 1 MiB"
 cp "$data/shaders/overlay.vert" "$tmp/a/shaders/"
+
+# A font one byte past the limit of 16 MiB: refused before it is read.
+head -c $((16 * 1024 * 1024 + 1)) /dev/zero >"$tmp/a/assets/DejaVuSans.ttf"
+"$bin" "${small[@]}" --frames 1 --assets "$tmp/a" --screenshot "$tmp/shot.png" >"$out" 2>"$err"
+expect_failure "a font past 16 MiB names the file and the limit" $? \
+    "$tmp/a/assets/DejaVuSans.ttf: larger than 16 MiB"
+cp "$data/assets/DejaVuSans.ttf" "$tmp/a/assets/"
 
 # (An --assets that is not a directory is bad input, exit 2: test_cli.sh.)
 

@@ -10,7 +10,8 @@
  * panel, with the lens shown, clear of a timeline panel too, and it holds
  * every row at 1600 x 1000. A
  * click on the chart finds the system of the row under it, and nothing
- * elsewhere. The inspector's rows say what an inspection holds.
+ * elsewhere. The inspector's rows say what an inspection holds. The
+ * figures' lines say what the HUD shows.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -254,13 +255,66 @@ static void test_view_warning(void **state)
     assert_false(window_hud_view_warning(&fine, 200.0f, 125.0f, buf, sizeof buf));
 }
 
+/* The figures' lines: what each says, the counts spaced, the renderer by
+ * its first word, "paused" in place of the rates, and the dim lines the
+ * first a small panel drops. */
+static void test_figures(void **state)
+{
+    (void)state;
+    window_stats stats;
+    window_stats_init(&stats, 0);
+    window_frame f = {.steps = 1, .step_ms = 2.0, .prepare_ms = 1.0, .upload_ms = 0.5, .draw_ms = 3.0};
+    window_stats_add(&stats, &f, 40000000u);
+    window_color_key key = {{0}, "0"};
+    window_hud h = {.stats = &stats, .alive = 1234567u, .contacts = 3000u, .wave = 2u,
+                    .frame = 41u, .workers = 2u, .max_workers = 4u, .ip_on = true,
+                    .kernel = "grid", .storage = ECS_STORAGE_FIXED, .fixed_limit = 400000u,
+                    .vsync_on = true, .rate = 25.0, .draw = GFX_DRAW_POINTS,
+                    .gl_renderer = "llvmpipe (LLVM 15.0.6, 256 bits)", .gl_software = true,
+                    .color = "speed", .key = &key, .key_n = 1u, .key_unit = "u/s", .zoom = 2.0f};
+    window_hud_line l[WINDOW_HUD_FIGURE_LINES];
+    assert_int_equal(window_hud_figures(&h, l), window_hud_figure_count(false));
+    assert_string_equal(l[0].text, "1 234 567 particles   wave 2   frame 41   colour: speed (u/s)");
+    assert_non_null(strstr(l[1].text, "steps/s (rate 25)   step 2.00 ms   render 4.50 ms"));
+    assert_string_equal(l[2].text, "render = prepare 1.00 + upload 0.50 + draw 3.00 ms");
+    assert_string_equal(l[3].text, "contacts 3 000 (grid)   workers 2 of 4   inner parallelism ON");
+    assert_string_equal(l[4].text, "storage fixed (limit 400 000)   draw points on llvmpipe "
+                                   "(software GL)   vsync on   zoom 2x");
+    /* The two dim lines go first: the highest ranks. */
+    assert_int_equal(l[2].rank, 4);
+    assert_int_equal(l[4].rank, 3);
+    /* Paused: no rates that only fall; --rate max; dynamic storage; a
+     * hardware renderer by its first word; a warning line on top. */
+    h.paused = true;
+    h.rate = 0.0;
+    h.storage = ECS_STORAGE_DYNAMIC;
+    h.gl_renderer = "NVIDIA H200/PCIe/SSE2";
+    h.gl_software = false;
+    h.warning = "the world is too thin to draw";
+    h.key_n = 0;
+    assert_int_equal(window_hud_figures(&h, l), window_hud_figure_count(true));
+    assert_string_equal(l[0].text, h.warning);
+    assert_int_equal(l[0].rank, 0);
+    assert_string_equal(l[1].text, "1 234 567 particles   wave 2   frame 41   colour: speed");
+    assert_non_null(strstr(l[2].text, "paused (rate max)   step 2.00 ms"));
+    assert_null(strstr(l[2].text, "fps"));
+    assert_non_null(strstr(l[5].text, "storage dynamic   draw points on NVIDIA   vsync on"));
+    /* A first word longer than the line has room for: cut, the software
+     * mark kept. */
+    h.gl_renderer = "llvmpipe_built_with_a_very_long_name_that_goes_on_and_on_and_on_past_64";
+    h.gl_software = true;
+    assert_int_equal(window_hud_figures(&h, l), window_hud_figure_count(true));
+    assert_non_null(strstr(l[5].text, "on llvmpipe_built_with_a_very_long"));
+    assert_non_null(strstr(l[5].text, " (software GL)   vsync on"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_layout_never_overlaps), cmocka_unit_test(test_layout_keeps_what_fits),
         cmocka_unit_test(test_bar_scale),             cmocka_unit_test(test_counts),
         cmocka_unit_test(test_view_warning),          cmocka_unit_test(test_system_rows),
-        cmocka_unit_test(test_inspect_rows),
+        cmocka_unit_test(test_inspect_rows),          cmocka_unit_test(test_figures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

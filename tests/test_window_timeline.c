@@ -14,7 +14,8 @@
  *     overwritten, in memory that stops growing once the ring is full;
  *     Left/Right move the step shown within it, only while frozen; a
  *     click on a bar of the strip shows that step, frozen, and one on the
- *     newest's follows the steps again;
+ *     newest's follows the steps again; a bar's height is its step's
+ *     wall time against the axis's width, at least a pixel;
  *   - a worker's wake-up delay is its first span's start, of it the time
  *     it slept; the busy machine's rule (the bench's, app_steady_slowed)
  *     applied to the workers' CPU time against their awake time.
@@ -380,6 +381,20 @@ static void test_strip_hit_short(void **state)
     assert_int_equal(window_tl_strip_hit(&t.drawn_at, 5, bar[0] + 1.0f, y), -1);
     assert_false(window_timeline_click(&t, bar[0] + 1.0f, y));
     assert_false(t.frozen);
+    /* A bar's height: its wall time against the axis's full width, the
+     * strip's whole height from the full width on, at least a pixel. */
+    const window_tl_layout *l = &t.drawn_at;
+    window_tl_strip_bar(l, 0, 500.0, 1000.0, bar);
+    assert_float_equal(bar[3], 0.5f * l->strip_h, 0.01f);
+    assert_float_equal(bar[1] + bar[3], l->strip_y + l->strip_h, 0.01f); /* standing on its base */
+    window_tl_strip_bar(l, 0, 3000.0, 1000.0, bar);
+    assert_float_equal(bar[3], l->strip_h, 0.01f);
+    window_tl_strip_bar(l, 0, 0.001, 1000.0, bar);
+    assert_true(bar[3] >= 1.0f);
+    /* The newest at the right end, the one `back` steps before it the
+     * (300 - 1 - back)-th of 300. */
+    window_tl_strip_bar(l, 10, 500.0, 1000.0, bar);
+    assert_float_equal(bar[0], l->t_x + (float)(WINDOW_TL_HISTORY - 1u - 10u) * l->t_w / (float)WINDOW_TL_HISTORY, 0.5f);
     t.shown = false; /* hidden: no click is the panel's */
     window_tl_strip_bar(&t.drawn_at, 0, 1000.0, 1000.0, bar);
     assert_false(window_timeline_click(&t, bar[0] + 1.0f, y));

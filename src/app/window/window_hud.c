@@ -39,16 +39,10 @@ static void fit(const gfx_renderer *r, char *text, float max_w)
     while (n > 0 && gfx_text_width(r, text) > max_w) text[--n] = '\0';
 }
 
-/* One line of a panel. */
-typedef struct hud_line {
-    gfx_color c;
-    unsigned rank; /* 0 most important: with fewer rows, the highest ranks go first */
-    char text[192];
-} hud_line;
+/* One line of the figures' panel. */
+static void put(window_hud_line *l, gfx_color c, unsigned rank, const char *fmt, ...) APP_PRINTF(4, 5);
 
-static void put(hud_line *l, gfx_color c, unsigned rank, const char *fmt, ...) APP_PRINTF(4, 5);
-
-static void put(hud_line *l, gfx_color c, unsigned rank, const char *fmt, ...)
+static void put(window_hud_line *l, gfx_color c, unsigned rank, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -120,8 +114,7 @@ static void system_chart(pen *p, const window_hud *h)
     p->y += p->line;
 }
 
-/* The figures in the order shown, each ranked; returns how many. */
-static uint32_t figure_lines(const window_hud *h, hud_line *out)
+uint32_t window_hud_figures(const window_hud *h, window_hud_line out[WINDOW_HUD_FIGURE_LINES])
 {
     const window_span *s = window_stats_shown(h->stats);
     char a[32], c[32], lim[32], fr[32];
@@ -151,10 +144,10 @@ static uint32_t figure_lines(const window_hud *h, hud_line *out)
         (unsigned)h->workers, (unsigned)h->max_workers, h->ip_on ? "ON" : "off");
     /* The renderer by its first word ("llvmpipe (LLVM ...)": llvmpipe), so
      * that a slow frame in software OpenGL is not taken for the engine's. */
+    const char *name = h->gl_renderer ? h->gl_renderer : "?";
     char gl[64];
-    snprintf(gl, sizeof gl, "%s", h->gl_renderer ? h->gl_renderer : "?");
-    gl[strcspn(gl, " (")] = '\0';
-    if (h->gl_software) strcat(gl, " (software GL)");
+    snprintf(gl, sizeof gl, "%.*s%s", (int)(strcspn(name, " (") < 40 ? strcspn(name, " (") : 40), name,
+             h->gl_software ? " (software GL)" : "");
     if (h->storage == ECS_STORAGE_FIXED)
         put(&out[n++], DIM, r + 3,
             "storage fixed (limit %s)   draw %s on %s   vsync %s   zoom %.3gx",
@@ -187,8 +180,8 @@ static void color_key(const pen *p, const window_hud *h, const char *text)
  * chart below them where all of it fits too. */
 static void figures_panel(gfx_renderer *r, const window_hud *h, const window_hud_layout *l)
 {
-    hud_line lines[WINDOW_HUD_FIGURE_LINES];
-    uint32_t n = figure_lines(h, lines);
+    window_hud_line lines[WINDOW_HUD_FIGURE_LINES];
+    uint32_t n = window_hud_figures(h, lines);
     assert(n == window_hud_figure_count(h->warning != NULL)); /* clicks find the chart so */
     uint32_t keep = l->rows < n ? l->rows : n;
     bool chart = window_hud_chart_row0(l, false, n) >= 0.0f;
@@ -219,7 +212,7 @@ static const window_hud_row HELP[] = {
     {"wheel, Z", "zoom about the mouse (1x to 64x); Z, Home: 1x"},
     {"right mouse", "drag: pan (middle too); click: inspect one"},
     {"left mouse", "spray particles"},
-    {"S", "save a screenshot (PNG, current directory)"},
+    {"S, W", "save a screenshot (PNG); the state (W)"},
     {"1 - 9", "system on / off (or click its row)"},
     {"T, F, A", "timeline; freeze (Left, Right: pick); fit axis"},
     {"Esc", "quit"},

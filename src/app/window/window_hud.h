@@ -74,6 +74,18 @@ typedef struct window_hud_layout {
 /* The help's rows of keys. */
 #define WINDOW_HUD_HELP_ROWS 17u
 
+/* A line of the figures' panel: its colour, its rank (0 most important:
+ * with fewer rows, the highest ranks go first) and its text. */
+typedef struct window_hud_line {
+    gfx_color c;
+    unsigned rank;
+    char text[192];
+} window_hud_line;
+
+/* The figures' lines in the order shown (the panel draws those whose rank
+ * fits); returns how many: window_hud_figure_count(h->warning != NULL). */
+uint32_t window_hud_figures(const window_hud *h, window_hud_line out[WINDOW_HUD_FIGURE_LINES]);
+
 /* Figure lines above the chart: WINDOW_HUD_FIGURE_LINES with a warning,
  * one fewer without. */
 uint32_t window_hud_figure_count(bool warning);
