@@ -129,9 +129,11 @@ replays "a param line in version 1" 2 "--replay .*v1p.rec: line [0-9]+: not an i
     "$tmp/v1p.rec"
 replays "a missing file" 2 "--replay .*nothere.rec: cannot be read" "$tmp/nothere.rec"
 replays "--seed with --replay" 2 "--replay .*: --seed comes from the recording" "$rec" --seed 4
-# The window's --replay refuses what docs/window.md lists, before it opens.
+# The window's --replay refuses what docs/window.md lists, before it opens,
+# naming the flag given (a world too small for the default count, or a
+# limit under it, is the flag's fault, not the count's).
 for flags in "--frames 5" "--entities 10" "--world 2000x1000" "--fixed-limit 60000" \
-    "--load-state $tmp/any.state"; do
+    "--world 200x100" "--fixed-limit 5000" "--load-state $tmp/any.state"; do
     "$bin" --replay "$rec" $flags >"$out" 2>"$err"
     rc=$?
     [ $rc -eq 2 ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -q -- "--replay .*${flags%% *}" "$err" &&
