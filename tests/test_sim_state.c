@@ -289,6 +289,16 @@ static void assert_refused(const unsigned char *b, size_t n, const char *why)
     assert_null(w);
 }
 
+/* A snapshot the checks pass, and a world loaded from it. */
+static void assert_loads(const unsigned char *b, size_t n)
+{
+    char msg[240] = "";
+    if (!sim_state_check(b, n, NULL, msg, sizeof msg)) fail_msg("refused: %s", msg);
+    sim_config lc = load_config();
+    lc.storage = ECS_STORAGE_DYNAMIC;
+    sim_destroy(load_ok(b, n, &lc));
+}
+
 static void every_truncation_refused(void **state)
 {
     (void)state;
@@ -387,6 +397,11 @@ static void hostile_headers_refused(void **state)
         reseal(m, snap.n);
         assert_refused(m, snap.n, "outside the world");
     }
+    /* Version 1 (the same layout) still loads. */
+    memcpy(m, snap.b, snap.n);
+    put32_at(m, AT_VERSION, 1u);
+    reseal(m, snap.n);
+    assert_loads(m, snap.n);
     memcpy(m, snap.b, snap.n);
     m[snap.n - 1u] ^= 1u;
     assert_refused(m, snap.n, "checksum");

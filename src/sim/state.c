@@ -308,8 +308,9 @@ static bool check_frame(const unsigned char *b, size_t size, header *h, char *ms
     if (version > SIM_STATE_VERSION)
         return fail(msg, msz, "version %u is newer than this program reads (%u)",
                     (unsigned)version, (unsigned)SIM_STATE_VERSION);
-    if (version != SIM_STATE_VERSION)
-        return fail(msg, msz, "version %u is not a snapshot version (%u)", (unsigned)version,
+    if (version < SIM_STATE_VERSION_OLDEST)
+        return fail(msg, msz, "version %u is not a snapshot version (%u to %u)",
+                    (unsigned)version, (unsigned)SIM_STATE_VERSION_OLDEST,
                     (unsigned)SIM_STATE_VERSION);
     if (size < (size_t)HEADER_SIZE + CHECKSUM_SIZE)
         return fail(msg, msz, "truncated: %zu bytes, a snapshot has at least %u", size,

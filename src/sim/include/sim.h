@@ -395,7 +395,12 @@ uint32_t sim_wave_size(const sim_world *w);
  * bit for bit as the saved one would have. Owner-thread calls between
  * steps. */
 
-#define SIM_STATE_VERSION 1u
+/* The version written; the loader reads every version from
+ * SIM_STATE_VERSION_OLDEST on (2: a particle's radius may lie below
+ * radius_min, which the settings may have raised after it spawned; the
+ * layout is version 1's). */
+#define SIM_STATE_VERSION 2u
+#define SIM_STATE_VERSION_OLDEST 1u
 
 /* Bytes of w's snapshot; 0 when w cannot be saved: spatial_partition is
  * disabled, so collision would test a grid of an earlier frame, which a
