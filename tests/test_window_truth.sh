@@ -108,13 +108,14 @@ fi
 # --- no room: the line is drawn ---------------------------------------------
 png=$tmp/small.png
 "$bin" --size 700x400 --timeline on --color speed --frames 5 --vsync off \
-    --screenshot "$png" >"$out" 2>"$err"
+    --screenshot "$png" --timeline-report "$tmp/small.txt" >"$out" 2>"$err"
 rc=$?
 dim=$([ "$rc" -eq 0 ] && "$probe" "$png" 969EAF 350 360 700 400)
-if [ "$rc" -ne 0 ] || [ "${dim:-0}" -lt 100 ]; then
+if [ "$rc" -ne 0 ] || [ "${dim:-0}" -lt 100 ] || ! grep -qx "blocks 0" "$tmp/small.txt" ||
+    ! grep -qx "strip none" "$tmp/small.txt"; then
     fail "no room line" "exit $rc, ${dim:-no} dim pixels at the bottom right: $(head -c 300 "$err")"
 else
-    ok "no room line: drawn at the bottom right of a 700x400 window ($dim dim pixels)"
+    ok "no room line: drawn at the bottom right of a 700x400 window ($dim dim pixels), no blocks or strip in the report"
 fi
 
 finish test_window_truth

@@ -117,10 +117,10 @@ ecs_status sim_pick(sim_world *w, float x, float y, float reach, ecs_entity *out
     float best = INFINITY;
     uint32_t found = UINT32_MAX;
     ecs_query_iter it = ecs_query_iter_begin(w->ctx, q);
-    size_t ps, rs; /* strides: the circle may sit in a group (sim_layout) */
-    const char *pos = ecs_query_column(&it, SIM_C_POSITION, &ps);
-    const char *rad = ecs_query_column(&it, SIM_C_CIRCLE, &rs);
     while (ecs_query_next(&it)) {
+        size_t ps, rs; /* strides: the circle may sit in a group (sim_layout) */
+        const char *pos = ecs_query_column(&it, SIM_C_POSITION, &ps);
+        const char *rad = ecs_query_column(&it, SIM_C_CIRCLE, &rs);
         for (uint32_t i = it.first; i < it.first + it.count; i++) {
             const sim_vec2 *p = (const sim_vec2 *)(const void *)(pos + i * ps);
             float r = *(const float *)(const void *)(rad + i * rs), within = r > reach ? r : reach;

@@ -60,10 +60,14 @@ void window_tl_report(FILE *f, const window_timeline *t, const window_tl_layout 
     fprintf(f, "spans %u subtasks %u finishes %u\n", (unsigned)d->span_count,
             (unsigned)(d->span_count - finishes), (unsigned)finishes);
     fprintf(f, "blocks %u\n", (unsigned)t->drawn);
-    /* The strip's box: the bar `back` steps before the newest is the
-     * (WINDOW_TL_HISTORY - 1 - back)-th of WINDOW_TL_HISTORY across it. */
-    fprintf(f, "strip x %.1f y %.1f w %.1f h %.1f\n", (double)l->t_x, (double)l->strip_y,
-            (double)l->t_w, (double)l->strip_h);
+    /* The strip's box (none where the panel was not drawn): the bar `back`
+     * steps before the newest is the (WINDOW_TL_HISTORY - 1 - back)-th of
+     * WINDOW_TL_HISTORY across it. */
+    if (l->fits)
+        fprintf(f, "strip x %.1f y %.1f w %.1f h %.1f\n", (double)l->t_x, (double)l->strip_y,
+                (double)l->t_w, (double)l->strip_h);
+    else
+        fprintf(f, "strip none\n");
     fprintf(f, "sleeps %u lost %u\n", (unsigned)d->sleep_count, (unsigned)d->sleeps_lost);
     double ticks[WINDOW_TL_MAX_TICKS];
     uint32_t n = window_tl_ticks(full_us, ticks);
