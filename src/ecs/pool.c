@@ -366,7 +366,7 @@ static bool thread_init(pool_thread *t)
     for (uint32_t k = 0; k < POOL_INBOX; k++) atomic_init(&t->inbox[k], NULL);
     atomic_init(&t->state, POOL_AWAKE);
     atomic_init(&t->waiting_on, NULL);
-    atomic_init(&t->claim_ns, 0);
+    atomic_init(&t->woken_ns, 0);
     pool_log_init(&t->log);
     t->parked = false;
     return true;

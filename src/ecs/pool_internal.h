@@ -33,7 +33,7 @@ typedef struct pool_thread {
      * and the counter it waits for (NULL: none). */
     _Alignas(64) atomic_uint state;
     _Atomic(atomic_uint *) waiting_on;
-    atomic_ullong claim_ns; /* when the last claim of its sleep was made (pool_claim) */
+    atomic_ullong woken_ns; /* when the last claim of its sleep was made (pool_claim) */
     pool_log log;
     pthread_cond_t park_wake; /* this thread alone waits on it, while parked */
     bool parked;              /* under the mutex */

@@ -14,15 +14,18 @@ bool pool_claim(ecs_pool *pool, uint32_t t, unsigned why)
 {
     pool_thread *th = &pool->th[t];
     unsigned was = atomic_load_explicit(&th->state, memory_order_relaxed);
-    while (was == POOL_ASLEEP || was == POOL_BLOCKED)
+    while (was == POOL_ASLEEP || was == POOL_BLOCKED) {
+        /* When the sleep was woken, for its log: stored before the claim,
+         * whose release publishes it to the sleeper's acquire (a waker
+         * that loses the race may overwrite it with its own moment of the
+         * same race). */
+        atomic_store_explicit(&th->woken_ns, ecs__now_ns(), memory_order_relaxed);
         if (atomic_compare_exchange_weak_explicit(&th->state, &was, why, memory_order_release,
                                                   memory_order_relaxed)) {
-            /* The sleep's log reads it once the thread runs: a thread
-             * that runs before this store logs no claim (woken = end). */
-            atomic_store_explicit(&th->claim_ns, ecs__now_ns(), memory_order_relaxed);
             if (was == POOL_BLOCKED) ecs__wake_one(&th->state);
             return true;
         }
+    }
     return false;
 }
 
@@ -91,11 +94,13 @@ ecs_job *pool_sleep(ecs_pool *pool, atomic_uint *counter, bool *claimed)
          * sleep) waits again. */
         unsigned asleep = POOL_ASLEEP;
         if (atomic_compare_exchange_strong_explicit(&me->state, &asleep, POOL_BLOCKED,
-                                                    memory_order_relaxed, memory_order_relaxed))
-            while (atomic_load_explicit(&me->state, memory_order_relaxed) == POOL_BLOCKED)
+                                                    memory_order_acquire, memory_order_acquire))
+            while (atomic_load_explicit(&me->state, memory_order_acquire) == POOL_BLOCKED)
                 ecs__wait_on(&me->state, POOL_BLOCKED);
-        uint64_t end = ecs__now_ns(), claim = atomic_load_explicit(&me->claim_ns, memory_order_relaxed);
-        pool_log_end(&me->log, t0, claim >= t0 && claim <= end ? claim : end, end);
+        /* Acquire above: the claim's woken_ns is seen. */
+        uint64_t end = ecs__now_ns();
+        uint64_t woken = atomic_load_explicit(&me->woken_ns, memory_order_relaxed);
+        pool_log_end(&me->log, t0, woken >= t0 && woken <= end ? woken : end, end);
     }
     atomic_fetch_sub_explicit(&pool->sleepers, 1, memory_order_relaxed);
     if (counter) {
