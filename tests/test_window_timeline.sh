@@ -108,7 +108,7 @@ check_picks() {
     if [ "$(field wake_us | wc -w)" = "$workers" ] && [ "$(field wake_asleep_us | wc -w)" = "$workers" ] &&
         [ "$(field wake_woken_us | wc -w)" = "$workers" ] &&
         field wake_us | grep -Eq '^([0-9]+\.[0-9]|-)( ([0-9]+\.[0-9]|-))*$' &&
-        field machine | grep -Eq '^(unknown|ran [01]\.[0-9]{3} (quiet|busy .*: Machine busy: workers ran [0-9]+% of their awake time))$'; then
+        field machine | grep -Eq '^(ran [01]\.[0-9]{3} (quiet|busy .*: Machine busy: workers ran [0-9]+% of their awake time))$'; then
         ok "step $(field step): wake_us $(field wake_us), machine $(field machine | cut -c1-40)"
     else
         fail "wake-up delays" "workers $workers, wake_us '$(field wake_us)', asleep '$(field wake_asleep_us)', machine '$(field machine)'"

@@ -381,7 +381,7 @@ const app_flag APP_FLAGS[] = {
              "of --frames; checked before the window opens, replaced whole each time"},
     {"record", "FILE", APP_WINDOW, APP_FILE, AT(record),
      .help = "write every input that changes the simulation (sprays, new waves, systems on "
-             "and off) and each frame's state hash to FILE, a recording that `particles bench "
+             "and off, settings) and each frame's state hash to FILE, a recording that `particles bench "
              "--replay FILE` replays bit for bit; put in place whole when the window closes "
              "(Esc, the close button, SIGINT, SIGTERM, --frames), checked before it opens"},
     {"replay", "FILE", APP_WINDOW, APP_FILE, AT(replay),
