@@ -5,7 +5,9 @@
 # inner parallelism, layout, storage and levels too; the window replays it;
 # a recording with one frame's hash changed (its checksum made to agree)
 # fails naming that frame; damaged, truncated, foreign and later-version
-# files are refused in one line, version 1 still read; the window's --replay
+# files are refused in one line, version 1 still read; a "param" line the
+# world would refuse is refused as the file loads, naming the line, the
+# value and what is allowed; the window's --replay
 # refuses --frames, --entities, --world, --fixed-limit and --load-state;
 # SIGINT puts the recording in place, a SIGKILL leaves the old file.
 #
@@ -128,6 +130,40 @@ with_end "$tmp/v1p" >"$tmp/v1p.rec"
 replays "a param line in version 1" 2 "--replay .*v1p.rec: line [0-9]+: not an input of version 1" \
     "$tmp/v1p.rec"
 replays "a missing file" 2 "--replay .*nothere.rec: cannot be read" "$tmp/nothere.rec"
+# A "param" line the world would refuse is refused as the file loads, before
+# anything runs, in one line naming it and what is allowed: checked as the
+# world checks it, on the parameters and wave size the lines above leave.
+# refuses_param NAME ALLOWED LINES...: LINES put before frame k.
+refuses_param() {
+    local name=$1 allowed=$2
+    shift 2
+    local at
+    at=$(awk -v k="$k" '$1 == "frame" && $2 == k { print NR; exit }' "$rec")
+    printf '%s\n' "$@" >"$tmp/param.lines"
+    awk -v k="$k" -v f="$tmp/param.lines" \
+        '$1 == "frame" && $2 == k { while ((getline l < f) > 0) print l } { print }' \
+        "$rec" >"$tmp/param"
+    with_end "$tmp/param" >"$tmp/param.rec"
+    replays "$name" 2 "^particles bench: --replay .*param.rec: line $((at + $# - 1)): ${!#}: $allowed\$" \
+        "$tmp/param.rec"
+}
+refuses_param "param speed -1" "speed -1 .*\(speed >= 0\)" "param speed -1"
+refuses_param "param particles 0" "wave size 0: must be 1 to 400000 \(the fixed storage's limit\)" \
+    "param particles 0"
+refuses_param "param particles 4000000" "wave size 4000000: must be 1 to 400000 .*" \
+    "param particles 4000000"
+refuses_param "param radius 0.5 3" "radius max 3: stays 2\.5, as the world was made .*" \
+    "param radius 0.5 3"
+refuses_param "param life 0 1" "life range \[0, 1\]: need 0 < min <= max" "param life 0 1"
+# On the lines above: a wave size the default radii allow, then a radius
+# min under which that wave would be past the density rule; and the other
+# way round.
+refuses_param "param particles then param radius" \
+    "radius min 2\.5: the wave of 300000 particles would be past the [0-9]+ .*" \
+    "param particles 300000" "param radius 2.5 2.5"
+refuses_param "param radius then param particles" \
+    "wave size 300000: must be 1 to [0-9]+ \(the density rule at radii \[2\.5, 2\.5\] .*\)" \
+    "param radius 2.5 2.5" "param particles 300000"
 replays "--seed with --replay" 2 "--replay .*: --seed comes from the recording" "$rec" --seed 4
 # The window's --replay refuses what docs/window.md lists, before it opens,
 # naming the flag given (a world too small for the default count, or a

@@ -4,7 +4,8 @@
  * state under every worker count and inner parallelism, reaches every
  * live particle (the acceleration) or only the ones drawn after it (the
  * spawn ranges); a snapshot keeps it; the fixed values and values past
- * the bounds are refused with nothing changed. */
+ * the bounds are refused with nothing changed, and judged the same
+ * without a world (sim_workload), in a line naming the value. */
 #include "sim_test_util.h"
 
 #include <math.h>
@@ -277,6 +278,52 @@ static void refused(void **state)
     sim_destroy(w);
 }
 
+/* A world's judgement had without it: sim_config_workload of the config
+ * (fixed storage, its limit by default the particles) takes and refuses
+ * what the world made from it does, after a change as before, and says
+ * which value and what is allowed. */
+static void judged_without_a_world(void **state)
+{
+    (void)state;
+    sim_config cfg = base_config();
+    cfg.storage = ECS_STORAGE_FIXED;
+    cfg.capacity = 0u; /* the limit: the 2000 particles */
+    sim_world *w = sim_create_ok(&cfg);
+    sim_workload now = sim_config_workload(&cfg);
+    assert_int_equal(now.fixed_limit, 2000u);
+    assert_int_equal(now.wave_size, 2000u);
+    char msg[200];
+    const uint32_t sizes[] = {0u, 1u, 1999u, 2000u, 2001u};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        bool takes = sim_workload_takes_wave_size(&now, sizes[i], msg, sizeof msg);
+        assert_int_equal(takes, sizes[i] >= 1u && sizes[i] <= 2000u);
+        assert_int_equal(sim_set_wave_size(w, sizes[i]) == ECS_OK, takes);
+    }
+    now.wave_size = sim_wave_size(w);
+    assert_false(sim_workload_takes_wave_size(&now, 2001u, msg, sizeof msg));
+    assert_string_equal(msg, "wave size 2001: must be 1 to 2000 (the fixed storage's limit)");
+    sim_params bad[4];
+    for (int i = 0; i < 4; i++) bad[i] = now.params;
+    bad[0].radius_max = 3.0f;
+    bad[1].speed_max = -1.0f;
+    bad[2].life_min = 0.0f;
+    bad[3].seed = 6u;
+    for (int i = 0; i < 4; i++) {
+        assert_false(sim_workload_takes_params(&now, &bad[i], msg, sizeof msg));
+        char world_msg[200];
+        assert_false(sim_params_settable(w, &bad[i], world_msg, sizeof world_msg));
+        assert_string_equal(msg, world_msg);
+    }
+    assert_false(sim_workload_takes_params(&now, &bad[0], msg, sizeof msg));
+    assert_non_null(strstr(msg, "radius max 3: stays 2.5"));
+    sim_params good = now.params;
+    good.life_min = 6.0f;
+    good.acceleration.y = 2.0f;
+    assert_true(sim_workload_takes_params(&now, &good, msg, sizeof msg));
+    assert_int_equal(sim_set_params(w, &good), ECS_OK);
+    sim_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -285,6 +332,7 @@ int main(void)
         cmocka_unit_test(mid_run_any_threads),
         cmocka_unit_test(snapshot_keeps_changes),
         cmocka_unit_test(refused),
+        cmocka_unit_test(judged_without_a_world),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

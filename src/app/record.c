@@ -33,19 +33,41 @@ uint32_t app_cksum_end(uint32_t crc, uint64_t bytes)
 const char *const APP_ON_OFF[2] = {"off", "on"};
 const char *const APP_PARAM_NAMES[APP_PARAM_COUNT] = {"acceleration", "radius", "speed", "life",
                                                       "particles"};
+const int APP_PARAM_VALUES[APP_PARAM_COUNT] = {2, 2, 1, 2, 1};
 
 /* ---- the inputs ---------------------------------------------------------- */
+
+/* The fields of p that param's values are kept in, first and second
+ * (APP_PARAM_VALUES of them); false for the particles, kept apart. */
+static bool param_fields(app_param param, sim_params *p, float *v[2])
+{
+    v[1] = NULL;
+    switch (param) {
+    case APP_PARAM_ACCELERATION: v[0] = &p->acceleration.x, v[1] = &p->acceleration.y; break;
+    case APP_PARAM_RADIUS: v[0] = &p->radius_min, v[1] = &p->radius_max; break;
+    case APP_PARAM_SPEED: v[0] = &p->speed_max; break;
+    case APP_PARAM_LIFE: v[0] = &p->life_min, v[1] = &p->life_max; break;
+    default: return false;
+    }
+    return true;
+}
+
+void app_param_put(const app_input *in, sim_params *p, uint32_t *wave_size)
+{
+    float *v[2];
+    if (!param_fields(in->param, p, v)) {
+        *wave_size = in->n;
+        return;
+    }
+    *v[0] = in->x;
+    if (v[1]) *v[1] = in->y;
+}
 
 void app_input_params(const sim_world *w, const app_input *in, sim_params *p)
 {
     *p = *sim_get_params(w);
-    switch (in->param) {
-    case APP_PARAM_ACCELERATION: p->acceleration = (sim_vec2){in->x, in->y}; break;
-    case APP_PARAM_RADIUS: p->radius_min = in->x, p->radius_max = in->y; break;
-    case APP_PARAM_SPEED: p->speed_max = in->x; break;
-    case APP_PARAM_LIFE: p->life_min = in->x, p->life_max = in->y; break;
-    default: break;
-    }
+    uint32_t wave_size = sim_wave_size(w);
+    app_param_put(in, p, &wave_size);
 }
 
 static ecs_status apply_param(sim_world *w, const app_input *in)
@@ -93,16 +115,22 @@ static void put(app_record *r, const char *fmt, ...)
 static void put_param(app_record *r, const char *prefix, const app_input *in)
 {
     const char *name = APP_PARAM_NAMES[in->param];
-    switch (in->param) {
-    case APP_PARAM_SPEED: put(r, "%s%s %.9g", prefix, name, (double)in->x); break;
-    case APP_PARAM_PARTICLES: put(r, "%s%s %" PRIu32, prefix, name, in->n); break;
-    default: put(r, "%s%s %.9g %.9g", prefix, name, (double)in->x, (double)in->y); break;
-    }
+    if (in->param == APP_PARAM_PARTICLES)
+        put(r, "%s%s %" PRIu32, prefix, name, in->n);
+    else if (APP_PARAM_VALUES[in->param] == 1)
+        put(r, "%s%s %.9g", prefix, name, (double)in->x);
+    else
+        put(r, "%s%s %.9g %.9g", prefix, name, (double)in->x, (double)in->y);
 }
 
-static void put_header_param(app_record *r, app_param param, float x, float y, uint32_t n)
+/* The header's line of param: its values as cfg's world was made. */
+static void put_header_param(app_record *r, app_param param, const sim_config *cfg)
 {
-    put_param(r, "", &(app_input){.param = param, .x = x, .y = y, .n = n});
+    app_input in = {.kind = APP_INPUT_PARAM, .param = param, .n = cfg->particles};
+    sim_params p = cfg->params;
+    float *v[2];
+    if (param_fields(param, &p, v)) in.x = *v[0], in.y = v[1] ? *v[1] : 0.0f;
+    put_param(r, "", &in);
 }
 
 int app_record_stage(app_record *r, const char *prog, const char *flag, const char *path)
@@ -118,14 +146,14 @@ int app_record_begin(app_record *r, const sim_config *cfg, const sim_world *w)
     const sim_params *p = &cfg->params;
     put(r, "%s %u", APP_RECORD_MAGIC, APP_RECORD_VERSION);
     put(r, "world %.9g %.9g", (double)p->world_w, (double)p->world_h);
-    put_header_param(r, APP_PARAM_RADIUS, p->radius_min, p->radius_max, 0u);
-    put_header_param(r, APP_PARAM_SPEED, p->speed_max, 0.0f, 0u);
-    put_header_param(r, APP_PARAM_ACCELERATION, p->acceleration.x, p->acceleration.y, 0u);
-    put_header_param(r, APP_PARAM_LIFE, p->life_min, p->life_max, 0u);
+    put_header_param(r, APP_PARAM_RADIUS, cfg);
+    put_header_param(r, APP_PARAM_SPEED, cfg);
+    put_header_param(r, APP_PARAM_ACCELERATION, cfg);
+    put_header_param(r, APP_PARAM_LIFE, cfg);
     put(r, "dt %.9g", (double)p->dt);
     put(r, "alpha-per-life %.9g", (double)p->alpha_per_life);
     put(r, "seed %" PRIu32, p->seed);
-    put_header_param(r, APP_PARAM_PARTICLES, 0.0f, 0.0f, cfg->particles);
+    put_header_param(r, APP_PARAM_PARTICLES, cfg);
     put(r, "storage %s %" PRIu32, cfg->storage == ECS_STORAGE_FIXED ? "fixed" : "dynamic",
         cfg->storage == ECS_STORAGE_FIXED ? cfg->capacity : 0u);
     put(r, "threads %" PRIu32, sim_workers(w));

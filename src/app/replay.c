@@ -20,22 +20,26 @@
 #define WORDS_MAX 4
 #define NOT_A_RECORDING "not a recording: the first line is not '" APP_RECORD_MAGIC " VERSION'"
 
-/* The header's lines, in order, and how many values each takes. */
+/* The header's lines, in order: a key and how many values it takes, or a
+ * param (its word and count those of APP_PARAM_NAMES, APP_PARAM_VALUES). */
 enum { H_WORLD, H_RADIUS, H_SPEED, H_ACCELERATION, H_LIFE, H_DT, H_ALPHA, H_SEED, H_PARTICLES,
        H_STORAGE, H_THREADS, H_IP, H_LAYOUT, H_KERNEL, H_LOOPS, H_COUNT };
+#define KEY_LINE(key, values) {(key), (values), APP_PARAM_COUNT}
+#define PARAM_LINE(param) {NULL, 0, (param)}
 static const struct {
     const char *key;
     int values;
-} HEADER[H_COUNT] = {{"world", 2}, {"radius", 2}, {"speed", 1}, {"acceleration", 2},
-                     {"life", 2}, {"dt", 1}, {"alpha-per-life", 1}, {"seed", 1},
-                     {"particles", 1}, {"storage", 2}, {"threads", 1},
-                     {"inner-parallelism", 1}, {"layout", 1}, {"kernel", 1}, {"loops", 1}};
+    app_param param; /* APP_PARAM_COUNT: none */
+} HEADER[H_COUNT] = {KEY_LINE("world", 2), PARAM_LINE(APP_PARAM_RADIUS),
+                     PARAM_LINE(APP_PARAM_SPEED), PARAM_LINE(APP_PARAM_ACCELERATION),
+                     PARAM_LINE(APP_PARAM_LIFE), KEY_LINE("dt", 1), KEY_LINE("alpha-per-life", 1),
+                     KEY_LINE("seed", 1), PARAM_LINE(APP_PARAM_PARTICLES), KEY_LINE("storage", 2),
+                     KEY_LINE("threads", 1), KEY_LINE("inner-parallelism", 1),
+                     KEY_LINE("layout", 1), KEY_LINE("kernel", 1), KEY_LINE("loops", 1)};
 
 static const char *const INPUT_NAMES[] = {"spray", "wave", "system", "workers",
                                           "inner-parallelism", "param"};
 #define INPUT_COUNT ((uint32_t)(sizeof INPUT_NAMES / sizeof INPUT_NAMES[0]))
-/* The values each app_param takes. */
-static const int PARAM_VALUES[APP_PARAM_COUNT] = {2, 2, 1, 2, 1};
 
 /* The reader's place in the file. */
 typedef struct reader {
@@ -44,7 +48,10 @@ typedef struct reader {
     uint32_t version;
     char *w[WORDS_MAX];
     int n;        /* words on the line */
-    char why[160];
+    /* The parameters and wave size the lines so far leave: the header's,
+     * then changed by each "param" line, which is checked on it. */
+    sim_workload now;
+    char why[320];
 } reader;
 
 /* Splits s at single spaces: false for an empty word or too many. */
@@ -104,26 +111,11 @@ static bool kernel(const char *s)
  * into in (its param set). */
 static bool param_values(app_param param, char *const *v, int n, app_input *in)
 {
+    in->kind = APP_INPUT_PARAM;
     in->param = param;
-    if (n != PARAM_VALUES[param]) return false;
+    if (n != APP_PARAM_VALUES[param]) return false;
     if (param == APP_PARAM_PARTICLES) return count(v[0], 0u, ECS_MAX_ENTITIES, &in->n);
     return real(v[0], &in->x) && (n == 1 || real(v[1], &in->y));
-}
-
-/* A header line of one param into cfg. */
-static bool header_param(sim_config *c, app_param param, char *const *v, int n)
-{
-    app_input in = {0};
-    if (!param_values(param, v, n, &in)) return false;
-    sim_params *p = &c->params;
-    switch (param) {
-    case APP_PARAM_ACCELERATION: p->acceleration = (sim_vec2){in.x, in.y}; break;
-    case APP_PARAM_RADIUS: p->radius_min = in.x, p->radius_max = in.y; break;
-    case APP_PARAM_SPEED: p->speed_max = in.x; break;
-    case APP_PARAM_LIFE: p->life_min = in.x, p->life_max = in.y; break;
-    default: c->particles = in.n; break;
-    }
-    return true;
 }
 
 static bool header_line(reader *rd, int h)
@@ -132,22 +124,21 @@ static bool header_line(reader *rd, int h)
     sim_params *p = &c->params;
     char *const *v = rd->w + 1;
     uint32_t u = 0;
-    if (rd->n != HEADER[h].values + 1 || strcmp(rd->w[0], HEADER[h].key) != 0) {
-        snprintf(rd->why, sizeof rd->why, "expected '%s' and %d value%s", HEADER[h].key,
-                 HEADER[h].values, HEADER[h].values == 1 ? "" : "s");
+    bool is_param = HEADER[h].param != APP_PARAM_COUNT;
+    const char *key = is_param ? APP_PARAM_NAMES[HEADER[h].param] : HEADER[h].key;
+    int values = is_param ? APP_PARAM_VALUES[HEADER[h].param] : HEADER[h].values;
+    if (rd->n != values + 1 || strcmp(rd->w[0], key) != 0) {
+        snprintf(rd->why, sizeof rd->why, "expected '%s' and %d value%s", key, values,
+                 values == 1 ? "" : "s");
         return false;
     }
     bool ok = true;
+    app_input in = {0};
     switch (h) {
     case H_WORLD: ok = real(v[0], &p->world_w) && real(v[1], &p->world_h); break;
-    case H_RADIUS: ok = header_param(c, APP_PARAM_RADIUS, v, rd->n - 1); break;
-    case H_SPEED: ok = header_param(c, APP_PARAM_SPEED, v, rd->n - 1); break;
-    case H_ACCELERATION: ok = header_param(c, APP_PARAM_ACCELERATION, v, rd->n - 1); break;
-    case H_LIFE: ok = header_param(c, APP_PARAM_LIFE, v, rd->n - 1); break;
     case H_DT: ok = real(v[0], &p->dt); break;
     case H_ALPHA: ok = real(v[0], &p->alpha_per_life); break;
     case H_SEED: ok = count(v[0], 0u, UINT32_MAX, &p->seed); break;
-    case H_PARTICLES: ok = header_param(c, APP_PARAM_PARTICLES, v, rd->n - 1); break;
     case H_STORAGE: {
         static const char *const kinds[] = {"dynamic", "fixed"}; /* ecs_storage order */
         ok = word(v[0], kinds, 2, &u) && count(v[1], 0u, ECS_MAX_ENTITIES, &c->capacity);
@@ -166,14 +157,20 @@ static bool header_line(reader *rd, int h)
         c->layout = (sim_layout)u;
         break;
     }
-    default: ok = kernel(v[0]); break; /* H_KERNEL, H_LOOPS: this machine picks its own */
+    case H_KERNEL:
+    case H_LOOPS: ok = kernel(v[0]); break; /* this machine picks its own */
+    default: /* a param */
+        ok = param_values(HEADER[h].param, v, values, &in);
+        if (ok) app_param_put(&in, p, &c->particles);
+        break;
     }
-    if (!ok) snprintf(rd->why, sizeof rd->why, "'%s' has a value that does not read", HEADER[h].key);
-    char msg[120];
+    if (!ok) snprintf(rd->why, sizeof rd->why, "'%s' has a value that does not read", key);
+    char msg[200];
     if (ok && h == H_ALPHA && !sim_params_check(p, msg, sizeof msg)) {
         snprintf(rd->why, sizeof rd->why, "the parameters: %s", msg);
         ok = false;
     }
+    if (ok && h == H_COUNT - 1) rd->now = sim_config_workload(c);
     return ok;
 }
 
@@ -207,6 +204,26 @@ static bool add_frame(reader *rd)
                               : 0u;
     r->frames[r->frame_n++] =
         (app_replay_frame){.frame = frame, .hash = hash, .first = first, .count = r->input_n - first};
+    return true;
+}
+
+/* Whether the world would take the "param" line in, as the replay will
+ * apply it after the lines above (sim.h's judgement, on rd->now); else
+ * rd->why names the line and what is allowed. */
+static bool workload_takes(reader *rd, const app_input *in)
+{
+    sim_workload next = rd->now;
+    app_param_put(in, &next.params, &next.wave_size);
+    char msg[200];
+    bool ok = in->param == APP_PARAM_PARTICLES
+                  ? sim_workload_takes_wave_size(&rd->now, in->n, msg, sizeof msg)
+                  : sim_workload_takes_params(&rd->now, &next.params, msg, sizeof msg);
+    if (!ok) {
+        for (int i = 1; i < rd->n; i++) rd->w[i][-1] = ' '; /* the words back into one line */
+        snprintf(rd->why, sizeof rd->why, "%s: %s", rd->w[0], msg);
+        return false;
+    }
+    rd->now = next;
     return true;
 }
 
@@ -253,7 +270,7 @@ static bool body_line(reader *rd)
         snprintf(rd->why, sizeof rd->why, "'%s' with values that do not read", k);
         return false;
     }
-    return add_input(rd, &in);
+    return (in.kind != APP_INPUT_PARAM || workload_takes(rd, &in)) && add_input(rd, &in);
 }
 
 /* The end line: the frame count and the cksum of every line above it. */

@@ -114,32 +114,94 @@ bool sim_params_check(const sim_params *p, char *msg, size_t size)
 
 /* ---- a running world's parameters (sim.h, "Changing the workload") ------- */
 
-uint32_t sim_wave_size_max(const sim_world *w, const sim_params *p)
+sim_workload sim_config_workload(const sim_config *cfg)
+{
+    return (sim_workload){cfg->params, cfg->particles, sim__fixed_limit(cfg)};
+}
+
+static sim_workload workload(const sim_world *w)
+{
+    return (sim_workload){w->setup.p, w->particles, w->fixed_limit};
+}
+
+static uint32_t wave_size_max(uint32_t fixed_limit, const sim_params *p)
 {
     uint32_t most = sim_max_particles(p);
     if (most > ECS_MAX_ENTITIES) most = ECS_MAX_ENTITIES;
-    return w->fixed_limit && w->fixed_limit < most ? w->fixed_limit : most;
+    return fixed_limit && fixed_limit < most ? fixed_limit : most;
 }
 
-bool sim_params_settable(const sim_world *w, const sim_params *p, char *msg, size_t size)
+uint32_t sim_wave_size_max(const sim_world *w, const sim_params *p)
 {
-    const sim_params *now = &w->setup.p;
-    if (p->world_w != now->world_w || p->world_h != now->world_h ||
-        p->radius_max != now->radius_max || p->dt != now->dt ||
-        p->alpha_per_life != now->alpha_per_life || p->seed != now->seed) {
-        snprintf(msg, size, "the world's size, radius max, time step, alpha per life and seed "
-                 "stay as the world was made");
+    return wave_size_max(w->fixed_limit, p);
+}
+
+/* Whether p keeps the values a world is made with; else one line naming
+ * the first it changes. */
+static bool keeps_fixed(const sim_params *now, const sim_params *p, char *msg, size_t size)
+{
+    static const char fixed[] = "as the world was made (what changes: acceleration, radius min, "
+                                "speed, life, wave size)";
+    const struct {
+        const char *name;
+        float is, was;
+    } f[] = {{"world width", p->world_w, now->world_w},
+             {"world height", p->world_h, now->world_h},
+             {"radius max", p->radius_max, now->radius_max},
+             {"time step", p->dt, now->dt},
+             {"alpha per life", p->alpha_per_life, now->alpha_per_life}};
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+        if (f[i].is != f[i].was) {
+            snprintf(msg, size, "%s %g: stays %g, %s", f[i].name, (double)f[i].is,
+                     (double)f[i].was, fixed);
+            return false;
+        }
+    }
+    if (p->seed != now->seed) {
+        snprintf(msg, size, "seed %u: stays %u, %s", (unsigned)p->seed, (unsigned)now->seed, fixed);
         return false;
     }
-    if (!sim_params_check(p, msg, size)) return false;
-    uint32_t most = sim_wave_size_max(w, p);
-    if (p->radius_min != now->radius_min && w->particles > most) {
+    return true;
+}
+
+bool sim_workload_takes_params(const sim_workload *now, const sim_params *p, char *msg,
+                               size_t size)
+{
+    if (!keeps_fixed(&now->params, p, msg, size) || !sim_params_check(p, msg, size)) return false;
+    uint32_t most = wave_size_max(now->fixed_limit, p);
+    if (p->radius_min != now->params.radius_min && now->wave_size > most) {
         snprintf(msg, size, "radius min %g: the wave of %u particles would be past the %u the "
-                 "world holds at these radii", (double)p->radius_min, (unsigned)w->particles,
+                 "world holds at these radii", (double)p->radius_min, (unsigned)now->wave_size,
                  (unsigned)most);
         return false;
     }
     return true;
+}
+
+bool sim_workload_takes_wave_size(const sim_workload *now, uint32_t particles, char *msg,
+                                  size_t size)
+{
+    const sim_params *p = &now->params;
+    uint32_t most = wave_size_max(now->fixed_limit, p);
+    if (particles >= 1u && particles <= most) return true;
+    char why[120];
+    if (most == now->fixed_limit)
+        snprintf(why, sizeof why, "the fixed storage's limit");
+    else if (most == ECS_MAX_ENTITIES)
+        snprintf(why, sizeof why, "the most entities a world holds");
+    else
+        snprintf(why, sizeof why, "the density rule at radii [%g, %g] in the %gx%g world",
+                 (double)p->radius_min, (double)p->radius_max, (double)p->world_w,
+                 (double)p->world_h);
+    snprintf(msg, size, "wave size %u: must be 1 to %u (%s)", (unsigned)particles, (unsigned)most,
+             why);
+    return false;
+}
+
+bool sim_params_settable(const sim_world *w, const sim_params *p, char *msg, size_t size)
+{
+    sim_workload now = workload(w);
+    return sim_workload_takes_params(&now, p, msg, size);
 }
 
 ecs_status sim_set_params(sim_world *w, const sim_params *p)
@@ -161,7 +223,9 @@ ecs_status sim_set_params(sim_world *w, const sim_params *p)
 
 ecs_status sim_set_wave_size(sim_world *w, uint32_t particles)
 {
-    if (particles == 0u || particles > sim_wave_size_max(w, &w->setup.p)) return ECS_ERR_INVALID;
+    sim_workload now = workload(w);
+    char msg[200];
+    if (!sim_workload_takes_wave_size(&now, particles, msg, sizeof msg)) return ECS_ERR_INVALID;
     w->particles = particles;
     return ECS_OK;
 }

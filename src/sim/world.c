@@ -33,6 +33,12 @@ static ecs_status fail(ecs_error *err, ecs_status st, const char *msg)
     return st;
 }
 
+uint32_t sim__fixed_limit(const sim_config *cfg)
+{
+    if (cfg->storage != ECS_STORAGE_FIXED) return 0u;
+    return cfg->capacity ? cfg->capacity : cfg->particles ? cfg->particles : 1u;
+}
+
 ecs_config sim__ecs_config(const sim_config *cfg, const ecs_system_def *systems,
                           const ecs_resource_def *resources)
 {
@@ -48,11 +54,9 @@ ecs_config sim__ecs_config(const sim_config *cfg, const ecs_system_def *systems,
         ec.group_count = 1;
     }
     ec.storage = cfg->storage;
-    /* Fixed: the limit, by default just enough. Dynamic: the initial size,
-     * by default the ecs's, growing while the particles are spawned. */
-    ec.capacity = cfg->capacity;
-    if (cfg->storage == ECS_STORAGE_FIXED && !ec.capacity)
-        ec.capacity = cfg->particles ? cfg->particles : 1u;
+    /* Dynamic: the initial size, by default the ecs's, growing while the
+     * particles are spawned. */
+    ec.capacity = cfg->storage == ECS_STORAGE_FIXED ? sim__fixed_limit(cfg) : cfg->capacity;
     ec.workers = cfg->workers;
     ec.max_workers = cfg->max_workers;
     ec.inner_parallelism_off = cfg->inner_parallelism_off;
@@ -104,7 +108,7 @@ ecs_status sim_create(const sim_config *cfg, sim_world **out, ecs_error *err)
     sim__system_defs(&w->setup, cfg->thesis_dag, systems);
     sim__resource_defs(w, resources);
     ecs_config ec = sim__ecs_config(cfg, systems, resources);
-    w->fixed_limit = cfg->storage == ECS_STORAGE_FIXED ? ec.capacity : 0u;
+    w->fixed_limit = sim__fixed_limit(cfg);
     ecs_status st = ecs_context_create(&ec, &w->ctx, err);
     if (st != ECS_OK) {
         sim_destroy(w);

@@ -101,6 +101,9 @@ void sim__system_defs(sim_setup *setup, bool thesis_dag, ecs_system_def out[SIM_
 const ecs_system_def *sim__system_def(uint32_t system);
 /* The resource table: owner pointers into w, the spray queue by the ecs. */
 void sim__resource_defs(sim_world *w, ecs_resource_def out[SIM_RESOURCE_COUNT]);
+/* The entity limit of cfg's fixed storage, by default just enough for its
+ * particles; 0 for dynamic storage. */
+uint32_t sim__fixed_limit(const sim_config *cfg);
 /* The ecs definition of a world of cfg with these tables. */
 ecs_config sim__ecs_config(const sim_config *cfg, const ecs_system_def *systems,
                           const ecs_resource_def *resources);

@@ -370,7 +370,8 @@ uint32_t sim_wave(const sim_world *w);
 
 /* Whether w takes p: the fixed fields as they are, p as sim_params_check
  * accepts, and, where radius_min changes, the wave size still within
- * sim_wave_size_max for p. false with one line in msg otherwise. */
+ * sim_wave_size_max for p. false with one line in msg otherwise (the
+ * value refused and what is allowed). */
 bool sim_params_settable(const sim_world *w, const sim_params *p, char *msg, size_t msg_size);
 /* Puts p in place (sim_params_settable) from now on, as the block above
  * says. ECS_ERR_INVALID, nothing changed, for parameters it refuses. */
@@ -384,6 +385,26 @@ uint32_t sim_wave_size_max(const sim_world *w, const sim_params *p);
  * ECS_ERR_INVALID and nothing changes. */
 ecs_status sim_set_wave_size(sim_world *w, uint32_t particles);
 uint32_t sim_wave_size(const sim_world *w);
+
+/* A world's workload as the calls above judge a change: its parameters
+ * and wave size now, and its fixed storage's entity limit (0: dynamic).
+ * sim_config_workload gives the one sim_create(cfg) starts with, so that
+ * changes recorded for such a world can be checked, in order, before it is
+ * made (a replay's reader). */
+typedef struct sim_workload {
+    sim_params params;
+    uint32_t wave_size;
+    uint32_t fixed_limit;
+} sim_workload;
+
+sim_workload sim_config_workload(const sim_config *cfg);
+/* sim_params_settable's and sim_set_wave_size's judgement of a change to
+ * the workload now: true, or false with one line in msg naming the value
+ * refused and what is allowed. */
+bool sim_workload_takes_params(const sim_workload *now, const sim_params *p, char *msg,
+                               size_t msg_size);
+bool sim_workload_takes_wave_size(const sim_workload *now, uint32_t particles, char *msg,
+                                  size_t msg_size);
 
 /* ---- Snapshots (docs/determinism.md, "Snapshots") ----------------------
  *
