@@ -122,13 +122,13 @@ void ecs__timeline_build(ecs_context *ctx)
 {
     ctx->timeline_valid = false;
     if (!ctx->timeline_on) return;
-    gather_cpu(ctx);
     if (ctx->systems_run == 0) { /* nothing ran: no span, and the pool was not used */
         ctx->span_count = ctx->sleep_count = ctx->sleeps_lost = 0;
         ctx->timeline_workers = ctx->workers;
         ctx->timeline_valid = true;
         return;
     }
+    gather_cpu(ctx);
     size_t sleeps = (size_t)ctx->workers * (POOL_SLEEP_LOG + 1u);
     if (!reserve((void **)&ctx->spans, &ctx->span_cap, spans_needed(ctx), sizeof *ctx->spans) ||
         !reserve((void **)&ctx->sleeps, &ctx->sleep_cap, sleeps, sizeof *ctx->sleeps))
