@@ -87,13 +87,18 @@ static window_settings_change change(const window_settings *s, const sim_world *
     char v[32];
     if (r->param == APP_PARAM_PARTICLES) {
         uint32_t most = sim_wave_size_max(w, sim_get_params(w));
-        double want = fmin(fmax((double)c.in.n + d, 1.0), (double)most);
-        /* A wave past the bound (a snapshot's, under a smaller fixed limit)
-         * only comes down. */
-        if (dir > 0 ? want <= (double)c.in.n : want >= (double)c.in.n)
-            return say(c, "wave size %s: %s", value_text(r, &c.in, v, sizeof v),
-                       dir < 0 ? "at least 1" : "the most this world holds (density rule, "
-                                                "fixed storage's limit)");
+        double want = (double)c.in.n + d;
+        char m[32];
+        if (want < 1.0)
+            return say(c, "wave size %s%s refused: at least 1", want < 0.0 ? "-" : "",
+                       window_hud_count(v, sizeof v, (uint64_t)fabs(want)));
+        /* A wave past the bound (a snapshot's, under a smaller fixed
+         * limit) comes down into it. */
+        if (dir < 0 && c.in.n > most) want = fmin(want, (double)most);
+        if (want > (double)most)
+            return say(c, "wave size %s refused: this world holds at most %s (density rule, "
+                       "fixed storage's limit)", window_hud_count(v, sizeof v, (uint64_t)want),
+                       window_hud_count(m, sizeof m, most));
         c.in.n = (uint32_t)want;
     } else {
         float *f = r->second ? &c.in.y : &c.in.x;
