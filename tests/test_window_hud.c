@@ -4,14 +4,18 @@
  * For every drawable from the smallest window (64 x 64) to beyond a large
  * screen, at scale 1 and 2 (a high-density display), help on and off, the
  * panels the layout places (figures, help, lens and its caption, the
- * notice and the "H: help" line) lie inside the drawable and no two
- * overlap; the figures keep at least one line in the smallest window and
- * every line with the chart in a large one; so does the inspector's
- * panel, with the lens shown, clear of a timeline panel too, and it holds
- * every row at 1600 x 1000. A
- * click on the chart finds the system of the row under it, and nothing
- * elsewhere. The inspector's rows say what an inspection holds. The
- * figures' lines say what the HUD shows.
+ * notice and the "H: help" line, a timeline panel, the settings panel and
+ * the inspector's below it) lie inside the drawable and no two overlap;
+ * the figures keep at least one line in the smallest window and every
+ * line with the chart in a large one; the settings panel keeps its picked
+ * row in view. At 1600 x 1000 the settings panel and the inspector's hold
+ * every row, in the corner, or left of the help when it is shown; where
+ * there is no room beside the figures and the help, the settings panel
+ * goes below them. Short of room the settings panel drops its last line,
+ * then its keys' line, then rows, and a click picks the row drawn under
+ * it. A click on the chart finds the system of the row under it, and
+ * nothing elsewhere. The inspector's rows say what an inspection holds.
+ * The figures' lines say what the HUD shows.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,6 +29,7 @@
 
 #include "window_hud.h"
 #include "window_inspect.h"
+#include "window_settings.h"
 #include "window_timeline.h"
 
 /* DejaVu Sans at 15 px: its line height and the lens caption's width. */
@@ -60,18 +65,37 @@ static void check_layout(int w, int h, float scale, bool help)
 {
     window_hud_layout l =
         window_hud_layout_fit(LINE_H * scale, CAPTION_W * scale, help, w, h, scale);
-    box b[10];
+    box b[12];
     uint32_t n = boxes_of(&l, help, b);
-    /* The inspector's panel keeps clear of a timeline panel of 4 lanes. */
+    /* The timeline panel of 4 lanes placed first, the settings panel next
+     * in the top right corner, the inspector's below it. */
     window_tl_metrics m = {LINE_H * scale, 70.0f * scale, 70.0f * scale};
     window_tl_layout tl = window_tl_layout_fit(&l, true, &m, 4, w, h);
     float tl_box[4] = {tl.x, tl.y, tl.fits ? tl.w : 0.0f, tl.h};
+    if (tl.fits) b[n++] = (box){"timeline", tl.x, tl.y, tl.w, tl.h};
+    window_settings set = {.shown = true};
+    for (unsigned row = WINDOW_SETTINGS_ROWS; row-- > 0;) { /* the picked row in view */
+        set.row = row;
+        window_settings_place(&set, &l, true, w, tl_box);
+        if (set.w > 0.0f && (row < set.first || row >= set.first + set.rows_drawn))
+            fail_msg("%dx%d scale %g help %d: row %u picked, rows %u.. %u drawn", w, h,
+                     (double)scale, help, row, set.first, set.first + set.rows_drawn);
+    }
+    if (set.w > 0.0f) {
+        uint32_t lines = 1u + set.rows_drawn + set.hint + set.fixed;
+        assert_true(set.rows_drawn > 0u);
+        assert_true(set.fixed ? set.hint && set.rows_drawn == WINDOW_SETTINGS_ROWS
+                              : !set.hint || set.rows_drawn == WINDOW_SETTINGS_ROWS);
+        assert_true(set.h >= (float)lines * l.line_h + 2.0f * set.pad);
+        assert_true(set.row_y + (float)set.rows_drawn * l.line_h <= set.y + set.h);
+        b[n++] = (box){"settings", set.x, set.y, set.w, set.h};
+    }
     uint32_t rows;
-    window_hud_box in = window_inspect_place(&l, help, true, w, tl_box, (float[4]){0}, &rows);
+    window_hud_box in =
+        window_inspect_place(&l, true, w, tl_box, (float[4]){set.x, set.y, set.w, set.h}, &rows);
     if (rows) {
         assert_true(in.h >= ((float)rows + 1.5f) * l.line_h + 2.0f * in.pad);
         b[n++] = (box){"inspector", in.x, in.y, in.w, in.h};
-        if (tl.fits) b[n++] = (box){"timeline", tl.x, tl.y, tl.w, tl.h};
     }
     for (uint32_t i = 0; i < n; i++) {
         if (b[i].w <= 0.0f || b[i].h <= 0.0f || b[i].x < 0.0f || b[i].y < 0.0f ||
@@ -113,19 +137,101 @@ static void test_layout_keeps_what_fits(void **state)
         window_hud_layout l = window_hud_layout_fit(LINE_H, CAPTION_W, help, 1600, 1000, 1.0f);
         uint32_t rows;
         window_hud_box b =
-            window_inspect_place(&l, help, true, 1600, (float[4]){0}, (float[4]){0}, &rows);
+            window_inspect_place(&l, true, 1600, (float[4]){0}, (float[4]){0}, &rows);
         assert_int_equal(rows, WINDOW_INSPECT_ROWS);
         assert_true(b.y == l.y); /* at the top */
         if (help) assert_true(b.x + b.w < l.help_x); /* left of the help */
         else assert_true(b.x + b.w == 1600.0f - l.x); /* in the corner */
+        /* The whole settings panel, with a timeline panel shown, in the
+         * corner or left of the help; the inspector's whole below it. */
+        window_tl_metrics m = {LINE_H, 70.0f, 70.0f};
+        window_tl_layout tl = window_tl_layout_fit(&l, true, &m, 4, 1600, 1000);
+        assert_true(tl.fits);
+        float tl_box[4] = {tl.x, tl.y, tl.w, tl.h};
+        window_settings set = {.shown = true, .row = WINDOW_SETTINGS_ROWS - 1u};
+        window_settings_place(&set, &l, true, 1600, tl_box);
+        assert_int_equal(set.rows_drawn, WINDOW_SETTINGS_ROWS);
+        assert_int_equal(set.first, 0);
+        assert_true(set.hint && set.fixed);
+        assert_true(set.y == l.y);
+        if (help) assert_true(set.x + set.w < l.help_x);
+        else assert_true(set.x + set.w == 1600.0f - l.x);
+        b = window_inspect_place(&l, true, 1600, tl_box, (float[4]){set.x, set.y, set.w, set.h},
+                                 &rows);
+        assert_int_equal(rows, WINDOW_INSPECT_ROWS);
+        assert_true(b.y >= set.y + set.h);
     }
-    /* The settings panel open in the corner: the inspector's goes below it. */
+    /* No room beside the figures and the help: below the help, ending
+     * above the timeline panel; with no help, below the figures. */
+    window_tl_metrics m = {LINE_H, 70.0f, 70.0f};
+    for (int help = 0; help <= 1; help++) {
+        int w = help ? 1000 : 800, h = help ? 700 : 640;
+        window_hud_layout l = window_hud_layout_fit(LINE_H, CAPTION_W, help, w, h, 1.0f);
+        window_tl_layout tl = window_tl_layout_fit(&l, false, &m, 2, w, h);
+        assert_true(tl.fits);
+        float tl_box[4] = {tl.x, tl.y, tl.w, tl.h};
+        window_settings set = {.shown = true};
+        window_settings_place(&set, &l, false, w, tl_box);
+        if (set.rows_drawn == 0u)
+            fail_msg("help %d: figures %g+%g help %g+%g timeline y %g, settings at %g w %g", help,
+                     (double)l.y, (double)l.h, (double)l.help_y, (double)l.help_h, (double)tl.y,
+                     (double)set.y, (double)set.w);
+        if (help) assert_true(set.y == l.help_y + l.help_h + l.x);
+        else assert_true(set.y == l.y + l.h + l.x);
+        assert_true(set.x + set.w == (float)w - l.x);
+        assert_true(set.y + set.h <= tl.y - l.x);
+    }
+}
+
+/* Short of room the settings panel drops what stays fixed, then the
+ * keys' hint, then rows, the picked one kept in view; a click picks the
+ * row drawn under it. */
+static void test_settings_cut(void **state)
+{
+    (void)state;
     window_hud_layout l = window_hud_layout_fit(LINE_H, CAPTION_W, false, 1600, 1000, 1.0f);
-    float settings[4] = {1600.0f - l.x - 470.0f, l.y, 470.0f, 150.0f};
-    uint32_t rows;
-    window_hud_box b = window_inspect_place(&l, false, true, 1600, (float[4]){0}, settings, &rows);
-    assert_true(rows > 0u);
-    assert_true(b.y >= settings[1] + settings[3]);
+    window_settings s = {.shown = true};
+    float top = l.y + 2.0f * l.pad + LINE_H + l.x; /* the panel's top, padding, title, gap */
+    const struct {
+        unsigned lines, rows;
+        bool hint, fixed;
+    } cases[] = {{8, 6, true, true}, {7, 6, true, false}, {6, 6, false, false},
+                 {3, 3, false, false}, {1, 1, false, false}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        /* A timeline panel across the window below room for that many lines. */
+        float tl[4] = {0.0f, top + ((float)cases[k].lines + 0.5f) * LINE_H, 1600.0f, 100.0f};
+        s.row = 0;
+        window_settings_place(&s, &l, false, 1600, tl);
+        assert_int_equal(s.rows_drawn, cases[k].rows);
+        assert_int_equal(s.hint, cases[k].hint);
+        assert_int_equal(s.fixed, cases[k].fixed);
+        assert_true(s.y + s.h <= tl[1] - l.x);
+    }
+    /* Three rows: the last picked shows rows 3 to 5; a click on the
+     * first drawn picks row 3, on the third row 5; below the rows, none. */
+    float tl[4] = {0.0f, top + 3.5f * LINE_H, 1600.0f, 100.0f};
+    s.row = WINDOW_SETTINGS_ROWS - 1u;
+    window_settings_place(&s, &l, false, 1600, tl);
+    assert_int_equal(s.rows_drawn, 3);
+    assert_int_equal(s.first, 3);
+    float x = s.x + s.pad + 20.0f;
+    s.row = 0;
+    assert_true(window_settings_click(&s, NULL, x, s.row_y + 0.5f * LINE_H).taken);
+    assert_int_equal(s.row, 3);
+    assert_true(window_settings_click(&s, NULL, x, s.row_y + 2.5f * LINE_H).taken);
+    assert_int_equal(s.row, 5);
+    s.row = 4;
+    assert_true(window_settings_click(&s, NULL, x, s.row_y + 3.2f * LINE_H).taken);
+    assert_int_equal(s.row, 4);
+    /* Up from row 3 to 2: the view follows, rows 2 to 4. */
+    s.row = 2;
+    window_settings_place(&s, &l, false, 1600, tl);
+    assert_int_equal(s.first, 2);
+    /* No room for a row: no panel, and a click there is not its. */
+    float none[4] = {0.0f, top + 0.5f * LINE_H, 1600.0f, 100.0f};
+    window_settings_place(&s, &l, false, 1600, none);
+    assert_true(s.w == 0.0f);
+    assert_false(window_settings_click(&s, NULL, 1500.0f, l.y + 5.0f).taken);
 }
 
 static void test_inspect_rows(void **state)
@@ -315,6 +421,7 @@ int main(void)
         cmocka_unit_test(test_bar_scale),             cmocka_unit_test(test_counts),
         cmocka_unit_test(test_view_warning),          cmocka_unit_test(test_system_rows),
         cmocka_unit_test(test_inspect_rows),          cmocka_unit_test(test_figures),
+        cmocka_unit_test(test_settings_cut),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

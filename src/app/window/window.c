@@ -781,14 +781,18 @@ static void draw(window_app *a, window_frame *f, bool last)
     if (lens) draw_cell(a, cell, rect, n, &layout);
     uint64_t t3 = window_now_ns();
     hud(a, &layout);
-    window_settings_draw(&a->settings, a->gfx, a->world, &layout, a->px_w);
+    /* The timeline panel is placed first, the settings panel in the top
+     * right corner next, the inspector's below it: each right-hand panel
+     * ends above the timeline panel. */
+    window_tl_layout tl =
+        window_timeline_place(&a->timeline, a->gfx, &layout, lens, a->px_w, a->px_h);
+    float tl_box[4] = {tl.x, tl.y, tl.fits ? tl.w : 0.0f, tl.h};
+    window_settings_draw(&a->settings, a->gfx, a->world, &layout, lens, a->px_w, tl_box);
     if (window_timeline_draw(&a->timeline, a->gfx, &layout, lens, a->mouse_x * a->scale,
                              a->mouse_y * a->scale, a->px_w, a->px_h, last))
         a->status = 1;
-    const window_tl_layout *tl = &a->timeline.drawn_at;
-    float tl_box[4] = {tl->x, tl->y, tl->fits ? tl->w : 0.0f, tl->h};
     const window_settings *set = &a->settings;
-    window_inspect_draw(&a->inspect, a->world, a->gfx, &layout, a->help, lens, a->px_w, tl_box,
+    window_inspect_draw(&a->inspect, a->world, a->gfx, &layout, lens, a->px_w, tl_box,
                         (float[4]){set->x, set->y, set->w, set->h}, stdout);
     uint64_t t4 = window_now_ns();
     gfx_end_frame(a->gfx);

@@ -230,13 +230,19 @@ void window_hud_table(gfx_renderer *r, const window_hud_layout *l, const window_
     line(&p, TEXT, title);
     p.y += lh * 0.5f;
     for (uint32_t i = 0; i < n; i++) {
-        char text[192];
-        snprintf(text, sizeof text, "%s", rows[i].text);
-        fit(r, text, p.max_w - b->key_w);
         gfx_text(r, p.x, p.y, rows[i].key, WARN);
-        gfx_text(r, p.x + b->key_w, p.y, text, TEXT);
+        window_hud_text(r, p.x + b->key_w, p.y, p.max_w - b->key_w, rows[i].text, TEXT);
         p.y += lh;
     }
+}
+
+void window_hud_text(gfx_renderer *r, float x, float y, float max_w, const char *text,
+                     gfx_color c)
+{
+    char buf[192];
+    snprintf(buf, sizeof buf, "%s", text);
+    fit(r, buf, max_w);
+    gfx_text(r, x, y, buf, c);
 }
 
 static void help_panel(gfx_renderer *r, const window_hud_layout *l)

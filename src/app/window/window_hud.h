@@ -147,6 +147,30 @@ typedef struct window_hud_box {
 void window_hud_table(gfx_renderer *r, const window_hud_layout *l, const window_hud_box *b,
                       const char *title, const window_hud_row *rows, uint32_t n);
 
+/* Text at (x, y) cut from its end to at most max_w pixels. */
+void window_hud_text(gfx_renderer *r, float x, float y, float max_w, const char *text,
+                     gfx_color c);
+
+/* A panel at the drawable's right edge (the settings panel, the
+ * inspector's): what it wants, drawable pixels. */
+typedef struct window_hud_side {
+    float w, min_w;  /* its width, cut to the drawable; no panel narrower than min_w */
+    float head;      /* lines above its rows (a title; and half a line's space: 1.5) */
+    uint32_t most;   /* the rows it holds */
+    /* Panels drawn already (x, y, w, h; w 0: none): it goes below `above`
+     * and ends above `below` where they share columns. */
+    float above[4], below[4];
+} window_hud_side;
+/* Where such a panel goes: the top right corner, left of the help where
+ * that is shown there and the room beside the figures holds the panel,
+ * else below the help; below the figures (or the help in their place)
+ * where it shares their columns; below d->above; its rows cut to what
+ * fits above the G lens's caption (lens: it is drawn), the notice line
+ * and d->below. Its pad is the figures'; *rows is how many rows fit,
+ * and h 0 (*rows 0) says there is no room. */
+window_hud_box window_hud_side_place(const window_hud_layout *l, bool lens, int px_w,
+                                     const window_hud_side *d, uint32_t *rows);
+
 /* Queues the HUD's overlay for this frame. */
 void window_hud_draw(gfx_renderer *r, const window_hud *h, const window_hud_layout *l);
 

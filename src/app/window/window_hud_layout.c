@@ -61,8 +61,9 @@ window_hud_layout window_hud_layout_fit(float line_h, float caption_w, bool help
     l.w = fmaxf(0.0f, fminf(FIGURES_W * scale, right - l.x));
     l.line_w = l.w;
     l.chart_fits = l.w >= FIGURES_W * scale;
+    /* Too narrow for the chart, the panel holds the figure lines only. */
     l.rows = lines_in(bottom - l.y - 2.0f * l.pad, line_h,
-                      WINDOW_HUD_FIGURE_LINES + WINDOW_HUD_CHART_LINES);
+                      WINDOW_HUD_FIGURE_LINES + (l.chart_fits ? WINDOW_HUD_CHART_LINES : 0u));
     l.h = l.rows ? (float)l.rows * line_h + 2.0f * l.pad : 0.0f;
     if (l.rows == 0) l.w = 0.0f;
 
@@ -154,4 +155,38 @@ int window_hud_system_at(const window_hud_layout *l, bool help, uint32_t figures
     if (top < 0.0f || x < l->x || x >= l->x + l->w || y < top) return -1;
     float row = (y - top) / l->line_h;
     return row < (float)SIM_SYSTEM_COUNT ? (int)row : -1;
+}
+
+/* Box (x, y, w, h; w 0: none) shares columns with b. */
+static bool shares_columns(const float box[4], const window_hud_box *b)
+{
+    return box[2] > 0.0f && box[0] < b->x + b->w && b->x < box[0] + box[2];
+}
+
+window_hud_box window_hud_side_place(const window_hud_layout *l, bool lens, int px_w,
+                                     const window_hud_side *d, uint32_t *rows)
+{
+    float gap = l->x, lh = l->line_h;
+    window_hud_box b = {.pad = l->pad};
+    float right = (float)px_w - gap, top = gap;
+    float bottom = (lens && l->lens_side > 0.0f ? l->cap_y : l->notice_y) - gap;
+    b.w = fminf(d->w, right - gap);
+    b.x = right - b.w;
+    bool help = l->help_rows > 0;
+    /* What the top left holds: the figures, or the help in their place. */
+    float left_end = help && l->help_in_place ? l->help_x + l->help_w : l->x + l->w;
+    float left_bottom = help && l->help_in_place ? l->help_y + l->help_h : l->y + l->h;
+    if (help && !l->help_in_place) {
+        if (l->help_x - gap - b.w >= left_end + gap) b.x = l->help_x - gap - b.w;
+        else top = l->help_y + l->help_h + gap;
+    }
+    if (b.x < left_end + gap) top = fmaxf(top, left_bottom + gap);
+    if (shares_columns(d->above, &b)) top = fmaxf(top, d->above[1] + d->above[3] + gap);
+    b.y = top;
+    if (shares_columns(d->below, &b)) bottom = fminf(bottom, d->below[1] - gap);
+    float room = bottom - top - 2.0f * b.pad - d->head * lh;
+    uint32_t n = lines_in(room, lh, d->most);
+    *rows = b.w < d->min_w ? 0u : n;
+    b.h = *rows ? ((float)*rows + d->head) * lh + 2.0f * b.pad : 0.0f;
+    return b;
 }

@@ -5,6 +5,7 @@
 #include "args.h"
 
 #include <math.h>
+#include <string.h>
 
 /* The panel's width and its key column, window pixels; no panel in a
  * drawable too narrow for PANEL_MIN_W. */
@@ -128,34 +129,17 @@ void window_inspect_describe(const sim_inspection *in, window_inspect_text *t)
     for (uint32_t k = 0; k < WINDOW_INSPECT_ROWS; k++) t->rows[k] = (window_hud_row){keys[k], x[k]};
 }
 
-window_hud_box window_inspect_place(const window_hud_layout *l, bool help, bool lens, int px_w,
+window_hud_box window_inspect_place(const window_hud_layout *l, bool lens, int px_w,
                                     const float timeline[4], const float settings[4],
                                     uint32_t *rows)
 {
-    float s = l->scale, gap = l->x, lh = l->line_h;
-    window_hud_box b = {.pad = l->pad, .key_w = KEY_W * s};
-    float right = (float)px_w - gap, top = gap;
-    float bottom = (lens && l->lens_side > 0.0f ? l->cap_y : l->notice_y) - gap;
-    b.w = fminf(PANEL_W * s, right - gap);
-    b.x = right - b.w;
-    bool help_here = help && l->help_rows > 0;
-    /* What the top left holds: the figures, or the help in their place. */
-    float left_end = help_here && l->help_in_place ? l->help_x + l->help_w : l->x + l->w;
-    float left_bottom = help_here && l->help_in_place ? l->help_y + l->help_h : l->y + l->h;
-    if (help_here && !l->help_in_place) {
-        if (l->help_x - gap - b.w >= left_end + gap) b.x = l->help_x - gap - b.w;
-        else top = l->help_y + l->help_h + gap;
-    }
-    if (b.x < left_end + gap) top = fmaxf(top, left_bottom + gap);
-    if (settings[2] > 0.0f && settings[0] < b.x + b.w && b.x < settings[0] + settings[2])
-        top = fmaxf(top, settings[1] + settings[3] + gap);
-    b.y = top;
-    if (timeline[2] > 0.0f && timeline[0] < b.x + b.w && b.x < timeline[0] + timeline[2])
-        bottom = fminf(bottom, timeline[1] - gap);
-    float room = bottom - top - 2.0f * b.pad - 1.5f * lh; /* the title and half a line */
-    uint32_t n = room >= lh ? (uint32_t)floorf(room / lh) : 0u;
-    *rows = b.w < PANEL_MIN_W * s ? 0u : n < WINDOW_INSPECT_ROWS ? n : WINDOW_INSPECT_ROWS;
-    b.h = *rows ? ((float)*rows + 1.5f) * lh + 2.0f * b.pad : 0.0f;
+    float s = l->scale;
+    window_hud_side d = {.w = PANEL_W * s, .min_w = PANEL_MIN_W * s, .head = 1.5f,
+                         .most = WINDOW_INSPECT_ROWS};
+    memcpy(d.above, settings, sizeof d.above);
+    memcpy(d.below, timeline, sizeof d.below);
+    window_hud_box b = window_hud_side_place(l, lens, px_w, &d, rows);
+    b.key_w = KEY_W * s;
     return b;
 }
 
@@ -180,7 +164,7 @@ static void ring(gfx_renderer *r, float wx, float wy, float radius, float scale,
 }
 
 void window_inspect_draw(window_inspect *s, sim_world *w, gfx_renderer *r,
-                         const window_hud_layout *l, bool help, bool lens, int px_w,
+                         const window_hud_layout *l, bool lens, int px_w,
                          const float timeline[4], const float settings[4], FILE *out)
 {
     if (ecs_entity_is_null(s->selected)) return;
@@ -202,6 +186,6 @@ void window_inspect_draw(window_inspect *s, sim_world *w, gfx_renderer *r,
     window_inspect_text t;
     window_inspect_describe(&in, &t);
     uint32_t rows;
-    window_hud_box b = window_inspect_place(l, help, lens, px_w, timeline, settings, &rows);
+    window_hud_box b = window_inspect_place(l, lens, px_w, timeline, settings, &rows);
     if (b.h > 0.0f) window_hud_table(r, l, &b, t.title, t.rows, rows);
 }

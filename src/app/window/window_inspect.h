@@ -43,23 +43,20 @@ typedef struct window_inspect_text {
 } window_inspect_text;
 void window_inspect_describe(const sim_inspection *in, window_inspect_text *t);
 
-/* Where the panel goes in a drawable px_w wide: the top right corner, left
- * of the help where it is shown there and the room beside the figures
- * holds the panel, else below it; its rows cut to what fits above the G
- * lens's caption (lens: it is drawn), the notice line and, where they
- * share columns, the timeline panel drawn at timeline (x, y, w, h; w 0:
- * none); below the settings panel drawn at settings where they share
- * columns. h 0 (and *rows 0): no room. */
-window_hud_box window_inspect_place(const window_hud_layout *l, bool help, bool lens, int px_w,
+/* Where the panel goes in a drawable px_w wide (window_hud_side_place):
+ * below the settings panel drawn at settings, its rows cut to end above
+ * the timeline panel drawn at timeline (each x, y, w, h; w 0: none)
+ * where they share columns. h 0 (and *rows 0): no room. */
+window_hud_box window_inspect_place(const window_hud_layout *l, bool lens, int px_w,
                                     const float timeline[4], const float settings[4],
                                     uint32_t *rows);
 
 /* Each drawn frame, after the particles, the settings panel and the
- * timeline panel (drawn at settings and timeline): follows the selection by its handle (dropped, with a line
- * on out, once the particle died), rings it and its listed contacts, and
- * queues the panel. */
+ * timeline panel (drawn at settings and timeline): follows the selection
+ * by its handle (dropped, with a line on out, once the particle died),
+ * rings it and its listed contacts, and queues the panel. */
 void window_inspect_draw(window_inspect *s, sim_world *w, gfx_renderer *r,
-                         const window_hud_layout *l, bool help, bool lens, int px_w,
+                         const window_hud_layout *l, bool lens, int px_w,
                          const float timeline[4], const float settings[4], FILE *out);
 
 #endif /* WINDOW_INSPECT_H */

@@ -22,8 +22,8 @@ static const gfx_color BUTTON = {255, 255, 255, 40};
 #define MINUS_X 200.0f
 #define BUTTON_W 22.0f
 #define WHEN_X 262.0f
-/* Title, keys, the rows, what stays fixed. */
-#define PANEL_LINES (WINDOW_SETTINGS_ROWS + 3u)
+/* No panel narrower than its + buttons' right edge and the padding. */
+#define PANEL_MIN_W 280.0f
 
 typedef struct row {
     const char *name;
@@ -87,13 +87,18 @@ static window_settings_change change(const window_settings *s, const sim_world *
     char v[32];
     if (r->param == APP_PARAM_PARTICLES) {
         uint32_t most = sim_wave_size_max(w, sim_get_params(w));
-        double want = fmin(fmax((double)c.in.n + d, 1.0), (double)most);
-        /* A wave past the bound (a snapshot's, under a smaller fixed limit)
-         * only comes down. */
-        if (dir > 0 ? want <= (double)c.in.n : want >= (double)c.in.n)
-            return say(c, "wave size %s: %s", value_text(r, &c.in, v, sizeof v),
-                       dir < 0 ? "at least 1" : "the most this world holds (density rule, "
-                                                "fixed storage's limit)");
+        double want = (double)c.in.n + d;
+        char m[32];
+        if (want < 1.0)
+            return say(c, "wave size %s%s refused: at least 1", want < 0.0 ? "-" : "",
+                       window_hud_count(v, sizeof v, (uint64_t)fabs(want)));
+        /* A wave past the bound (a snapshot's, under a smaller fixed
+         * limit) comes down into it. */
+        if (dir < 0 && c.in.n > most) want = fmin(want, (double)most);
+        if (want > (double)most)
+            return say(c, "wave size %s refused: this world holds at most %s (density rule, "
+                       "fixed storage's limit)", window_hud_count(v, sizeof v, (uint64_t)want),
+                       window_hud_count(m, sizeof m, most));
         c.in.n = (uint32_t)want;
     } else {
         float *f = r->second ? &c.in.y : &c.in.x;
@@ -133,7 +138,7 @@ window_settings_change window_settings_click(window_settings *s, const sim_world
     c.taken = true;
     float at = floorf((y - s->row_y) / s->line_h);
     if (!(at >= 0.0f && at < (float)s->rows_drawn)) return c;
-    s->row = (unsigned)at;
+    s->row = s->first + (unsigned)at;
     if (x >= s->minus_x && x < s->minus_x + s->button_w) return change(s, w, -1, false);
     if (x >= s->plus_x && x < s->plus_x + s->button_w) return change(s, w, +1, false);
     return c;
@@ -146,31 +151,50 @@ static void button(gfx_renderer *r, float x, float y, float side, float line, co
     gfx_text(r, x + (side - gfx_text_width(r, sign)) * 0.5f, y, sign, TEXT);
 }
 
-void window_settings_draw(window_settings *s, gfx_renderer *r, const sim_world *w,
-                          const window_hud_layout *l, int px_w)
+void window_settings_place(window_settings *s, const window_hud_layout *l, bool lens, int px_w,
+                           const float timeline[4])
 {
+    float sc = l->scale, lh = l->line_h;
+    window_hud_side d = {.w = PANEL_W * sc, .min_w = PANEL_MIN_W * sc, .head = 1.0f,
+                         .most = WINDOW_SETTINGS_LINES};
+    memcpy(d.below, timeline, sizeof d.below);
+    uint32_t lines = 0;
+    window_hud_box b = window_hud_side_place(l, lens, px_w, &d, &lines);
     s->w = 0.0f;
-    if (!s->shown) return;
-    float sc = l->scale, lh = l->line_h, pad = l->pad, gap = l->x;
-    float width = fminf(PANEL_W * sc, (float)px_w - 2.0f * gap);
-    if (!(width > 0.0f)) return;
-    s->x = (float)px_w - gap - width;
-    s->y = l->help_rows && !l->help_in_place ? l->help_y + l->help_h + gap : l->y;
-    s->w = width;
-    s->h = (float)PANEL_LINES * lh + 2.0f * pad;
-    s->line_h = lh;
+    if (!s->shown || lines == 0) return;
+    s->x = b.x, s->y = b.y, s->w = b.w, s->h = b.h, s->pad = b.pad, s->line_h = lh;
+    /* Short of room, what stays fixed goes first, then the keys' hint,
+     * then rows: those around the picked one stay. */
+    s->fixed = lines >= WINDOW_SETTINGS_ROWS + 2u;
+    s->hint = lines >= WINDOW_SETTINGS_ROWS + 1u;
+    s->rows_drawn = lines < WINDOW_SETTINGS_ROWS ? lines : WINDOW_SETTINGS_ROWS;
+    if (s->first > WINDOW_SETTINGS_ROWS - s->rows_drawn)
+        s->first = WINDOW_SETTINGS_ROWS - s->rows_drawn;
+    if (s->row < s->first) s->first = s->row;
+    if (s->row >= s->first + s->rows_drawn) s->first = s->row + 1u - s->rows_drawn;
+    s->row_y = b.y + b.pad + (s->hint ? 2.0f : 1.0f) * lh;
     s->button_w = BUTTON_W * sc;
-    s->minus_x = s->x + pad + MINUS_X * sc;
+    s->minus_x = s->x + s->pad + MINUS_X * sc;
     s->plus_x = s->minus_x + s->button_w + 6.0f * sc;
+}
+
+void window_settings_draw(window_settings *s, gfx_renderer *r, const sim_world *w,
+                          const window_hud_layout *l, bool lens, int px_w,
+                          const float timeline[4])
+{
+    window_settings_place(s, l, lens, px_w, timeline);
+    if (s->w <= 0.0f) return;
+    float sc = l->scale, lh = s->line_h, x = s->x + s->pad, y = s->y + s->pad;
+    float text_w = s->w - 2.0f * s->pad;
     gfx_rect(r, s->x, s->y, s->w, s->h, PANEL);
-    float x = s->x + pad, y = s->y + pad;
     gfx_text(r, x, y, "Settings (P)", TEXT);
     y += lh;
-    gfx_text(r, x, y, "Up/Down: row   Left/Right or -/+: change   Shift: more", DIM);
-    y += lh;
-    s->row_y = y;
-    s->rows_drawn = WINDOW_SETTINGS_ROWS;
-    for (unsigned i = 0; i < WINDOW_SETTINGS_ROWS; i++, y += lh) {
+    if (s->hint) {
+        window_hud_text(r, x, y, text_w, "Up/Down: row   Left/Right or -/+: change   Shift: more",
+                        DIM);
+        y += lh;
+    }
+    for (unsigned i = s->first; i < s->first + s->rows_drawn; i++, y += lh) {
         const row *rw = &ROWS[i];
         bool picked = i == s->row;
         app_input in = current(w, rw->param);
@@ -181,11 +205,12 @@ void window_settings_draw(window_settings *s, gfx_renderer *r, const sim_world *
         gfx_text(r, x + VALUE_RIGHT * sc - gfx_text_width(r, v), y, v, TEXT);
         button(r, s->minus_x, y, s->button_w, lh, "-");
         button(r, s->plus_x, y, s->button_w, lh, "+");
-        gfx_text(r, x + WHEN_X * sc, y, rw->when, DIM);
+        window_hud_text(r, x + WHEN_X * sc, y, text_w - WHEN_X * sc, rw->when, DIM);
     }
+    if (!s->fixed) return;
     const sim_params *p = sim_get_params(w);
     char fixed[160];
     snprintf(fixed, sizeof fixed, "fixed when made: radius max %g, world %g x %g, dt %g",
              (double)p->radius_max, (double)p->world_w, (double)p->world_h, (double)p->dt);
-    gfx_text(r, x, y, fixed, DIM);
+    window_hud_text(r, x, y, text_w, fixed, DIM);
 }

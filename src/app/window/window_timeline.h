@@ -270,6 +270,11 @@ void window_timeline_pick(window_timeline *t, int32_t older);
  * returns true; elsewhere false (the click is someone else's). */
 bool window_timeline_click(window_timeline *t, float px, float py);
 
+/* Where the panel goes this frame (fits false: hidden, no step yet, or
+ * no room). */
+window_tl_layout window_timeline_place(const window_timeline *t, const gfx_renderer *r,
+                                       const window_hud_layout *hud, bool lens, int px_w,
+                                       int px_h);
 /* Queues the panel (when shown and it fits) and the tooltip of the block
  * under the mouse (drawable pixels); lens: the G lens is drawn this frame.
  * Writes --timeline-report where its text changed while frozen, and on the

@@ -111,15 +111,6 @@ static void hatch(gfx_renderer *r, float x, float y, float w, float h, float s)
         gfx_rect(r, hx, y, fminf(s, x + w - hx), h, WAKE_HATCH);
 }
 
-static void text_fit(gfx_renderer *r, float x, float y, float max_w, const char *s, gfx_color c)
-{
-    char buf[192];
-    snprintf(buf, sizeof buf, "%s", s);
-    size_t n = strlen(buf);
-    while (n > 0 && gfx_text_width(r, buf) > max_w) buf[--n] = '\0';
-    gfx_text(r, x, y, buf, c);
-}
-
 static void figures_line(gfx_renderer *r, const window_tl_data *d, const window_tl_layout *l)
 {
     const ecs_profile *p = &d->profile;
@@ -128,7 +119,7 @@ static void figures_line(gfx_renderer *r, const window_tl_data *d, const window_
              "this step: wall %.3f ms   work %.3f ms   span %.3f ms   available %.2f   "
              "achieved %.2f",
              p->wall_ms, p->work_ms, p->span_ms, p->available, p->achieved);
-    text_fit(r, l->x + l->pad, l->figures_y, l->w - 2.0f * l->pad, figures, DIM);
+    window_hud_text(r, l->x + l->pad, l->figures_y, l->w - 2.0f * l->pad, figures, DIM);
 }
 
 /* The two header lines: what is shown (and whether frozen), the legend,
@@ -146,7 +137,7 @@ static void header(gfx_renderer *r, const window_timeline *t, const window_tl_da
         snprintf(title, sizeof title, "FROZEN at step %s (Left/Right pick, F resumes)", step);
     else snprintf(title, sizeof title, "Timeline of step %s by worker (F freezes)", step);
     float used = gfx_text_width(r, title);
-    text_fit(r, x, l->title_y, max_w, title, t->frozen ? WARN : TEXT);
+    window_hud_text(r, x, l->title_y, max_w, title, t->frozen ? WARN : TEXT);
 
     /* A busy machine's line, else the legend, right-aligned where it fits
      * beside the title. */
@@ -156,7 +147,7 @@ static void header(gfx_renderer *r, const window_timeline *t, const window_tl_da
         window_tl_machine_line(&mach, line, sizeof line);
         float w = gfx_text_width(r, line), mx = l->x + l->w - l->pad - w;
         if (mx < x + used + 14.0f * s) mx = x + used + 14.0f * s;
-        text_fit(r, mx, l->title_y, l->x + l->w - l->pad - mx, line, WARN);
+        window_hud_text(r, mx, l->title_y, l->x + l->w - l->pad - mx, line, WARN);
         figures_line(r, d, l);
         return;
     }
@@ -332,6 +323,18 @@ static void strip(gfx_renderer *r, const window_timeline *t, const window_tl_lay
     gfx_text(r, l->busy_x, ty, n, DIM);
 }
 
+window_tl_layout window_timeline_place(const window_timeline *t, const gfx_renderer *r,
+                                       const window_hud_layout *hud, bool lens, int px_w,
+                                       int px_h)
+{
+    const window_tl_data *d = window_timeline_shown_step(t);
+    if (!t->shown || !d) return (window_tl_layout){0};
+    window_tl_metrics m = {gfx_line_height(r),
+                           fmaxf(gfx_text_width(r, "w0 (main)"), gfx_text_width(r, "w99")),
+                           gfx_text_width(r, "100% busy  wake 9.99 ms")};
+    return window_tl_layout_fit(hud, lens, &m, d->workers, px_w, px_h);
+}
+
 int window_timeline_draw(window_timeline *t, gfx_renderer *r, const window_hud_layout *hud,
                          bool lens, float mouse_x, float mouse_y, int px_w, int px_h, bool last)
 {
@@ -342,10 +345,7 @@ int window_timeline_draw(window_timeline *t, gfx_renderer *r, const window_hud_l
     const window_tl_data *d = window_timeline_shown_step(t);
     t->drawn = 0;
     if (t->shown && d) {
-        window_tl_metrics m = {gfx_line_height(r),
-                               fmaxf(gfx_text_width(r, "w0 (main)"), gfx_text_width(r, "w99")),
-                               gfx_text_width(r, "100% busy  wake 9.99 ms")};
-        l = window_tl_layout_fit(hud, lens, &m, d->workers, px_w, px_h);
+        l = window_timeline_place(t, r, hud, lens, px_w, px_h);
         if (!l.fits) no_room(r, hud, lens, px_w);
         if (l.fits && app_reserve((void **)&t->blocks, &t->block_cap, d->span_count,
                                           sizeof *t->blocks)) {
