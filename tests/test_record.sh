@@ -188,7 +188,7 @@ rc=$?
 d=$tmp/int
 echo old >"$tmp/int.rec"
 start_in "$d" --entities 2000 --vsync off --size 320x200 --record "$tmp/int.rec"
-[ -n "$wid" ] && xdotool key --window "$wid" s && wait_shots "$pid" "$d" 1
+shot_taken "$pid" "$d"
 kill -INT "$pid"
 wait "$pid"
 rc=$?
@@ -201,7 +201,7 @@ fi
 d=$tmp/kill
 echo old >"$tmp/kill.rec"
 start_in "$d" --entities 2000 --vsync off --size 320x200 --record "$tmp/kill.rec"
-[ -n "$wid" ] && xdotool key --window "$wid" s && wait_shots "$pid" "$d" 1
+shot_taken "$pid" "$d"
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null
 if printf 'old\n' | cmp -s - "$tmp/kill.rec" && [ -n "$wid" ]; then

@@ -116,6 +116,24 @@ wait_shots() {
     return 1
 }
 
+# shot_taken PID DIR: presses S in the window of process PID until DIR
+# holds a screenshot (a frame stepped and drawn), for up to 60 s; false if
+# none came or the process ended. The window is looked up by PID at each
+# press, in the same xdotool call as the key: an id found while the window
+# was still being set up may already be gone.
+shot_taken() {
+    for _ in $(seq 30); do
+        xdotool search --all --onlyvisible --pid "$1" --name '^particles$' \
+            key --window %1 s 2>/dev/null
+        for _ in $(seq 20); do
+            ls "$2" 2>/dev/null | grep -q '^particles-.*\.png$' && return 0
+            kill -0 "$1" 2>/dev/null || return 1
+            sleep 0.1
+        done
+    done
+    return 1
+}
+
 # start_in DIR ARGS...: $bin in the background with DIR, made here, as its
 # working directory (the S key's screenshots land there), its output in
 # $out and $err; sets pid, and wid to its X window (empty if none appeared).
