@@ -164,6 +164,20 @@ refuses_param "param particles then param radius" \
 refuses_param "param radius then param particles" \
     "wave size 300000: must be 1 to [0-9]+ \(the density rule at radii \[2\.5, 2\.5\] .*\)" \
     "param radius 2.5 2.5" "param particles 300000"
+# The waves are judged on the storage the replay runs on: a wave size past
+# fixed storage's limit loads on --storage dynamic, and a recording made
+# on dynamic storage is refused as it loads on --storage fixed.
+last=$(awk '$1 == "frame" { f = $2 } END { print f }' "$rec")
+awk -v k="$last" '$1 == "frame" && $2 == k { print "param particles 500000" } { print }' \
+    "$rec" >"$tmp/big"
+with_end "$tmp/big" >"$tmp/big.rec"
+replays "a wave past the fixed limit, --storage dynamic" 0 "$matched" "$tmp/big.rec" \
+    --storage dynamic
+sed 's/^storage fixed [0-9]*$/storage dynamic 0/' "$tmp/big" >"$tmp/bigdyn"
+with_end "$tmp/bigdyn" >"$tmp/bigdyn.rec"
+replays "a dynamic recording's big wave, --storage fixed" 2 \
+    "--replay .*bigdyn.rec: line [0-9]+: param particles 500000: wave size 500000: must be 1 to 400000 \(the fixed storage's limit\)$" \
+    "$tmp/bigdyn.rec" --storage fixed
 replays "--seed with --replay" 2 "--replay .*: --seed comes from the recording" "$rec" --seed 4
 # The window's --replay refuses what docs/window.md lists, before it opens,
 # naming the flag given (a world too small for the default count, or a

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "options.h"
 #include "out.h"
 #include "sim.h"
 
@@ -106,10 +107,15 @@ typedef struct app_replay {
     size_t next; /* the frame app_replay_inputs applies next */
 } app_replay;
 
-/* Reads the recording at path. 0, or 2 after one line naming the file and
+/* Reads the recording at path for a run with options o: where o gives a
+ * --storage other than the recording's, the replay runs on it (with
+ * o's --fixed-limit, for fixed), and r->cfg says so. Every change of the
+ * workload it records (the wave size, "param" lines) is judged against
+ * that world as it reads. 0, or 2 after one line naming the file and
  * what is wrong (missing, not a recording, another version, a line that
- * does not read, truncated, a checksum that differs). */
-int app_replay_load(app_replay *r, const char *prog, const char *path);
+ * does not read or a value the world would refuse, truncated, a checksum
+ * that differs). */
+int app_replay_load(app_replay *r, const char *prog, const char *path, const app_options *o);
 /* Applies the state-changing inputs of the next frame to w. 0, or 1 after
  * one line naming the frame and the input sim.h refused. */
 int app_replay_inputs(app_replay *r, sim_world *w);

@@ -44,6 +44,7 @@ static const char *const INPUT_NAMES[] = {"spray", "wave", "system", "workers",
 /* The reader's place in the file. */
 typedef struct reader {
     app_replay *r;
+    const app_options *o; /* the run's: its --storage */
     size_t line;  /* 1-based */
     uint32_t version;
     char *w[WORDS_MAX];
@@ -170,7 +171,20 @@ static bool header_line(reader *rd, int h)
         snprintf(rd->why, sizeof rd->why, "the parameters: %s", msg);
         ok = false;
     }
-    if (ok && h == H_COUNT - 1) rd->now = sim_config_workload(c);
+    if (ok && h == H_COUNT - 1) {
+        /* The world the replay runs on: the run's storage where it gives
+         * another; the waves it spawns judged on it from the first. */
+        ecs_storage given = (ecs_storage)rd->o->sim.storages[0];
+        if (app_options_given(rd->o, "storage") && given != c->storage) {
+            c->storage = given;
+            c->capacity = given == ECS_STORAGE_FIXED ? rd->o->sim.fixed_limit : 0u;
+        }
+        rd->now = sim_config_workload(c);
+        if (!sim_workload_takes_wave_size(&rd->now, c->particles, msg, sizeof msg)) {
+            snprintf(rd->why, sizeof rd->why, "the world it makes: %s", msg);
+            ok = false;
+        }
+    }
     return ok;
 }
 
@@ -355,7 +369,7 @@ static bool read_all(reader *rd, char *text, size_t size)
     return ok;
 }
 
-int app_replay_load(app_replay *r, const char *prog, const char *path)
+int app_replay_load(app_replay *r, const char *prog, const char *path, const app_options *o)
 {
     memset(r, 0, sizeof *r);
     r->prog = prog;
@@ -370,7 +384,7 @@ int app_replay_load(app_replay *r, const char *prog, const char *path)
         app_error(prog, "--replay %s: %s", path, why);
         return 2;
     }
-    reader rd = {.r = r};
+    reader rd = {.r = r, .o = o};
     bool ok = read_all(&rd, (char *)text, size);
     free(text);
     if (ok) return 0;

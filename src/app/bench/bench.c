@@ -241,7 +241,7 @@ static int compare_files(const bench_options *o)
 static int replay(const bench_options *o)
 {
     app_replay r;
-    int rc = app_replay_load(&r, BENCH_PROG, o->replay);
+    int rc = app_replay_load(&r, BENCH_PROG, o->replay, o);
     if (rc != 0) return rc;
     sim_config cfg = r.cfg;
     cfg.workers = o->sim.threads[0];
@@ -250,10 +250,6 @@ static int replay(const bench_options *o)
     cfg.layout = (sim_layout)o->sim.layouts[0];
     cfg.kernel = (sim_kernel)o->sim.kernel;
     cfg.loops = (sim_kernel)o->sim.loops;
-    if (app_options_given(o, "storage") && o->sim.storages[0] != r.cfg.storage) {
-        cfg.storage = (ecs_storage)o->sim.storages[0];
-        cfg.capacity = cfg.storage == ECS_STORAGE_FIXED ? o->sim.fixed_limit : 0u;
-    }
     sim_world *w = NULL;
     ecs_error err = {0};
     if (!app_mem_check(BENCH_PROG, &cfg, "--replay", o->replay)) {

@@ -132,10 +132,8 @@ static sim_config world_config(const window_app *a)
     if (a->replaying) { /* what the recording's world was made of */
         const sim_config *r = &a->replay.cfg;
         cfg.particles = r->particles;
-        if (!app_options_given(&a->opt, "storage")) {
-            cfg.storage = r->storage;
-            cfg.capacity = r->capacity;
-        }
+        cfg.storage = r->storage; /* --storage's, where given (app_replay_load) */
+        cfg.capacity = r->capacity;
     }
     return cfg;
 }
@@ -267,7 +265,7 @@ static int start(window_app *a, int argc, char **argv)
     if (rc == 0) rc = app_out_check_pair(&a->rec.out, &a->shot);
     if (rc == 0) rc = app_out_check_pair(&a->rec.out, &a->trace.out);
     if (rc == 0 && a->opt.replay) {
-        rc = app_replay_load(&a->replay, PROG, a->opt.replay);
+        rc = app_replay_load(&a->replay, PROG, a->opt.replay, &a->opt);
         a->replaying = rc == 0;
     }
     if (rc == 0) rc = window_cli_check_center(PROG, &a->opt, world_params(a));
