@@ -66,24 +66,24 @@ bool sim_params_check(const sim_params *p, char *msg, size_t size)
     }
     if (!(p->world_w > 0.0f && p->world_h > 0.0f && p->world_w <= WORLD_MAX &&
           p->world_h <= WORLD_MAX)) {
-        snprintf(msg, size, "world size %gx%g: each side must be in (0, %g]", (double)p->world_w,
+        snprintf(msg, size, "world size %.9gx%.9g: each side must be in (0, %.9g]", (double)p->world_w,
                  (double)p->world_h, (double)WORLD_MAX);
         return false;
     }
     if (!(p->radius_min > 0.0f && p->radius_min <= p->radius_max)) {
-        snprintf(msg, size, "radius range [%g, %g]: need 0 < min <= max", (double)p->radius_min,
+        snprintf(msg, size, "radius range [%.9g, %.9g]: need 0 < min <= max", (double)p->radius_min,
                  (double)p->radius_max);
         return false;
     }
     if (!(2.0f * p->radius_max <= fminf(p->world_w, p->world_h))) {
-        snprintf(msg, size, "radius max %g: the largest circle must fit in the %gx%g world",
+        snprintf(msg, size, "radius max %.9g: the largest circle must fit in the %.9gx%.9g world",
                  (double)p->radius_max, (double)p->world_w, (double)p->world_h);
         return false;
     }
     float cell = sim_grid_cell_size(p->radius_max);
     if ((double)ceilf(p->world_w / cell) * (double)ceilf(p->world_h / cell) > (double)CELLS_MAX) {
         snprintf(msg, size,
-                 "a %gx%g world needs over %u grid cells of %.2f units (radius max %g): "
+                 "a %.9gx%.9g world needs over %u grid cells of %.2f units (radius max %.9g): "
                  "width x height must stay under about %.3g square units",
                  (double)p->world_w, (double)p->world_h, (unsigned)CELLS_MAX, (double)cell,
                  (double)p->radius_max, (double)CELLS_MAX * (double)cell * (double)cell);
@@ -91,22 +91,22 @@ bool sim_params_check(const sim_params *p, char *msg, size_t size)
     }
     if (!(p->speed_max >= 0.0f && p->speed_max <= MAGNITUDE_MAX &&
           fabsf(p->acceleration.x) <= MAGNITUDE_MAX && fabsf(p->acceleration.y) <= MAGNITUDE_MAX)) {
-        snprintf(msg, size, "speed %g and acceleration (%g, %g): each must be within [-%g, %g] "
+        snprintf(msg, size, "speed %.9g and acceleration (%.9g, %.9g): each must be within [-%.9g, %.9g] "
                  "(speed >= 0)", (double)p->speed_max, (double)p->acceleration.x,
                  (double)p->acceleration.y, (double)MAGNITUDE_MAX, (double)MAGNITUDE_MAX);
         return false;
     }
     if (!(p->life_min > 0.0f && p->life_min <= p->life_max)) {
-        snprintf(msg, size, "life range [%g, %g]: need 0 < min <= max", (double)p->life_min,
+        snprintf(msg, size, "life range [%.9g, %.9g]: need 0 < min <= max", (double)p->life_min,
                  (double)p->life_max);
         return false;
     }
     if (!(p->dt > 0.0f && p->dt <= 1.0f)) {
-        snprintf(msg, size, "time step %g must be in (0, 1]", (double)p->dt);
+        snprintf(msg, size, "time step %.9g must be in (0, 1]", (double)p->dt);
         return false;
     }
     if (!(p->alpha_per_life >= 0.0f)) {
-        snprintf(msg, size, "alpha per life %g must be >= 0", (double)p->alpha_per_life);
+        snprintf(msg, size, "alpha per life %.9g must be >= 0", (double)p->alpha_per_life);
         return false;
     }
     return true;
@@ -152,7 +152,7 @@ static bool keeps_fixed(const sim_params *now, const sim_params *p, char *msg, s
              {"alpha per life", p->alpha_per_life, now->alpha_per_life}};
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
         if (f[i].is != f[i].was) {
-            snprintf(msg, size, "%s %g: stays %g, %s", f[i].name, (double)f[i].is,
+            snprintf(msg, size, "%s %.9g: stays %.9g, %s", f[i].name, (double)f[i].is,
                      (double)f[i].was, fixed);
             return false;
         }
@@ -170,7 +170,7 @@ bool sim_workload_takes_params(const sim_workload *now, const sim_params *p, cha
     if (!keeps_fixed(&now->params, p, msg, size) || !sim_params_check(p, msg, size)) return false;
     uint32_t most = wave_size_max(now->fixed_limit, p);
     if (p->radius_min != now->params.radius_min && now->wave_size > most) {
-        snprintf(msg, size, "radius min %g: the wave of %u particles would be past the %u the "
+        snprintf(msg, size, "radius min %.9g: the wave of %u particles would be past the %u the "
                  "world holds at these radii", (double)p->radius_min, (unsigned)now->wave_size,
                  (unsigned)most);
         return false;
@@ -190,7 +190,7 @@ bool sim_workload_takes_wave_size(const sim_workload *now, uint32_t particles, c
     else if (most == ECS_MAX_ENTITIES)
         snprintf(why, sizeof why, "the most entities a world holds");
     else
-        snprintf(why, sizeof why, "the density rule at radii [%g, %g] in the %gx%g world",
+        snprintf(why, sizeof why, "the density rule at radii [%.9g, %.9g] in the %.9gx%.9g world",
                  (double)p->radius_min, (double)p->radius_max, (double)p->world_w,
                  (double)p->world_h);
     snprintf(msg, size, "wave size %u: must be 1 to %u (%s)", (unsigned)particles, (unsigned)most,
@@ -221,11 +221,16 @@ ecs_status sim_set_params(sim_world *w, const sim_params *p)
     return ECS_OK;
 }
 
-ecs_status sim_set_wave_size(sim_world *w, uint32_t particles)
+bool sim_wave_size_settable(const sim_world *w, uint32_t particles, char *msg, size_t size)
 {
     sim_workload now = workload(w);
+    return sim_workload_takes_wave_size(&now, particles, msg, size);
+}
+
+ecs_status sim_set_wave_size(sim_world *w, uint32_t particles)
+{
     char msg[200];
-    if (!sim_workload_takes_wave_size(&now, particles, msg, sizeof msg)) return ECS_ERR_INVALID;
+    if (!sim_wave_size_settable(w, particles, msg, sizeof msg)) return ECS_ERR_INVALID;
     w->particles = particles;
     return ECS_OK;
 }
