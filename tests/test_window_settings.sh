@@ -113,8 +113,8 @@ fi
 
 # ---- the refusals told ------------------------------------------------------------
 # The notice line (bottom left, orange) after a refused press reaches
-# past x 300 ("wave size 23 000 refused: this world holds at most 13 500
-# (density rule, fixed storage's limit)", "radius min 3 refused: radius
+# past x 300 ("wave size 23 000 refused: wave size 23000: must be 1 to
+# 13500 (the fixed storage's limit)", "radius min 3 refused: radius
 # range [3, 2.5]: need 0 < min <= max"); after the clicks it is short
 # ("speed max 2.5: next spray or wave").
 wave_refused=$("$probe" "$tmp/shot3.png" FFC450 300 705 450 725)

@@ -88,18 +88,15 @@ static window_settings_change change(const window_settings *s, const sim_world *
     if (r->param == APP_PARAM_PARTICLES) {
         uint32_t most = sim_wave_size_max(w, sim_get_params(w));
         double want = (double)c.in.n + d;
-        char m[32];
-        if (want < 1.0)
-            return say(c, "wave size %s%s refused: at least 1", want < 0.0 ? "-" : "",
-                       window_hud_count(v, sizeof v, (uint64_t)fabs(want)));
         /* A wave past the bound (a snapshot's, under a smaller fixed
          * limit) comes down into it. */
         if (dir < 0 && c.in.n > most) want = fmin(want, (double)most);
-        if (want > (double)most)
-            return say(c, "wave size %s refused: this world holds at most %s (density rule, "
-                       "fixed storage's limit)", window_hud_count(v, sizeof v, (uint64_t)want),
-                       window_hud_count(m, sizeof m, most));
-        c.in.n = (uint32_t)want;
+        uint32_t n = want < 0.0 ? 0u : want > (double)UINT32_MAX ? UINT32_MAX : (uint32_t)want;
+        char why[200];
+        if (!sim_wave_size_settable(w, n, why, sizeof why))
+            return say(c, "wave size %s%s refused: %s", want < 0.0 ? "-" : "",
+                       window_hud_count(v, sizeof v, (uint64_t)fabs(want)), why);
+        c.in.n = n;
     } else {
         float *f = r->second ? &c.in.y : &c.in.x;
         /* Whole steps from zero, so that values stay round; +0.0 turns -0 into 0. */
