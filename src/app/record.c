@@ -63,6 +63,15 @@ void app_param_put(const app_input *in, sim_params *p, uint32_t *wave_size)
     if (v[1]) *v[1] = in->y;
 }
 
+app_input app_param_input(app_param param, const sim_params *p, uint32_t wave_size)
+{
+    app_input in = {.kind = APP_INPUT_PARAM, .param = param, .n = wave_size};
+    sim_params q = *p;
+    float *v[2];
+    if (param_fields(param, &q, v)) in.x = *v[0], in.y = v[1] ? *v[1] : 0.0f;
+    return in;
+}
+
 void app_input_params(const sim_world *w, const app_input *in, sim_params *p)
 {
     *p = *sim_get_params(w);
@@ -126,10 +135,7 @@ static void put_param(app_record *r, const char *prefix, const app_input *in)
 /* The header's line of param: its values as cfg's world was made. */
 static void put_header_param(app_record *r, app_param param, const sim_config *cfg)
 {
-    app_input in = {.kind = APP_INPUT_PARAM, .param = param, .n = cfg->particles};
-    sim_params p = cfg->params;
-    float *v[2];
-    if (param_fields(param, &p, v)) in.x = *v[0], in.y = v[1] ? *v[1] : 0.0f;
+    app_input in = app_param_input(param, &cfg->params, cfg->particles);
     put_param(r, "", &in);
 }
 

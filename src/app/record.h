@@ -58,6 +58,9 @@ typedef struct app_input {
     bool on;    /* SYSTEM, IP */
 } app_input;
 
+/* The PARAM input that sets param to its value in p (or, for the
+ * particles, to wave_size). */
+app_input app_param_input(app_param param, const sim_params *p, uint32_t wave_size);
 /* w's parameters with in's PARAM values put in (the wave size is no
  * parameter: *p as it is). */
 void app_input_params(const sim_world *w, const app_input *in, sim_params *p);

@@ -45,16 +45,7 @@ static const row ROWS[WINDOW_SETTINGS_ROWS] = {
 /* The input that sets param to what w holds now. */
 static app_input current(const sim_world *w, app_param param)
 {
-    const sim_params *p = sim_get_params(w);
-    app_input in = {.kind = APP_INPUT_PARAM, .param = param};
-    switch (param) {
-    case APP_PARAM_ACCELERATION: in.x = p->acceleration.x, in.y = p->acceleration.y; break;
-    case APP_PARAM_RADIUS: in.x = p->radius_min, in.y = p->radius_max; break;
-    case APP_PARAM_SPEED: in.x = p->speed_max; break;
-    case APP_PARAM_LIFE: in.x = p->life_min, in.y = p->life_max; break;
-    default: in.n = sim_wave_size(w); break;
-    }
-    return in;
+    return app_param_input(param, sim_get_params(w), sim_wave_size(w));
 }
 
 /* Row i's value in `in`, as the panel writes it. */
