@@ -786,7 +786,7 @@ static void draw(window_app *a, window_frame *f, bool last)
         window_timeline_place(&a->timeline, a->gfx, &layout, lens, a->px_w, a->px_h);
     float tl_box[4] = {tl.x, tl.y, tl.fits ? tl.w : 0.0f, tl.h};
     window_settings_draw(&a->settings, a->gfx, a->world, &layout, lens, a->px_w, tl_box);
-    if (window_timeline_draw(&a->timeline, a->gfx, &layout, lens, a->mouse_x * a->scale,
+    if (window_timeline_draw(&a->timeline, a->gfx, &layout, lens, &tl, a->mouse_x * a->scale,
                              a->mouse_y * a->scale, a->px_w, a->px_h, last))
         a->status = 1;
     const window_settings *set = &a->settings;

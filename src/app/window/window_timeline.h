@@ -275,13 +275,14 @@ bool window_timeline_click(window_timeline *t, float px, float py);
 window_tl_layout window_timeline_place(const window_timeline *t, const gfx_renderer *r,
                                        const window_hud_layout *hud, bool lens, int px_w,
                                        int px_h);
-/* Queues the panel (when shown and it fits) and the tooltip of the block
- * under the mouse (drawable pixels); lens: the G lens is drawn this frame.
- * Writes --timeline-report where its text changed while frozen, and on the
- * last frame. Returns non-zero where that failed (it said why). */
+/* Queues the panel (when shown and it fits, where window_timeline_place
+ * put it this frame: at) and the tooltip of the block under the mouse
+ * (drawable pixels); lens: the G lens is drawn this frame. Writes
+ * --timeline-report where its text changed while frozen, and on the last
+ * frame. Returns non-zero where that failed (it said why). */
 int window_timeline_draw(window_timeline *t, gfx_renderer *r, const window_hud_layout *hud,
-                         bool lens, float mouse_x, float mouse_y, int px_w, int px_h,
-                         bool last);
+                         bool lens, const window_tl_layout *at, float mouse_x, float mouse_y,
+                         int px_w, int px_h, bool last);
 
 /* --timeline-report: the step shown, its figures, one line per block
  * drawn and the tooltip (see docs/window.md). window_tl_report prints it;

@@ -336,7 +336,8 @@ window_tl_layout window_timeline_place(const window_timeline *t, const gfx_rende
 }
 
 int window_timeline_draw(window_timeline *t, gfx_renderer *r, const window_hud_layout *hud,
-                         bool lens, float mouse_x, float mouse_y, int px_w, int px_h, bool last)
+                         bool lens, const window_tl_layout *at, float mouse_x, float mouse_y,
+                         int px_w, int px_h, bool last)
 {
     window_tl_layout l = {0};
     int32_t hover = -1;
@@ -345,7 +346,7 @@ int window_timeline_draw(window_timeline *t, gfx_renderer *r, const window_hud_l
     const window_tl_data *d = window_timeline_shown_step(t);
     t->drawn = 0;
     if (t->shown && d) {
-        l = window_timeline_place(t, r, hud, lens, px_w, px_h);
+        l = *at;
         if (!l.fits) no_room(r, hud, lens, px_w);
         if (l.fits && app_reserve((void **)&t->blocks, &t->block_cap, d->span_count,
                                           sizeof *t->blocks)) {
