@@ -16,18 +16,8 @@
 # the run going on, and --layout thesis runs and draws the particles. Prints one line per case, exits 1 if any failed.
 set -u
 
-if [ $# -ne 2 ] || [ ! -x "$1" ] || [ ! -x "$2" ]; then
-    echo "usage: $0 PATH_TO_PARTICLES PATH_TO_PNG_PROBE" >&2
-    exit 2
-fi
-bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") # absolute: one run changes directory
-probe=$2
 . "$(dirname "$0")/window_util.sh"
-
-if [ -z "${DISPLAY:-}" ]; then
-    echo "FAIL no DISPLAY: run this under xvfb-run (tests/run.sh does)"
-    exit 1
-fi
+window_args "$@"
 
 window_tmp modes
 

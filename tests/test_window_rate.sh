@@ -14,7 +14,6 @@
 set -u
 . "$(dirname "$0")/window_util.sh"
 window_args "$@"
-bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") # absolute: runs change directory
 
 window_tmp rate
 small=(--entities 2000 --vsync off --threads 2 --size 320x200)

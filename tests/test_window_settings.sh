@@ -15,7 +15,6 @@
 set -u
 . "$(dirname "$0")/window_util.sh"
 window_args "$@"
-bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") # absolute: runs change directory
 
 window_tmp settings
 rec=$tmp/run.rec

@@ -1,14 +1,14 @@
 # window_util.sh - what the window's end-to-end tests share (sourced).
 
 # window_args "$@": checks the two arguments (the particles executable and
-# png_probe), sets bin and probe, and needs a display; exits 2 (usage) or
-# 1 (no DISPLAY) otherwise.
+# png_probe), sets bin (absolute: runs change directory) and probe, and
+# needs a display; exits 2 (usage) or 1 (no DISPLAY) otherwise.
 window_args() {
     if [ $# -ne 2 ] || [ ! -x "$1" ] || [ ! -x "$2" ]; then
         echo "usage: $0 PATH_TO_PARTICLES PATH_TO_PNG_PROBE" >&2
         exit 2
     fi
-    bin=$1
+    bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
     probe=$2
     if [ -z "${DISPLAY:-}" ]; then
         echo "FAIL no DISPLAY: run this under xvfb-run (tests/run.sh does)"
