@@ -4,16 +4,6 @@
 
 #include <stdlib.h>
 
-/* Points the bound vertex array at gfx_overlay_vertex in the bound buffer. */
-static void attributes(void)
-{
-    glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, sizeof(gfx_overlay_vertex), (void *)0);
-    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(gfx_overlay_vertex),
-                          (void *)offsetof(gfx_overlay_vertex, c));
-    glEnableVertexAttribArray(0);
-    glEnableVertexAttribArray(1);
-}
-
 gfx_status gfx__overlay_init(gfx_renderer *r, gfx_error *err)
 {
     gfx_status st = gfx__program(&r->def.shaders[GFX_OVERLAY_VERT],
@@ -29,11 +19,14 @@ gfx_status gfx__overlay_init(gfx_renderer *r, gfx_error *err)
     glGenBuffers(1, &r->overlay_vbo);
     glBindVertexArray(r->overlay_vao);
     glBindBuffer(GL_ARRAY_BUFFER, r->overlay_vbo);
-    attributes();
+    glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, sizeof(gfx_overlay_vertex), (void *)0);
+    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(gfx_overlay_vertex),
+                          (void *)offsetof(gfx_overlay_vertex, c));
+    glEnableVertexAttribArray(0);
+    glEnableVertexAttribArray(1);
     glBindVertexArray(0);
     return GFX_OK;
 }
-
 
 void gfx__overlay_fini(gfx_renderer *r)
 {

@@ -1,6 +1,5 @@
 /* trails.c - motion trails: the particles are drawn into an offscreen
- * picture kept from frame to frame. Each step fades it a little towards
- * the background (one blended quad over the world, another over its
+ * picture kept from frame to frame. Steps fade it towards the background (one blended quad over the world, another over its
  * margin in the bars' colour) before the particles are drawn over it, and
  * the picture is copied to the screen. A frame without a step copies it
  * as it is: the particles are not drawn twice over themselves. */
@@ -109,6 +108,7 @@ bool gfx__trails_draw(gfx_renderer *r, const gfx_lens *l)
         copy(r, l, 0, r->trail_fbo); /* the frame's cleared world and margin */
         glBindFramebuffer(GL_FRAMEBUFFER, r->trail_fbo);
         gfx__draw_through(r, l);
+        r->trail_unfaded = 0;
     } else if (r->trail_steps > 0) {
         glBindFramebuffer(GL_FRAMEBUFFER, r->trail_fbo);
         double zoom = (double)r->view.px_per_unit / (double)r->fit.px_per_unit;
@@ -124,7 +124,6 @@ bool gfx__trails_draw(gfx_renderer *r, const gfx_lens *l)
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     copy(r, l, r->trail_fbo, 0);
     r->trail_view = r->view;
-    if (r->trail_dirty) r->trail_unfaded = 0;
     r->trail_dirty = false;
     r->trail_steps = 0;
     return true;

@@ -154,10 +154,11 @@ gfx_status gfx_upload(gfx_renderer *r, const gfx_batch *batches, uint32_t batch_
 void gfx_set_highlight(gfx_renderer *r, bool on, float x0, float y0, float x1, float y1);
 
 /* Motion trails (off at gfx_create). On, gfx_draw_particles draws into a
- * picture kept between frames: each step the particles moved (as
- * gfx_trails_advance says) fades it a little towards the background before
- * they are drawn over it, so that a moving particle leaves a short, fading
- * streak; the picture is then copied to the drawable. A frame with no step
+ * picture kept between frames: the steps the particles moved (as
+ * gfx_trails_advance says) fade it towards the background before they are
+ * drawn over it, so that a moving particle leaves a fading streak, about
+ * as long on screen at every zoom; the picture is then copied to the
+ * drawable. A frame with no step
  * shows the picture as it is. It starts again from the bare frame when the
  * view, the drawable's size or the highlight changes, and after
  * gfx_trails_clear (call it when the particles' colours change without a

@@ -380,12 +380,12 @@ ecs_status sim_set_params(sim_world *w, const sim_params *p);
 /* The most particles a wave of p's world may hold in w: the density rule
  * (sim_max_particles) and, with fixed storage, the entity limit. */
 uint32_t sim_wave_size_max(const sim_world *w, const sim_params *p);
-/* The count every sim_new_wave spawns from now on (sim_config.particles
- * at first): 1 .. sim_wave_size_max(w, sim_get_params(w)), else
- * ECS_ERR_INVALID and nothing changes. */
 /* Whether w takes a wave size of particles: 1 to sim_wave_size_max;
  * false with one line in msg (the bound and what sets it) otherwise. */
 bool sim_wave_size_settable(const sim_world *w, uint32_t particles, char *msg, size_t msg_size);
+/* The count every sim_new_wave spawns from now on (sim_config.particles
+ * at first): 1 .. sim_wave_size_max(w, sim_get_params(w)), else
+ * ECS_ERR_INVALID and nothing changes. */
 ecs_status sim_set_wave_size(sim_world *w, uint32_t particles);
 uint32_t sim_wave_size(const sim_world *w);
 
