@@ -41,11 +41,6 @@ need_xdotool() {
     exit
 }
 
-# on_own_display CMD...: runs CMD on an X server of its own (own_display.sh),
-# for a window nothing drives: the windows that xdotool drove on this
-# test's display are not its neighbours.
-on_own_display() { bash "$(dirname "${BASH_SOURCE[0]}")/own_display.sh" "$@"; }
-
 # Cases: ok NAME, fail NAME WHY, one line each; finish SUITE prints the
 # counts and fails if any case did.
 failed=0
