@@ -90,6 +90,11 @@ window_quit() {
             xdotool search --all --onlyvisible --pid "$1" --name '^particles$' \
                 key --window %1 Escape 2>/dev/null
         done
+        # A press that closed the window can leave xdotool without its
+        # release (an error on the window gone): the server then holds
+        # Escape down and repeats it to the next window focused, which
+        # quits at once. Released here, whatever happened.
+        xdotool keyup Escape 2>/dev/null
     fi
     echo "$wid"
 }
